@@ -1,0 +1,13 @@
+/**
+ * Process entry of `hive-mind`. `hive-mind hook ...` (run by agent hosts on every
+ * lifecycle event) takes a lean path that loads no CLI framework; everything else
+ * goes through the commander program in main.ts.
+ */
+const argv = process.argv.slice(2);
+if (argv[0] === 'hook') {
+  const { runHookEntry } = await import('./hook-entry.js');
+  await runHookEntry(argv.slice(1));
+} else {
+  const { main } = await import('./main.js');
+  await main(argv);
+}

@@ -1,0 +1,2 @@
+export { main, buildProgram } from './main.js';
+export { CliError } from './errors.js';

@@ -1,0 +1,52 @@
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import { exitCodeOf } from './errors.js';
+import { register as registerInspect } from './commands/inspect.js';
+import { register as registerCompact } from './commands/compact.js';
+import { register as registerMind } from './commands/mind.js';
+import { register as registerNotes } from './commands/notes.js';
+import { register as registerHooks } from './commands/hooks.js';
+import { register as registerMcp } from './commands/mcp.js';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** Build the `hive-mind` command tree (every subcommand registers itself). */
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('hive-mind')
+    .description('Compaction of agent sessions, a lasting memory, hooks and an MCP server for LLM agents.')
+    .version(pkg.version, '-V, --version')
+    .option('--debug', 'print stack traces on errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerInspect(program);
+  registerCompact(program);
+  registerMind(program);
+  registerNotes(program);
+  registerHooks(program);
+  registerMcp(program);
+  return program;
+}
+
+/**
+ * Run the CLI with `argv` (without `node` and the script). Errors print one line on
+ * stderr (with the stack only under `--debug`) and set `process.exitCode`.
+ */
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  const debug = argv.includes('--debug');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // commander already printed its message (help, version, usage errors)
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`hive-mind: ${msg.split('\n')[0]}\n`);
+    if (debug && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+    process.exitCode = exitCodeOf(err);
+  }
+}

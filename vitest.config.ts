@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@hive-mind/session': pkg('session'),
+      '@hive-mind/transcripts': pkg('transcripts'),
+      '@hive-mind/compaction': pkg('compaction'),
+      '@hive-mind/mind': pkg('mind'),
+      '@hive-mind/hooks': pkg('hooks'),
+      '@hive-mind/mcp': pkg('mcp'),
+    },
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
