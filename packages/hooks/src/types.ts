@@ -1,0 +1,91 @@
+/**
+ * The shapes every host adapter and installer implements. One adapter per host
+ * maps the host's native hook events and payload fields to hive-mind lifecycles,
+ * and renders a lifecycle's output in the host's expected stdout JSON.
+ */
+
+/** Hosts hive-mind installs into. */
+export type HostId = 'claude-code' | 'codex' | 'cursor' | 'openclaw' | 'hermes';
+
+/** hive-mind's lifecycle events (DESIGN.md "Hooks"). */
+export type Lifecycle = 'session-start' | 'user-prompt-submit' | 'stop' | 'pre-compact' | 'session-end';
+
+/** A host payload normalized by an adapter. Unknown/missing fields are undefined, never guessed. */
+export interface LifecycleInput {
+  lifecycle: Lifecycle;
+  host: HostId;
+  /** The host's own event name as given on the command line, e.g. `Stop`. */
+  nativeEvent: string;
+  sessionId?: string;
+  /** Idempotency key of the turn/prompt (Claude Code `prompt_id`, Codex `turn_id`, ...). */
+  turnId?: string;
+  cwd?: string;
+  /** Workspace roots (Cursor `workspace_roots`) or [cwd]. */
+  workspaceRoots?: string[];
+  /** The user's prompt text (user-prompt-submit). */
+  prompt?: string;
+  /** The assistant's final text for the turn (stop), when the payload has it. */
+  assistantText?: string;
+  /** Path of the host's transcript file, when the payload gives one. */
+  transcriptPath?: string;
+  /** SessionStart source: startup | resume | clear | compact (Claude Code). */
+  source?: string;
+  /** PreCompact trigger: manual | auto. */
+  trigger?: string;
+  /** The raw parsed payload, for adapter-specific needs. */
+  raw: unknown;
+}
+
+/** What a lifecycle handler produced; the adapter renders it for the host. */
+export interface LifecycleOutput {
+  /** Text to inject into the model's context (session-start recall, etc.). */
+  additionalContext?: string;
+}
+
+/** Maps one host's events and payloads (each adapter cites its source for every field). */
+export interface HostAdapter {
+  host: HostId;
+  /** Native event name -> lifecycle, or undefined for events we do not handle. */
+  lifecycleOf(nativeEvent: string): Lifecycle | undefined;
+  /** Parse a payload (already JSON-parsed, possibly of the wrong shape) into a LifecycleInput. */
+  normalize(nativeEvent: string, payload: unknown): LifecycleInput;
+  /**
+   * Render the output the host expects on stdout: a JSON string, or '' to print
+   * nothing. Must be valid for the host even when `out` is empty.
+   */
+  render(nativeEvent: string, out: LifecycleOutput): string;
+}
+
+/** Result of an installer action. `diff` is a unified-style diff of each file changed. */
+export interface InstallReport {
+  host: HostId;
+  action: 'install' | 'uninstall';
+  dryRun: boolean;
+  files: Array<{ path: string; changed: boolean; backup?: string; diff: string }>;
+  /** Plain-language steps the user still has to do (e.g. Codex hook trust review). */
+  notes: string[];
+}
+
+/** Result of `verify`: each installed hook run with a sample payload. */
+export interface VerifyReport {
+  host: HostId;
+  ok: boolean;
+  hooks: Array<{ event: string; command: string; exitCode: number | null; ms: number; stdout: string; ok: boolean; error?: string }>;
+}
+
+/** Options common to installers. `home` replaces `os.homedir()` (tests use a temp HOME). */
+export interface InstallOptions {
+  home?: string;
+  dryRun?: boolean;
+  /** The command hosts should run, default `hive-mind` resolved to an absolute `node <bin>` invocation. */
+  command?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** One host's installer: edits the host's own config file(s), preserving the user's content. */
+export interface HostInstaller {
+  host: HostId;
+  install(opts?: InstallOptions): Promise<InstallReport>;
+  uninstall(opts?: InstallOptions): Promise<InstallReport>;
+  verify(opts?: InstallOptions): Promise<VerifyReport>;
+}
