@@ -1,0 +1,273 @@
+/**
+ * Cursor installer: edits `~/.cursor/hooks.json` (Cursor's user-level hooks file,
+ * https://cursor.com/docs/agent/hooks) with jsonc-parser, so comments, key order,
+ * formatting and the user's own hooks survive. Format (version 1):
+ *
+ * ```json
+ * { "version": 1, "hooks": { "sessionStart": [ { "command": "…" } ], … } }
+ * ```
+ *
+ * Our entries are recognised by their command (`<hive-mind bin> hook cursor <event>`);
+ * no extra keys are written into Cursor's entries, because Cursor's schema for an
+ * entry is only documented as `{ command }` (plus optional fields we do not use).
+ */
+import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
+import {
+  backupFile,
+  homeOf,
+  hookCommandLine,
+  isOurHookCommand,
+  readIfExists,
+  resolveHookCommand,
+  runCommand,
+  shellSplit,
+  unifiedDiff,
+  verifyEnv,
+  writeFileAtomic,
+} from './cursor-openclaw-hermes-shared.js';
+
+/** `~/.cursor/hooks.json` under `home`. */
+export function cursorHooksPath(home: string): string {
+  return path.join(home, '.cursor', 'hooks.json');
+}
+
+/** What a file we create from nothing looks like (uninstall deletes the file when it is back to exactly this). */
+const SKELETON = '{\n  "version": 1,\n  "hooks": {}\n}\n';
+
+/** Thrown for a hooks.json we cannot safely edit; names file, line, column and field. */
+export class CursorConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CursorConfigError';
+  }
+}
+
+/** Indentation and EOL of an existing JSON text, so our edits match the user's style. */
+export function detectJsonFormatting(text: string): FormattingOptions {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const m = /\n([ \t]+)["'\w/]/.exec(text);
+  if (m && m[1]!.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
+  return { insertSpaces: true, tabSize: m ? Math.min(m[1]!.length, 8) : 2, eol };
+}
+
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, col: before[before.length - 1]!.length + 1 };
+}
+
+/** Parse JSONC strictly enough to edit safely: syntax errors are reported with file:line:col. */
+export function parseJsoncOrThrow(file: string, text: string): unknown {
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const e = errors[0]!;
+    const { line, col } = lineCol(text, e.offset);
+    throw new CursorConfigError(`${file}:${line}:${col}: ${printParseErrorCode(e.error)}; fix the file (nothing was changed)`);
+  }
+  return value;
+}
+
+interface CursorDoc {
+  text: string;
+  root: Record<string, unknown>;
+}
+
+function load(file: string, text: string): CursorDoc {
+  if (text.trim() === '') return { text: SKELETON, root: { version: 1, hooks: {} } };
+  const root = parseJsoncOrThrow(file, text);
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
+    throw new CursorConfigError(`${file}:1:1: the top level must be a JSON object like {"version":1,"hooks":{}} (nothing was changed)`);
+  }
+  return { text, root: root as Record<string, unknown> };
+}
+
+function edit(doc: CursorDoc, jsonPath: Array<string | number>, value: unknown, file: string): CursorDoc {
+  const fmt = detectJsonFormatting(doc.text);
+  const text = applyEdits(doc.text, modify(doc.text, jsonPath, value, { formattingOptions: fmt }));
+  return load(file, text);
+}
+
+function hooksObject(doc: CursorDoc, file: string): Record<string, unknown> | undefined {
+  const hooks = doc.root.hooks;
+  if (hooks === undefined) return undefined;
+  if (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks)) {
+    const off = doc.text.indexOf('"hooks"');
+    const { line, col } = lineCol(doc.text, Math.max(0, off));
+    throw new CursorConfigError(`${file}:${line}:${col}: field "hooks" must be an object mapping event names to arrays (nothing was changed)`);
+  }
+  return hooks as Record<string, unknown>;
+}
+
+function eventArray(doc: CursorDoc, event: string, file: string): unknown[] | undefined {
+  const arr = hooksObject(doc, file)?.[event];
+  if (arr === undefined) return undefined;
+  if (!Array.isArray(arr)) {
+    const off = doc.text.indexOf(`"${event}"`);
+    const { line, col } = lineCol(doc.text, Math.max(0, off));
+    throw new CursorConfigError(`${file}:${line}:${col}: field "hooks.${event}" must be an array of {"command": …} entries (nothing was changed)`);
+  }
+  return arr;
+}
+
+function commandOf(entry: unknown): unknown {
+  return entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).command : undefined;
+}
+
+/** Compute the hooks.json text with our entries present (pure; used by install and dry-run). */
+export function cursorConfigWithHooks(file: string, before: string | undefined, prefix: string): string {
+  let doc = load(file, before ?? '');
+  if (doc.root.version === undefined) doc = edit(doc, ['version'], 1, file);
+  if (hooksObject(doc, file) === undefined) doc = edit(doc, ['hooks'], {}, file);
+  for (const event of CURSOR_INSTALLED_EVENTS) {
+    const command = hookCommandLine(prefix, 'cursor', event);
+    const arr = eventArray(doc, event, file);
+    if (arr === undefined) {
+      doc = edit(doc, ['hooks', event], [{ command }], file);
+      continue;
+    }
+    const ours = arr.map((e, i) => (isOurHookCommand(commandOf(e), 'cursor', event) ? i : -1)).filter((i) => i >= 0);
+    if (ours.length === 0) {
+      doc = edit(doc, ['hooks', event, -1], { command }, file);
+      continue;
+    }
+    if (commandOf(arr[ours[0]!]) !== command) doc = edit(doc, ['hooks', event, ours[0]!, 'command'], command, file);
+    // a second copy of ours (e.g. a hand-made duplicate) would run every hook twice
+    for (const i of ours.slice(1).reverse()) doc = edit(doc, ['hooks', event, i], undefined, file);
+  }
+  return doc.text;
+}
+
+/** Compute the hooks.json text with every hive-mind cursor entry removed (pure). */
+export function cursorConfigWithoutHooks(file: string, before: string): string {
+  let doc = load(file, before);
+  const hooks = hooksObject(doc, file);
+  if (!hooks) return doc.text;
+  for (const event of Object.keys(hooks)) {
+    const arr = eventArray(doc, event, file);
+    if (!arr) continue;
+    const ours = arr.map((e, i) => (isOurHookCommand(commandOf(e), 'cursor') ? i : -1)).filter((i) => i >= 0);
+    if (ours.length === 0) continue;
+    if (ours.length === arr.length) {
+      doc = edit(doc, ['hooks', event], undefined, file);
+      continue;
+    }
+    for (const i of ours.reverse()) doc = edit(doc, ['hooks', event, i], undefined, file);
+  }
+  return doc.text;
+}
+
+/** Sample stdin payloads per Cursor event, built from the documented fields (see cursor.ts). */
+export function cursorSamplePayload(event: string, workspace: string): Record<string, unknown> {
+  const common = {
+    conversation_id: 'hive-mind-verify-conversation',
+    generation_id: 'hive-mind-verify-generation',
+    model: 'verify',
+    hook_event_name: event,
+    cursor_version: '1.7.0',
+    workspace_roots: [workspace],
+    user_email: null,
+  };
+  switch (event) {
+    case 'sessionStart':
+      return { ...common, session_id: 'hive-mind-verify-session', is_background_agent: false, composer_mode: 'agent' };
+    case 'beforeSubmitPrompt':
+      return { ...common, prompt: 'hive-mind verify: sample prompt', attachments: [] };
+    case 'afterAgentResponse':
+      return { ...common, text: 'hive-mind verify: sample assistant response.' };
+    case 'stop':
+      return { ...common, status: 'completed', loop_count: 0 };
+    case 'preCompact':
+      return { ...common, trigger: 'manual', context_usage_percent: 80, context_tokens: 100000, context_window_size: 128000, message_count: 10, messages_to_compact: 6, is_first_compaction: true };
+    default:
+      return common;
+  }
+}
+
+/** Checks the stdout of one Cursor hook against what Cursor expects for that event. */
+export function checkCursorStdout(event: string, stdout: string): string | undefined {
+  const t = stdout.trim();
+  if (t === '') return event === 'beforeSubmitPrompt' ? 'beforeSubmitPrompt must print {"continue": true}' : undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(t);
+  } catch {
+    return `stdout is not JSON: ${t.slice(0, 120)}`;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'stdout must be a JSON object';
+  const o = v as Record<string, unknown>;
+  if (event === 'beforeSubmitPrompt' && o.continue !== true) return 'beforeSubmitPrompt must print {"continue": true}';
+  if (event === 'sessionStart' && o.additional_context !== undefined && typeof o.additional_context !== 'string') return 'additional_context must be a string';
+  if (event === 'stop' && o.followup_message !== undefined) return 'stop must not send a followup_message';
+  return undefined;
+}
+
+async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
+  const file = cursorHooksPath(homeOf(opts));
+  const before = readIfExists(file);
+  let after: string | undefined;
+  if (action === 'install') {
+    after = cursorConfigWithHooks(file, before, resolveHookCommand(opts));
+  } else if (before !== undefined) {
+    after = cursorConfigWithoutHooks(file, before);
+    if (after === SKELETON) after = undefined; // we created it from nothing and nothing else is left
+  }
+  const changed = after !== before;
+  const report: InstallReport = {
+    host: 'cursor',
+    action,
+    dryRun: !!opts.dryRun,
+    files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before, after) : '' }],
+    notes: [],
+  };
+  if (changed && !opts.dryRun) {
+    if (before !== undefined) report.files[0]!.backup = backupFile(file);
+    if (after === undefined) {
+      fs.unlinkSync(file);
+    } else {
+      writeFileAtomic(file, after);
+    }
+  }
+  if (action === 'install') {
+    report.notes.push('Cursor reads ~/.cursor/hooks.json at start-up: restart Cursor (or reload the window) and check Settings > Hooks lists the hive-mind entries.');
+    if (!opts.command) report.notes.push('The hooks run hive-mind by absolute path; re-run `hive-mind install cursor` if you move or reinstall hive-mind.');
+  }
+  return report;
+}
+
+export const cursorInstaller: HostInstaller = {
+  host: 'cursor',
+  install: (opts) => change('install', opts),
+  uninstall: (opts) => change('uninstall', opts),
+  async verify(opts: InstallOptions = {}): Promise<VerifyReport> {
+    const home = homeOf(opts);
+    const file = cursorHooksPath(home);
+    const text = readIfExists(file);
+    const report: VerifyReport = { host: 'cursor', ok: true, hooks: [] };
+    const doc = text === undefined ? undefined : load(file, text);
+    const { env, cleanup } = verifyEnv(opts);
+    try {
+      for (const event of CURSOR_INSTALLED_EVENTS) {
+        const arr = doc ? eventArray(doc, event, file) ?? [] : [];
+        const entry = arr.find((e) => isOurHookCommand(commandOf(e), 'cursor', event));
+        const command = entry ? String(commandOf(entry)) : '';
+        if (!entry) {
+          report.hooks.push({ event, command, exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
+          continue;
+        }
+        // Cursor runs the command through the user's shell; `sh -c` is the POSIX equivalent.
+        const argv = process.platform === 'win32' ? shellSplit(command) : ['/bin/sh', '-c', command];
+        const run = await runCommand(argv, JSON.stringify(cursorSamplePayload(event, home)), { env, cwd: home });
+        const problem = run.error ?? (run.exitCode !== 0 ? `exit code ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}` : checkCursorStdout(event, run.stdout));
+        report.hooks.push({ event, command, exitCode: run.exitCode, ms: Math.round(run.ms), stdout: run.stdout.trim(), ok: !problem, ...(problem ? { error: problem } : {}) });
+      }
+    } finally {
+      cleanup();
+    }
+    report.ok = report.hooks.every((h) => h.ok);
+    return report;
+  },
+};

@@ -1,0 +1,406 @@
+/**
+ * Hermes installer: adds hive-mind shell hooks to the `hooks:` block of
+ * `~/.hermes/config.yaml` (or `$HERMES_HOME/config.yaml`), per the "Shell Hooks"
+ * section of Hermes Agent's hooks documentation:
+ *
+ * ```yaml
+ * hooks:
+ *   pre_llm_call:
+ *     - command: "<shell command>"   # argv via shlex.split, no shell
+ *       timeout: 30                  # seconds; Hermes default 60, capped at 300
+ * ```
+ *
+ * Editing approach: the file is parsed with the `yaml` Document API, which
+ * locates every node (source ranges); our entries are then inserted or removed
+ * as whole lines at those positions, so the user's bytes (comments, spacing,
+ * quoting, key order) are untouched outside our lines. Every targeted edit is
+ * checked by re-parsing and comparing the data with the same change made
+ * through the Document API; if the layout is one we do not edit by lines
+ * (flow style such as `hooks: {}`), the Document API's own output is written
+ * instead, which keeps comments and key order but may normalise whitespace.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import { HERMES_INSTALLED_EVENTS } from './hermes.js';
+import {
+  backupFile,
+  homeOf,
+  hookCommandLine,
+  isOurHookCommand,
+  readIfExists,
+  resolveHookCommand,
+  runCommand,
+  shellSplit,
+  unifiedDiff,
+  verifyEnv,
+  writeFileAtomic,
+} from './cursor-openclaw-hermes-shared.js';
+
+/** Per-hook timeout we write (seconds). Our runner has its own, shorter, time cap. */
+export const HERMES_HOOK_TIMEOUT_S = 30;
+
+/** Hermes home: `$HERMES_HOME` when the given environment sets it, else `<home>/.hermes`. */
+export function hermesHome(opts: InstallOptions = {}): string {
+  const env = opts.env ?? (opts.home ? {} : process.env);
+  return env.HERMES_HOME ? path.resolve(env.HERMES_HOME) : path.join(homeOf(opts), '.hermes');
+}
+
+export function hermesConfigPath(opts: InstallOptions = {}): string {
+  return path.join(hermesHome(opts), 'config.yaml');
+}
+
+export class HermesConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HermesConfigError';
+  }
+}
+
+function parseOrThrow(file: string, text: string): Document.Parsed {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    const pos = e.linePos?.[0];
+    throw new HermesConfigError(`${file}:${pos ? `${pos.line}:${pos.col}` : '1:1'}: ${e.message.split('\n')[0]} (nothing was changed)`);
+  }
+  const c = doc.contents;
+  if (c !== null && !isMap(c)) throw new HermesConfigError(`${file}:1:1: the top level must be a mapping (key: value) (nothing was changed)`);
+  return doc;
+}
+
+function lineOf(text: string, offset: number): number {
+  return text.slice(0, offset).split('\n').length;
+}
+
+function hooksMap(doc: Document.Parsed, file: string, text: string): YAMLMap | undefined {
+  const node = doc.get('hooks', true);
+  if (node === undefined || node === null) return undefined;
+  if (isScalar(node) && (node.value === null || node.value === undefined)) return undefined;
+  if (!isMap(node)) {
+    const r = (node as { range?: [number, number, number] }).range;
+    throw new HermesConfigError(`${file}:${r ? lineOf(text, r[0]) : 1}: field "hooks" must be a mapping of event names to lists (nothing was changed)`);
+  }
+  return node;
+}
+
+function eventSeq(map: YAMLMap | undefined, event: string, file: string, text: string): YAMLSeq | undefined {
+  if (!map) return undefined;
+  const node = map.get(event, true);
+  if (node === undefined || node === null) return undefined;
+  if (isScalar(node) && node.value === null) return undefined;
+  if (!isSeq(node)) {
+    const r = (node as { range?: [number, number, number] }).range;
+    throw new HermesConfigError(`${file}:${r ? lineOf(text, r[0]) : 1}: field "hooks.${event}" must be a list of {command: …} entries (nothing was changed)`);
+  }
+  return node;
+}
+
+function itemCommand(item: unknown): unknown {
+  return isMap(item) ? (item as YAMLMap).get('command') : undefined;
+}
+
+const lineStart = (t: string, off: number) => t.lastIndexOf('\n', off - 1) + 1;
+const lineEndIncl = (t: string, off: number) => {
+  const i = t.indexOf('\n', off);
+  return i < 0 ? t.length : i + 1;
+};
+const columnOf = (t: string, off: number) => off - lineStart(t, off);
+
+/** YAML scalar for a command: plain when safe, else double-quoted JSON (valid YAML). */
+function yamlScalar(s: string): string {
+  return /^[A-Za-z0-9_./~-][^#:'"{}[\],&*!|>%@`]*$/.test(s) && !/\s$/.test(s) ? s : JSON.stringify(s);
+}
+
+function itemLines(indent: string, command: string): string {
+  return `${indent}- command: ${yamlScalar(command)}\n${indent}  timeout: ${HERMES_HOOK_TIMEOUT_S}\n`;
+}
+
+type Edit = { start: number; end: number; text: string };
+
+function applyTextEdits(text: string, edits: Edit[]): string {
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+function blockLayout(node: { range?: [number, number, number] | null; flow?: boolean } | undefined): boolean {
+  return !!node && !node.flow && !!node.range;
+}
+
+/** Our change made through the Document API alone (reference result and fallback). */
+function viaDocumentApi(text: string, file: string, mutate: (doc: Document.Parsed) => void): string {
+  const doc = parseOrThrow(file, text);
+  mutate(doc);
+  return doc.toString();
+}
+
+function sameData(a: string, b: string): boolean {
+  return JSON.stringify(parseDocument(a).toJS()) === JSON.stringify(parseDocument(b).toJS());
+}
+
+/** Compute config.yaml with our hooks present (pure; used by install and dry-run). */
+export function hermesConfigWithHooks(file: string, before: string | undefined, prefix: string): string {
+  const text = before ?? '';
+  const doc = parseOrThrow(file, text);
+  const want = (event: string) => hookCommandLine(prefix, 'hermes', event);
+
+  const reference = viaDocumentApi(text, file, (d) => {
+    if (!hooksMap(d, file, text)) d.set('hooks', d.createNode({}));
+    const map = hooksMap(d, file, text)!;
+    for (const event of HERMES_INSTALLED_EVENTS) {
+      const seq = eventSeq(map, event, file, text);
+      if (!seq) {
+        map.set(event, d.createNode([{ command: want(event), timeout: HERMES_HOOK_TIMEOUT_S }]));
+        continue;
+      }
+      const ours = seq.items.map((it, i) => (isOurHookCommand(itemCommand(it), 'hermes', event) ? i : -1)).filter((i) => i >= 0);
+      if (ours.length === 0) seq.add(d.createNode({ command: want(event), timeout: HERMES_HOOK_TIMEOUT_S }));
+      else {
+        (seq.items[ours[0]!] as YAMLMap).set('command', want(event));
+        for (const i of ours.slice(1).reverse()) seq.delete(i);
+      }
+    }
+  });
+
+  // Targeted line edits at positions the Document API located.
+  const edits: Edit[] = [];
+  const map = hooksMap(doc, file, text);
+  let ok = true;
+  if (!map) {
+    const hooksNode = doc.get('hooks', true) as { range?: [number, number, number] } | undefined;
+    let block = 'hooks:\n';
+    for (const event of HERMES_INSTALLED_EVENTS) block += `  ${event}:\n${itemLines('    ', want(event))}`;
+    if (hooksNode && doc.contents && isMap(doc.contents)) {
+      // `hooks:` present with an empty value: replace that key's line(s)
+      const pair = (doc.contents as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === 'hooks') as Pair | undefined;
+      const kr = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
+      if (kr && columnOf(text, kr[0]) === 0) edits.push({ start: lineStart(text, kr[0]), end: lineEndIncl(text, kr[1]), text: block });
+      else ok = false;
+    } else {
+      const sep = text === '' || text.endsWith('\n') ? '' : '\n';
+      edits.push({ start: text.length, end: text.length, text: `${sep}${text.trim() === '' ? '' : '\n'}${block}` });
+    }
+  } else if (blockLayout(map)) {
+    const firstKey = map.items[0]?.key as { range?: [number, number, number] } | undefined;
+    const keyIndent = firstKey?.range ? ' '.repeat(columnOf(text, firstKey.range[0])) : '  ';
+    for (const event of HERMES_INSTALLED_EVENTS) {
+      const seq = eventSeq(map, event, file, text);
+      if (!seq) {
+        const at = lineEndIncl(text, Math.max(map.range![1] - 1, 0));
+        edits.push({ start: at, end: at, text: `${keyIndent}${event}:\n${itemLines(`${keyIndent}  `, want(event))}` });
+        continue;
+      }
+      if (!blockLayout(seq) || seq.items.length === 0) {
+        ok = false;
+        break;
+      }
+      const ours = seq.items.map((it, i) => (isOurHookCommand(itemCommand(it), 'hermes', event) ? i : -1)).filter((i) => i >= 0);
+      const firstItem = seq.items[0] as { range?: [number, number, number] };
+      const dashCol = firstItem.range ? Math.max(columnOf(text, firstItem.range[0]) - 2, 0) : keyIndent.length + 2;
+      const indent = ' '.repeat(dashCol);
+      if (ours.length === 0) {
+        const at = lineEndIncl(text, Math.max(seq.range![1] - 1, 0));
+        edits.push({ start: at, end: at, text: itemLines(indent, want(event)) });
+        continue;
+      }
+      const first = seq.items[ours[0]!] as YAMLMap;
+      if (first.get('command') !== want(event)) {
+        const cmdNode = first.get('command', true) as { range?: [number, number, number] } | undefined;
+        if (!cmdNode?.range) {
+          ok = false;
+          break;
+        }
+        edits.push({ start: cmdNode.range[0], end: cmdNode.range[1], text: yamlScalar(want(event)) });
+      }
+      for (const i of ours.slice(1)) {
+        const r = (seq.items[i] as { range?: [number, number, number] }).range;
+        if (!r) {
+          ok = false;
+          break;
+        }
+        edits.push({ start: lineStart(text, r[0]), end: lineEndIncl(text, Math.max(r[1] - 1, r[0])), text: '' });
+      }
+    }
+  } else ok = false;
+
+  if (ok) {
+    const result = applyTextEdits(text, edits);
+    try {
+      if (sameData(result, reference)) return result;
+    } catch {
+      /* fall through to the Document API output */
+    }
+  }
+  return reference;
+}
+
+/** Compute config.yaml with every hive-mind hermes hook removed (pure). */
+export function hermesConfigWithoutHooks(file: string, before: string): string {
+  const doc = parseOrThrow(file, before);
+  const map = hooksMap(doc, file, before);
+  if (!map) return before;
+  const events = map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')).filter(Boolean);
+
+  const anyOurs = events.some((event) => eventSeq(map, event, file, before)?.items.some((it) => isOurHookCommand(itemCommand(it), 'hermes')));
+  if (!anyOurs) return before;
+
+  const reference = viaDocumentApi(before, file, (d) => {
+    const m = hooksMap(d, file, before)!;
+    for (const event of events) {
+      const seq = eventSeq(m, event, file, before);
+      if (!seq) continue;
+      let removed = 0;
+      for (let i = seq.items.length - 1; i >= 0; i--) {
+        if (isOurHookCommand(itemCommand(seq.items[i]), 'hermes')) {
+          seq.delete(i);
+          removed++;
+        }
+      }
+      if (removed > 0 && seq.items.length === 0) m.delete(event);
+    }
+    if (m.items.length === 0) d.delete('hooks');
+  });
+
+  const edits: Edit[] = [];
+  let ok = blockLayout(map);
+  let removedEvents = 0;
+  for (const event of events) {
+    if (!ok) break;
+    const seq = eventSeq(map, event, file, before);
+    if (!seq) continue;
+    const ours = seq.items.map((it, i) => (isOurHookCommand(itemCommand(it), 'hermes') ? i : -1)).filter((i) => i >= 0);
+    if (ours.length === 0) continue;
+    if (!blockLayout(seq)) {
+      ok = false;
+      break;
+    }
+    if (ours.length === seq.items.length) {
+      const pair = map.items.find((p) => isScalar(p.key) && p.key.value === event) as Pair;
+      const kr = (pair.key as { range?: [number, number, number] }).range!;
+      edits.push({ start: lineStart(before, kr[0]), end: lineEndIncl(before, Math.max(seq.range![1] - 1, kr[0])), text: '' });
+      removedEvents++;
+      continue;
+    }
+    for (const i of ours) {
+      const r = (seq.items[i] as { range?: [number, number, number] }).range!;
+      edits.push({ start: lineStart(before, r[0]), end: lineEndIncl(before, Math.max(r[1] - 1, r[0])), text: '' });
+    }
+  }
+  if (ok && removedEvents === map.items.length) {
+    // nothing of the user's is left under hooks: drop the key itself
+    const pair = (doc.contents as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === 'hooks') as Pair;
+    const kr = (pair.key as { range?: [number, number, number] }).range!;
+    edits.length = 0;
+    edits.push({ start: lineStart(before, kr[0]), end: lineEndIncl(before, Math.max(map.range![1] - 1, kr[0])), text: '' });
+  }
+  if (ok) {
+    const result = applyTextEdits(before, edits);
+    try {
+      if (sameData(result, reference)) return result;
+    } catch {
+      /* fall through */
+    }
+  }
+  return reference;
+}
+
+/** Sample shell-hook stdin per event, built from the documented wire protocol (see hermes.ts). */
+export function hermesSamplePayload(event: string, cwd: string): Record<string, unknown> {
+  const base = { hook_event_name: event, tool_name: null, tool_input: null, session_id: 'hive-mind-verify-session', cwd, profile: 'default' };
+  switch (event) {
+    case 'on_session_start':
+      return { ...base, extra: { model: 'verify', platform: 'cli' } };
+    case 'pre_llm_call':
+      return { ...base, extra: { user_message: 'hive-mind verify: sample prompt', conversation_history: [], is_first_turn: true, model: 'verify', platform: 'cli' } };
+    case 'post_llm_call':
+      return {
+        ...base,
+        extra: {
+          user_message: 'hive-mind verify: sample prompt',
+          assistant_response: 'hive-mind verify: sample assistant response.',
+          conversation_history: [],
+          model: 'verify',
+          platform: 'cli',
+        },
+      };
+    default:
+      return { ...base, extra: {} };
+  }
+}
+
+/** Checks one hook's stdout against Hermes' documented response shapes. */
+export function checkHermesStdout(stdout: string): string | undefined {
+  const t = stdout.trim();
+  if (t === '') return undefined;
+  try {
+    const v = JSON.parse(t) as unknown;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'stdout must be a JSON object';
+    const ctx = (v as Record<string, unknown>).context;
+    if (ctx !== undefined && typeof ctx !== 'string') return '"context" must be a string';
+    return undefined;
+  } catch {
+    return `stdout is not JSON: ${t.slice(0, 120)}`;
+  }
+}
+
+async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
+  const file = hermesConfigPath(opts);
+  const before = readIfExists(file);
+  let after: string | undefined = before;
+  if (action === 'install') after = hermesConfigWithHooks(file, before, resolveHookCommand(opts));
+  else if (before !== undefined) {
+    after = hermesConfigWithoutHooks(file, before);
+    if (after.trim() === '' && before.trim() !== '') after = undefined; // the file only ever held our hooks
+  }
+  const changed = after !== before;
+  const report: InstallReport = { host: 'hermes', action, dryRun: !!opts.dryRun, files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before, after) : '' }], notes: [] };
+  if (changed && !opts.dryRun) {
+    if (before !== undefined) report.files[0]!.backup = backupFile(file);
+    if (after === undefined) fs.unlinkSync(file);
+    else writeFileAtomic(file, after);
+  }
+  if (action === 'install') {
+    report.notes.push(
+      'Hermes asks once per (event, command) before running a new shell hook. Approve the three hive-mind hooks at the first prompt (or review them with `hermes hooks list`). ' +
+        'Non-interactive runs (gateway, cron, CI) skip unapproved hooks: start them once interactively, or use `hermes --accept-hooks`, HERMES_ACCEPT_HOOKS=1, or `hooks_auto_accept: true` if you accept that trade-off.',
+    );
+    report.notes.push('Compaction from the Stop hook is off by default; set HIVE_MIND_HERMES_COMPACT_ON_STOP=1 (window: HIVE_MIND_HERMES_COMPACT_WINDOW_MIN, default 10 minutes) to enable it.');
+  }
+  return report;
+}
+
+export const hermesInstaller: HostInstaller = {
+  host: 'hermes',
+  install: (opts) => change('install', opts),
+  uninstall: (opts) => change('uninstall', opts),
+  async verify(opts: InstallOptions = {}): Promise<VerifyReport> {
+    const file = hermesConfigPath(opts);
+    const text = readIfExists(file);
+    const report: VerifyReport = { host: 'hermes', ok: true, hooks: [] };
+    const doc = text === undefined ? undefined : parseOrThrow(file, text);
+    const map = doc && text !== undefined ? hooksMap(doc, file, text) : undefined;
+    const { env, cleanup } = verifyEnv(opts);
+    try {
+      for (const event of HERMES_INSTALLED_EVENTS) {
+        const seq = text !== undefined ? eventSeq(map, event, file, text) : undefined;
+        const item = seq?.items.find((it) => isOurHookCommand(itemCommand(it), 'hermes', event));
+        const command = item ? String(itemCommand(item)) : '';
+        if (!item) {
+          report.hooks.push({ event, command, exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
+          continue;
+        }
+        const home = homeOf(opts);
+        // Hermes splits the command with shlex and runs it without a shell; so do we.
+        const run = await runCommand(shellSplit(command), JSON.stringify(hermesSamplePayload(event, home)), { env: { ...env, HERMES_HOME: hermesHome(opts) }, cwd: home });
+        const problem = run.error ?? (run.exitCode !== 0 ? `exit code ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}` : checkHermesStdout(run.stdout));
+        report.hooks.push({ event, command, exitCode: run.exitCode, ms: Math.round(run.ms), stdout: run.stdout.trim(), ok: !problem, ...(problem ? { error: problem } : {}) });
+      }
+    } finally {
+      cleanup();
+    }
+    report.ok = report.hooks.every((h) => h.ok);
+    return report;
+  },
+};
