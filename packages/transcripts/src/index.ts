@@ -1,1 +1,5 @@
-export {};
+export { TranscriptError } from './errors.js';
+export { FORMATS, type TranscriptFormat, type ImportReport, type Transcript, type TranscriptSource, type TranscriptOrigin, type ReadOptions } from './types.js';
+export { detectFormat } from './detect.js';
+export { readTranscriptFile, parseTranscript } from './read.js';
+export { unansweredText } from './builder.js';

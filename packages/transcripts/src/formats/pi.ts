@@ -1,0 +1,171 @@
+import type { ContentBlock, ImageBlock, MessageEvent, TextBlock } from '@hive-mind/session';
+import type { LogBuilder } from '../builder.js';
+import { hostRecordData } from '../builder.js';
+import { RecordError } from '../errors.js';
+import { isObj, parseArgs, str, type Rec } from './common.js';
+import type { JsonlReader } from './reader.js';
+
+/**
+ * pi coding-agent session JSONL (`~/.pi/agent/sessions/<dir>/<time>_<id>.jsonl`). Facts
+ * from the real files in shared/data/transcripts/pi and pi-mono's session manager:
+ *
+ * - first line `{type: 'session', id, cwd, provider, modelId, thinkingLevel, version?}`;
+ *   version 2+ entries also carry `id`/`parentId` (this reader keeps file order).
+ * - `message` entries: `user` (string or text/image blocks), `assistant` (text, `thinking`
+ *   with `thinkingSignature`, `toolCall {id, name, arguments}`; `api`, `model`, `usage`),
+ *   `toolResult {toolCallId, toolName, content, isError}`, `bashExecution {command, output,
+ *   exitCode}` (a `!cmd` the user ran; pi sends it to the model as user text), and the
+ *   summary roles `compactionSummary`/`branchSummary`.
+ * - `compaction {summary, firstKeptEntryIndex | firstKeptEntryId, tokensBefore}`: the entries
+ *   before the first kept one are replaced by the summary. `firstKeptEntryIndex` is a
+ *   0-based index over the file's entries including the session header (line 294 of
+ *   before-compaction.jsonl, index 293, is the first kept user message).
+ * - `model_change` -> `model/change`, `thinking_level_change` -> `thinking/change` (log-only);
+ *   anything else is a log-only `host/record`.
+ */
+export class PiReader implements JsonlReader {
+  private entryIndex = -1;
+  private version = 1;
+  private sessionId: string | undefined;
+  private lastId: string | undefined;
+  private hasIds = false;
+
+  constructor(private readonly b: LogBuilder) {}
+
+  record(rec: Rec, line: number, chars: number): void {
+    const type = str(rec.type);
+    if (!type) throw new RecordError('entry without a type', 'type');
+    const index = ++this.entryIndex;
+    const ts = str(rec.timestamp);
+    const id = str(rec.id);
+    const meta: Record<string, unknown> = { line, entryIndex: index };
+    if (id && type !== 'session') {
+      meta.id = id;
+      this.hasIds = true;
+      this.lastId = id;
+    }
+    switch (type) {
+      case 'session':
+        this.sessionId = id;
+        if (typeof rec.version === 'number') this.version = rec.version;
+        this.b.logOnly('session/meta', { line, host: 'pi', ...rec }, ts, meta);
+        return;
+      case 'message':
+        this.message(rec, meta, ts);
+        return;
+      case 'compaction': {
+        const summary = str(rec.summary);
+        if (summary === undefined) throw new RecordError('compaction without a summary', 'summary');
+        const keptId = str(rec.firstKeptEntryId);
+        const keptIndex = rec.firstKeptEntryIndex;
+        if (keptId === undefined && typeof keptIndex !== 'number') throw new RecordError('compaction without firstKeptEntryIndex or firstKeptEntryId', 'firstKeptEntryIndex');
+        const keepFrom = keptId !== undefined ? (n: MessageEvent) => n.meta?.id === keptId : (n: MessageEvent) => typeof n.meta?.entryIndex === 'number' && n.meta.entryIndex >= (keptIndex as number);
+        this.b.hostCompaction(summary, {
+          summarizer: 'host:pi',
+          ts,
+          keepFrom,
+          meta,
+          data: { tokensBefore: rec.tokensBefore, firstKeptEntryIndex: keptIndex, firstKeptEntryId: keptId },
+        });
+        return;
+      }
+      case 'model_change':
+        this.b.logOnly('model/change', { line, provider: rec.provider, modelId: rec.modelId }, ts, meta);
+        return;
+      case 'thinking_level_change':
+        this.b.logOnly('thinking/change', { line, thinkingLevel: rec.thinkingLevel }, ts, meta);
+        return;
+      default:
+        this.b.logOnly('host/record', hostRecordData(line, rec, chars, type), ts, meta);
+    }
+  }
+
+  private message(rec: Rec, meta: Record<string, unknown>, ts: string | undefined): void {
+    const m = rec.message;
+    if (!isObj(m)) throw new RecordError('message entry without a message object', 'message');
+    const role = str(m.role);
+    meta.role = role;
+    switch (role) {
+      case 'user':
+        this.b.message('user/message', userContent(m.content, 'message.content'), { ts, meta });
+        return;
+      case 'assistant': {
+        if (!Array.isArray(m.content)) throw new RecordError('assistant content is not an array', 'message.content');
+        const anthropic = typeof m.api === 'string' && m.api.startsWith('anthropic');
+        const content: ContentBlock[] = m.content.map((c, i): ContentBlock => {
+          const f = `message.content[${i}]`;
+          if (!isObj(c)) throw new RecordError('content block is not an object', f);
+          if (c.type === 'text') return { type: 'text', text: str(c.text) ?? '' };
+          if (c.type === 'thinking') return { type: 'reasoning', text: str(c.thinking) ?? '', ...(anthropic && typeof c.thinkingSignature === 'string' ? { signature: c.thinkingSignature } : {}) };
+          if (c.type === 'toolCall') {
+            const id = str(c.id);
+            if (!id) throw new RecordError('toolCall without id', `${f}.id`);
+            return { type: 'tool-call', id, name: str(c.name) ?? '', input: parseArgs(c.arguments) };
+          }
+          if (c.type === 'image') return image(c);
+          return { type: 'opaque', kind: `pi:${String(c.type)}`, raw: c };
+        });
+        const u = isObj(m.usage) ? m.usage : undefined;
+        this.b.message('assistant/message', content, {
+          ts,
+          meta,
+          model: str(m.model),
+          usage: u ? { inputTokens: n(u.input), outputTokens: n(u.output), cacheReadTokens: n(u.cacheRead), cacheWriteTokens: n(u.cacheWrite) } : undefined,
+        });
+        return;
+      }
+      case 'toolResult': {
+        const callId = str(m.toolCallId);
+        if (!callId) throw new RecordError('toolResult without toolCallId', 'message.toolCallId');
+        const parts = userContent(m.content, 'message.content').filter((c): c is TextBlock | ImageBlock => c.type === 'text' || c.type === 'image');
+        this.b.message('tool/result', [{ type: 'tool-result', callId, toolName: str(m.toolName), isError: m.isError === true, content: parts }], { ts, meta });
+        return;
+      }
+      case 'bashExecution': {
+        const cmd = str(m.command) ?? '';
+        const out = str(m.output) ?? '';
+        let text = `Ran \`${cmd}\`\n`;
+        text += out ? `\`\`\`\n${out}\n\`\`\`` : '(no output)';
+        if (m.cancelled === true) text += '\n\n(command cancelled)';
+        else if (typeof m.exitCode === 'number' && m.exitCode !== 0) text += `\n\nCommand exited with code ${m.exitCode}`;
+        if (m.truncated === true) text += '\n\n[Output truncated]';
+        this.b.message('user/message', [{ type: 'text', text }], { ts, meta });
+        return;
+      }
+      case 'compactionSummary':
+      case 'branchSummary':
+        this.b.message('user/message', [{ type: 'text', text: str(m.summary) ?? '' }], { ts, meta });
+        return;
+      case 'custom':
+        this.b.message('user/message', userContent(m.content, 'message.content'), { ts, meta });
+        return;
+      default:
+        throw new RecordError(`message with unknown role ${JSON.stringify(m.role)}`, 'message.role');
+    }
+  }
+
+  finish(): void {}
+
+  state(): Record<string, unknown> {
+    return { version: this.version, sessionId: this.sessionId, hasIds: this.hasIds, lastId: this.lastId, entries: this.entryIndex + 1 };
+  }
+}
+
+function userContent(c: unknown, field: string): ContentBlock[] {
+  if (typeof c === 'string') return [{ type: 'text', text: c }];
+  if (!Array.isArray(c)) throw new RecordError('content is neither a string nor an array', field);
+  return c.map((b, i): ContentBlock => {
+    if (!isObj(b)) throw new RecordError('content block is not an object', `${field}[${i}]`);
+    if (b.type === 'text') return { type: 'text', text: str(b.text) ?? '' };
+    if (b.type === 'image') return image(b);
+    return { type: 'opaque', kind: `pi:${String(b.type)}`, raw: b };
+  });
+}
+
+function image(b: Rec): ImageBlock {
+  return { type: 'image', mediaType: str(b.mimeType), data: str(b.data) };
+}
+
+function n(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}

@@ -1,0 +1,287 @@
+import { open, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { MemorySessionLog } from '@hive-mind/session';
+import { LogBuilder } from './builder.js';
+import { detectFormat } from './detect.js';
+import { RecordError, TranscriptError } from './errors.js';
+import { readAnthropic, readHermes, readOpenAIMessages } from './formats/chat.js';
+import { ClaudeCodeReader } from './formats/claude-code.js';
+import { CodexReader } from './formats/codex.js';
+import { isObj, type Rec } from './formats/common.js';
+import { PiReader } from './formats/pi.js';
+import type { JsonlReader } from './formats/reader.js';
+import { streamLines, textLines, type RawLine } from './lines.js';
+import { FORMATS, type ImportReport, type ReadOptions, type Transcript, type TranscriptFormat, type TranscriptOrigin } from './types.js';
+
+const JSONL_FORMATS: readonly TranscriptFormat[] = ['claude-code', 'codex', 'pi'];
+/** Records looked at before giving up on detection. */
+const DETECT_WINDOW = 20;
+const TRIED = `tried ${FORMATS.join(', ')}`;
+
+function newReport(format: TranscriptFormat, path?: string): ImportReport {
+  return { format, ...(path ? { path } : {}), lines: 0, skippedLines: 0, problems: [], repairedCalls: 0, orphanResults: 0, compactions: 0 };
+}
+
+/** Drives one JSONL import: line checks, detection on the first records, then the format reader. */
+class JsonlImport {
+  private pending: Array<{ rec: Rec; line: number; chars: number }> = [];
+  private reader: JsonlReader | undefined;
+  private builder: LogBuilder | undefined;
+  private format: TranscriptFormat | undefined;
+  private records = 0;
+  lines = 0;
+  lastHadNewline = true;
+  private readonly problems: Array<{ line: number; reason: string }> = [];
+
+  constructor(
+    private readonly file: string | undefined,
+    private readonly opts: ReadOptions,
+  ) {
+    if (opts.format && !JSONL_FORMATS.includes(opts.format)) throw new TranscriptError(`format ${opts.format} is a whole-JSON format, not JSONL`, file, 1);
+    if (opts.format) this.start(opts.format);
+  }
+
+  private bad(line: number, reason: string, field?: string): void {
+    if (!this.opts.lenient) throw new TranscriptError(reason, this.file, line, field);
+    this.problems.push({ line, reason: field ? `${reason} (field ${field})` : reason });
+  }
+
+  private start(format: TranscriptFormat): void {
+    this.format = format;
+    this.builder = new LogBuilder(new MemorySessionLog(this.file ? basename(this.file) : 'transcript'), newReport(format, this.file));
+    this.reader = format === 'claude-code' ? new ClaudeCodeReader(this.builder) : format === 'codex' ? new CodexReader(this.builder) : new PiReader(this.builder);
+  }
+
+  push(raw: RawLine): void {
+    this.lines = raw.line;
+    this.lastHadNewline = !raw.last;
+    if (raw.nulAt !== undefined && this.records === 0) throw new TranscriptError(`binary file (NUL byte at byte ${raw.nulAt} of the line), not a transcript`, this.file, raw.line);
+    if (raw.text === null) return this.bad(raw.line, 'invalid UTF-8');
+    if (raw.nulAt !== undefined) return this.bad(raw.line, 'binary data (NUL byte) in line');
+    const text = raw.text;
+    if (text.trim() === '') return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(text);
+    } catch (err) {
+      const msg = (err as Error).message;
+      return this.bad(raw.line, raw.last ? `truncated last line, not complete JSON (${msg})` : `invalid JSON (${msg})`);
+    }
+    if (!isObj(rec)) return this.bad(raw.line, `expected a JSON object, got ${Array.isArray(rec) ? 'an array' : typeof rec === 'object' ? 'null' : typeof rec}`);
+    this.records++;
+    if (!this.reader) {
+      this.pending.push({ rec, line: raw.line, chars: text.length });
+      const f = detectFormat(this.pending.map((p) => p.rec));
+      if (f && JSONL_FORMATS.includes(f)) {
+        this.start(f);
+        const pending = this.pending;
+        this.pending = [];
+        for (const p of pending) this.feed(p.rec, p.line, p.chars);
+      } else if (this.pending.length >= DETECT_WINDOW) {
+        throw new TranscriptError(`unknown transcript format: the first ${DETECT_WINDOW} records match none of the formats (${TRIED})`, this.file, this.pending[0]!.line);
+      }
+      return;
+    }
+    this.feed(rec, raw.line, text.length);
+  }
+
+  private feed(rec: Rec, line: number, chars: number): void {
+    try {
+      this.reader!.record(rec, line, chars);
+    } catch (err) {
+      if (err instanceof RecordError) return this.bad(line, err.message, err.field);
+      throw err;
+    }
+  }
+
+  end(origin: TranscriptOrigin): Transcript {
+    if (!this.reader) {
+      if (this.records === 0 && this.problems.length === 0) throw new TranscriptError('empty file: no records', this.file, 1);
+      if (this.records === 0) throw new TranscriptError(`no readable record (${this.problems.length} bad lines skipped)`, this.file, this.problems[0]!.line);
+      throw new TranscriptError(`unknown transcript format (${TRIED})`, this.file, this.pending[0]?.line ?? 1);
+    }
+    try {
+      this.reader.finish();
+    } catch (err) {
+      if (err instanceof RecordError) throw new TranscriptError(err.message, this.file, this.lines, err.field);
+      throw err;
+    }
+    const b = this.builder!;
+    b.finish();
+    const report = b.report;
+    report.lines = this.lines;
+    report.problems = this.problems;
+    report.skippedLines = this.problems.length;
+    return {
+      format: this.format!,
+      log: b.log,
+      report,
+      importedLastSeq: b.log.lastSeq,
+      source: { origin, state: this.reader.state(), ...(this.lastHadNewline ? {} : { missingFinalNewline: true }) },
+    };
+  }
+}
+
+/** True when the text should be read as one JSON value rather than JSONL. */
+function looksWholeJson(head: string): boolean {
+  const t = head.trimStart();
+  if (t.startsWith('[')) return true;
+  if (!t.startsWith('{')) return false;
+  const nl = t.indexOf('\n');
+  const first = nl < 0 ? t : t.slice(0, nl);
+  try {
+    const v = JSON.parse(first);
+    return isObj(v) && Array.isArray(v.messages);
+  } catch {
+    // A first line that is not complete JSON: a pretty-printed object (or a broken JSONL line,
+    // which the whole-JSON parse reports just as well).
+    const f = first.trim();
+    return f === '{' || (!f.endsWith('}') && /^\{\s*"(messages|system_prompt|session_id|model|system)"\s*:/.test(f) && nl >= 0);
+  }
+}
+
+function jsonErrorLine(text: string, err: Error): number {
+  const m = /position (\d+)/.exec(err.message);
+  if (!m) return 1;
+  const pos = Number(m[1]);
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < pos; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** Read a whole-JSON transcript (Hermes session, OpenAI or Anthropic messages). */
+function readWhole(text: string, file: string | undefined, opts: ReadOptions, origin: TranscriptOrigin): Transcript {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    throw new TranscriptError(`invalid JSON (${(err as Error).message})`, file, jsonErrorLine(text, err as Error));
+  }
+  const format = opts.format ?? detectFormat([value]);
+  if (!format) {
+    const shape = Array.isArray(value) ? 'an array that is not a messages array' : isObj(value) ? 'an object without a messages array' : `a JSON ${value === null ? 'null' : typeof value}`;
+    throw new TranscriptError(`unknown transcript format: ${shape} (${TRIED})`, file, 1);
+  }
+  if (JSONL_FORMATS.includes(format)) throw new TranscriptError(`a single JSON value cannot be a ${format} transcript (JSONL expected)`, file, 1);
+  const log = new MemorySessionLog(file ? basename(file) : 'transcript');
+  const b = new LogBuilder(log, newReport(format, file));
+  let container: 'array' | 'object' = 'array';
+  try {
+    if (format === 'hermes') {
+      if (!isObj(value) || !Array.isArray(value.messages)) throw new RecordError('hermes session without a messages array', 'messages');
+      container = 'object';
+      readHermes(b, value);
+    } else if (format === 'openai') {
+      if (Array.isArray(value)) readOpenAIMessages(b, value, '');
+      else if (isObj(value) && Array.isArray(value.messages)) {
+        container = 'object';
+        readOpenAIMessages(b, value.messages, 'messages');
+      } else throw new RecordError('no messages array', 'messages');
+    } else {
+      container = Array.isArray(value) ? 'array' : 'object';
+      readAnthropic(b, value);
+    }
+  } catch (err) {
+    if (err instanceof RecordError) throw new TranscriptError(err.message, file, 1, err.field);
+    throw err;
+  }
+  b.finish();
+  b.report.lines = 1;
+  const state: Record<string, unknown> = {};
+  if (isObj(value)) {
+    const { messages: _m, ...rest } = value;
+    void _m;
+    state.envelope = rest;
+  }
+  return { format, log, report: b.report, importedLastSeq: log.lastSeq, source: { origin, container, state } };
+}
+
+/**
+ * Read a transcript held in memory. Same rules as {@link readTranscriptFile}; `path` only
+ * names the input in errors and the report.
+ * @throws TranscriptError (one line, `exitCode` 2)
+ */
+export function parseTranscript(text: string, opts: ReadOptions & { path?: string } = {}): Transcript {
+  const file = opts.path;
+  if (text.trim() === '') throw new TranscriptError('empty file: no records', file, 1);
+  const head = text.slice(0, 65536);
+  const firstNl = head.indexOf('\n');
+  const nul = (firstNl < 0 ? head : head.slice(0, firstNl)).indexOf('\u0000');
+  if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, file, 1);
+  const origin: TranscriptOrigin = { kind: 'text', text };
+  const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(head);
+  if (whole) return readWhole(text, file, opts, origin);
+  const imp = new JsonlImport(file, opts);
+  for (const raw of textLines(text)) imp.push(raw);
+  return imp.end(origin);
+}
+
+/**
+ * Read a transcript file, detecting its format from the content. JSONL formats are
+ * streamed (1 MiB chunks; memory holds the log being built, not the file); whole-JSON
+ * formats are read at once. `onProgress(bytesRead, totalBytes)` is called per chunk.
+ * @throws TranscriptError (one line naming file, line, reason and field; `exitCode` 2) for
+ *   an empty, binary or non-UTF-8 file, a bad or truncated line, a record of the wrong
+ *   shape, or an unknown format. With `lenient`, bad lines are skipped and listed in
+ *   `report.problems` instead.
+ */
+export async function readTranscriptFile(path: string, opts: ReadOptions & { onProgress?: (bytes: number, total: number) => void } = {}): Promise<Transcript> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    throw new TranscriptError(`cannot read file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, path, 1);
+  }
+  if (st.isDirectory()) throw new TranscriptError('is a directory, not a transcript file', path, 1);
+  if (st.size === 0) throw new TranscriptError('empty file: no records', path, 1);
+  const fh = await open(path, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(Math.min(65536, st.size));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+  const firstNl = head.indexOf(0x0a);
+  const nul = (firstNl < 0 ? head : head.subarray(0, firstNl)).indexOf(0);
+  if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, path, 1);
+  const origin: TranscriptOrigin = { kind: 'file', path, size: st.size, mtimeMs: st.mtimeMs };
+  const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(head.toString('utf8'));
+  if (whole) {
+    const buf = readFileSync(path);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    } catch {
+      let line = 1;
+      for (const raw of streamLinesSync(buf)) if (raw === null) break; else line++;
+      throw new TranscriptError('invalid UTF-8', path, line);
+    }
+    if (text.trim() === '') throw new TranscriptError('empty file: no records', path, 1);
+    opts.onProgress?.(st.size, st.size);
+    return readWhole(text, path, opts, origin);
+  }
+  const imp = new JsonlImport(path, opts);
+  for await (const raw of streamLines(path, opts.onProgress ? (n) => opts.onProgress!(n, st.size) : undefined)) imp.push(raw);
+  return imp.end(origin);
+}
+
+/** Lines of a buffer decoded strictly; yields null at the first invalid line and stops. */
+function* streamLinesSync(buf: Buffer): Generator<string | null> {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  let from = 0;
+  while (from <= buf.length) {
+    const nl = buf.indexOf(0x0a, from);
+    const end = nl < 0 ? buf.length : nl;
+    try {
+      yield dec.decode(buf.subarray(from, end));
+    } catch {
+      yield null;
+      return;
+    }
+    if (nl < 0) return;
+    from = nl + 1;
+  }
+}

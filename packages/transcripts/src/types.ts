@@ -1,0 +1,65 @@
+import type { MemorySessionLog } from '@hive-mind/session';
+
+/** The host formats this package reads and writes. */
+export type TranscriptFormat = 'claude-code' | 'codex' | 'pi' | 'hermes' | 'openai' | 'anthropic';
+
+/** Every format, in the order detection tries them (also listed in "unknown format" errors). */
+export const FORMATS: readonly TranscriptFormat[] = ['claude-code', 'codex', 'pi', 'hermes', 'openai', 'anthropic'];
+
+/** What an import found and did. Counts are of records/events, never tokens. */
+export interface ImportReport {
+  format: TranscriptFormat;
+  path?: string;
+  /** Physical lines (JSONL) or 1 for whole-JSON formats. */
+  lines: number;
+  /** Only with `lenient`: bad lines skipped (each listed in `problems`). */
+  skippedLines: number;
+  problems: Array<{ line: number; reason: string }>;
+  /** Unanswered tool calls given a synthetic `kind: 'repair'` result. */
+  repairedCalls: number;
+  /** Results with no call, turned into a visible note. */
+  orphanResults: number;
+  /** Host compactions imported as replace ops. */
+  compactions: number;
+  /** Tool-call ids the host repeated, renamed to `<id>#<n>` so ids on the log are unique. */
+  renamedCallIds?: number;
+}
+
+/** Where the original records live, so `writeTranscript(t, 'same')` can copy them untouched. */
+export type TranscriptOrigin =
+  | { kind: 'file'; path: string; size: number; mtimeMs: number }
+  | { kind: 'text'; text: string };
+
+/**
+ * What the writers need to write back in the host's own format. Original records are
+ * NOT kept in memory (a 300 MB session would double in size): the writer re-reads them
+ * from `origin` (checking the file did not change) by the line numbers in `event.meta.line`.
+ */
+export interface TranscriptSource {
+  origin: TranscriptOrigin;
+  /** Whole-JSON formats: the top-level shape (`array`, or `object` with the messages under `messages`). */
+  container?: 'array' | 'object';
+  /** Format-specific state for write-back (Claude Code leaf uuid and session id, pi entry ids...). */
+  state: Record<string, unknown>;
+  /** True when the last physical line had no trailing newline. */
+  missingFinalNewline?: boolean;
+}
+
+/** An imported transcript: the session log plus what is needed to write it back. */
+export interface Transcript {
+  format: TranscriptFormat;
+  /** Host records kept in event.meta (message events) or as log-only `host/record` events. */
+  log: MemorySessionLog;
+  report: ImportReport;
+  /** `log.lastSeq` right after import: events with seq > this were appended later (e.g. by compaction). */
+  importedLastSeq: number;
+  source: TranscriptSource;
+}
+
+/** Options of the readers. */
+export interface ReadOptions {
+  /** Skip bad lines (invalid JSON, invalid UTF-8, wrong shape) instead of failing; each is counted and listed. */
+  lenient?: boolean;
+  /** Skip detection and read as this format. */
+  format?: TranscriptFormat;
+}
