@@ -704,6 +704,10 @@ export class AnthropicServer extends ModelServer<AnthropicReply> {
     this.route('POST', '/v1/messages/count_tokens', (ctx) => {
       ctx.json(200, { input_tokens: estimateTokens(anthropicPromptText(ctx.req.body)) });
     });
+    // Claude Code 2.1.332 sends `HEAD /api/hello` at startup (connectivity
+    // probe) unless CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1.
+    this.route('HEAD', '/api/hello', (ctx) => ctx.raw(200, '', 'text/plain'));
+    this.route('GET', '/api/hello', (ctx) => ctx.json(200, { message: 'hello' }));
     this.route('GET', '/v1/models', (ctx) => {
       const data = this.models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
       ctx.json(200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null });
