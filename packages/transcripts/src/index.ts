@@ -3,3 +3,4 @@ export { FORMATS, type TranscriptFormat, type ImportReport, type Transcript, typ
 export { detectFormat } from './detect.js';
 export { readTranscriptFile, parseTranscript } from './read.js';
 export { unansweredText } from './builder.js';
+export { transcriptStats, type TranscriptStats } from './stats.js';
