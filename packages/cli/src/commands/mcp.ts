@@ -1,6 +1,58 @@
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { CliError } from '../errors.js';
 
-/** Register the `mcp` command(s). Owned by the package that implements them. */
+function intOption(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${value}"`, 2);
+    }
+    return n;
+  };
+}
+
+/**
+ * `hive-mind mcp`: the MCP server over stdio (default) or streamable HTTP on 127.0.0.1.
+ * The server package is imported only when the command runs, so other commands never pay for it.
+ */
 export function register(program: Command): void {
-  void program;
+  program
+    .command('mcp')
+    .description('Run the MCP server (memory and compaction tools) over stdio, or over streamable HTTP on 127.0.0.1 with --http PORT.')
+    .option('--http <port>', 'serve streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)', intOption('--http', 0, 65535))
+    .option('--mind <path>', 'the .mind file to use (default: <HIVE_MIND_HOME or ~/.hive-mind>/personal.mind)')
+    .option('--max-result-chars <n>', 'upper bound of one tool result in characters', intOption('--max-result-chars', 2000, 1_000_000), 16000)
+    .addHelpText(
+      'after',
+      '\nstdout carries only the MCP protocol; diagnostics go to stderr.\nAdd to Claude Code: claude mcp add hive-mind -- hive-mind mcp',
+    )
+    .action(async (opts: { http?: number; mind?: string; maxResultChars: number }) => {
+      const mcp = await import('@hive-mind/mcp');
+      const base = {
+        ...(opts.mind ? { mindPath: resolve(opts.mind) } : {}),
+        limits: { maxResultChars: opts.maxResultChars },
+      };
+      if (opts.http === undefined) {
+        const { closed } = await mcp.serveStdio(base);
+        await closed;
+        return;
+      }
+      let running: Awaited<ReturnType<typeof mcp.serveHttp>>;
+      try {
+        running = await mcp.serveHttp({ ...base, port: opts.http });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new CliError(`port ${opts.http} on 127.0.0.1 is already in use`, 1);
+        throw err;
+      }
+      process.stderr.write(`hive-mind mcp: listening on ${running.url}\n`);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          running.close().then(done, done);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
 }

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// Benchmark of the hive-mind MCP server (packages/mcp), printed, never asserted.
+//
+// 1. Start-up: wall time from spawning `hive-mind mcp` to the answer of the first
+//    `tools/list` (initialize + initialized + tools/list written at once on stdin),
+//    p50/p95 over RUNS runs, beside spawning `node -e 0` to exit in the same run.
+// 2. search_memory over stdio at 10k frames: round-trip p50/p95 through the SDK client,
+//    beside the same queries run in-process with Mind.search (the store's own cost).
+//
+// Needs a build (`npm run build`). Usage: node bench/mcp.mjs [--runs N] [--frames N] [--queries N]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'packages/cli/bin/hive-mind.js');
+const arg = (name, def) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const RUNS = arg('--runs', 15);
+const FRAMES = arg('--frames', 10_000);
+const QUERIES = arg('--queries', 300);
+
+const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+const { Mind } = await import(join(root, 'packages/mind/dist/index.js'));
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+function spawnNodeNoop() {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    c.on('error', reject);
+    c.on('exit', () => resolve(performance.now() - t0));
+  });
+}
+
+function startToToolsList(home) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, [cli, 'mcp'], { env: { ...process.env, HIVE_MIND_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let buf = '';
+    let err = '';
+    c.stderr.on('data', (d) => (err += d));
+    c.stdout.on('data', (d) => {
+      buf += d;
+      for (const line of buf.split('\n')) {
+        if (!line.trim()) continue;
+        let m;
+        try {
+          m = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (m.id === 2) {
+          const dt = performance.now() - t0;
+          if (!m.result?.tools?.length) reject(new Error(`tools/list failed: ${line}`));
+          c.stdin.end();
+          c.on('exit', () => resolve(dt));
+          return;
+        }
+      }
+    });
+    c.on('error', reject);
+    c.on('exit', (code) => {
+      if (!buf.includes('"id":2')) reject(new Error(`server exited ${code} before tools/list: ${err}`));
+    });
+    const send = (m) => c.stdin.write(JSON.stringify(m) + '\n');
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+  });
+}
+
+const WORDS = ('alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango ' +
+  'uniform victor whiskey xray yankee zulu sqlite postgres redis kafka docker kubernetes terraform react svelte vite webpack eslint prettier ' +
+  'typescript python rust golang java kotlin swift deploy staging production migration schema index cache queue worker cron backup restore').split(' ');
+let seed = 42;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const pick = () => WORDS[Math.floor(rnd() * WORDS.length)];
+const sentence = (n) => Array.from({ length: n }, pick).join(' ');
+
+const home = mkdtempSync(join(tmpdir(), 'hm-bench-mcp-'));
+try {
+  console.log(`# hive-mind MCP server bench  (node ${process.version}, ${new Date().toISOString()})`);
+  console.log(`\n## start-up: spawn -> first tools/list answer (${RUNS} runs each, interleaved)`);
+  const noop = [];
+  const mcp = [];
+  await startToToolsList(home); // warm the file cache once
+  for (let i = 0; i < RUNS; i++) {
+    noop.push(await spawnNodeNoop());
+    mcp.push(await startToToolsList(home));
+  }
+  console.log(`node -e 0 (spawn to exit)           p50 ${ms(pct(noop, 50))}  p95 ${ms(pct(noop, 95))}`);
+  console.log(`hive-mind mcp (spawn to tools/list) p50 ${ms(pct(mcp, 50))}  p95 ${ms(pct(mcp, 95))}`);
+  console.log(`ratio (p50)                         ${(pct(mcp, 50) / pct(noop, 50)).toFixed(2)}x node -e 0`);
+
+  console.log(`\n## search_memory at ${FRAMES} frames (${QUERIES} queries)`);
+  const path = join(home, 'personal.mind');
+  const mind = Mind.open(path);
+  const t0 = performance.now();
+  const BATCH = 1000;
+  for (let i = 0; i < FRAMES; i += BATCH) {
+    const batch = [];
+    for (let j = i; j < Math.min(FRAMES, i + BATCH); j++) batch.push({ content: `${j} ${sentence(12 + Math.floor(rnd() * 20))}`, kind: 'fact', importance: 'normal', source: 'import', host: 'bench' });
+    mind.saveMany(batch);
+  }
+  console.log(`seeded ${FRAMES} frames in ${ms(performance.now() - t0)}`);
+  const queries = Array.from({ length: QUERIES }, () => sentence(1 + Math.floor(rnd() * 3)));
+  const direct = [];
+  for (const q of queries) {
+    const s = performance.now();
+    mind.search(q, { limit: 10 });
+    direct.push(performance.now() - s);
+  }
+  mind.close();
+
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], env: { ...process.env, HIVE_MIND_HOME: home }, stderr: 'inherit' });
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(transport);
+  await client.callTool({ name: 'search_memory', arguments: { query: 'warmup' } });
+  const over = [];
+  let hits = 0;
+  for (const q of queries) {
+    const s = performance.now();
+    const r = await client.callTool({ name: 'search_memory', arguments: { query: q, limit: 10 } });
+    over.push(performance.now() - s);
+    if (r.isError) throw new Error(`search failed: ${r.content[0].text}`);
+    hits += JSON.parse(r.content[0].text).results.length;
+  }
+  await client.close();
+  console.log(`Mind.search in-process (limit 10)    p50 ${ms(pct(direct, 50))}  p95 ${ms(pct(direct, 95))}`);
+  console.log(`search_memory over stdio (limit 10)  p50 ${ms(pct(over, 50))}  p95 ${ms(pct(over, 95))}  (avg hits/query ${(hits / QUERIES).toFixed(1)})`);
+  console.log(`ratio (p50)                          ${(pct(over, 50) / pct(direct, 50)).toFixed(2)}x in-process`);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}

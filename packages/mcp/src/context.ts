@@ -1,0 +1,92 @@
+import type { Mind } from '@hive-mind/mind';
+import { resolveLimits, type Limits } from './limits.js';
+
+/** Options of the hive-mind MCP server. */
+export interface ServerOptions {
+  /**
+   * The `.mind` file the tools read and write. Default: the personal mind,
+   * `<HIVE_MIND_HOME or ~/.hive-mind>/personal.mind` (created on first use).
+   */
+  mindPath?: string;
+  /** Environment used to find the home directory (`HIVE_MIND_HOME`). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Size bounds of results (characters). See {@link Limits}. */
+  limits?: Partial<Limits>;
+  /** SQLite busy timeout in milliseconds when another process holds the write lock. Default: the mind's own default. */
+  busyTimeoutMs?: number;
+  /** Where diagnostics go. Default: one line on stderr (stdout carries the protocol in stdio mode). */
+  log?: (line: string) => void;
+}
+
+/**
+ * What every MCP session of one server process shares: the options and the lazily
+ * opened mind. Heavy modules (the mind's SQLite binding, compaction, transcripts,
+ * the tokenizer) are imported on first use, so `initialize` and `tools/list` answer
+ * without loading them.
+ */
+export class ServerContext {
+  readonly env: NodeJS.ProcessEnv;
+  readonly limits: Limits;
+  readonly log: (line: string) => void;
+  private readonly explicitPath: string | undefined;
+  private readonly busyTimeoutMs: number | undefined;
+  private opening: Promise<Mind> | undefined;
+  private opened: Mind | undefined;
+  private resolvedPath: string | undefined;
+  private closed = false;
+
+  constructor(opts: ServerOptions = {}) {
+    this.env = opts.env ?? process.env;
+    this.limits = resolveLimits(opts.limits);
+    this.log = opts.log ?? ((line) => process.stderr.write(`hive-mind mcp: ${line}\n`));
+    this.explicitPath = opts.mindPath;
+    this.busyTimeoutMs = opts.busyTimeoutMs;
+    if (opts.busyTimeoutMs !== undefined && (!Number.isInteger(opts.busyTimeoutMs) || opts.busyTimeoutMs < 0)) {
+      throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${opts.busyTimeoutMs}`);
+    }
+  }
+
+  /** The mind module, imported on first use. */
+  async mindModule(): Promise<typeof import('@hive-mind/mind')> {
+    return import('@hive-mind/mind');
+  }
+
+  /** Absolute path of the `.mind` file this server uses. */
+  async mindPath(): Promise<string> {
+    if (!this.resolvedPath) {
+      const { personalMindPath } = await this.mindModule();
+      this.resolvedPath = this.explicitPath ?? personalMindPath(this.env);
+    }
+    return this.resolvedPath;
+  }
+
+  /** The open mind (opened once, on the first call; a failed open is retried on the next call). */
+  async mind(): Promise<Mind> {
+    if (this.closed) throw new Error('the server is shutting down');
+    if (this.opened) return this.opened;
+    if (!this.opening) {
+      this.opening = (async () => {
+        const { Mind } = await this.mindModule();
+        const path = await this.mindPath();
+        const m = Mind.open(path, this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs } : {});
+        this.opened = m;
+        return m;
+      })();
+      this.opening.catch(() => {
+        this.opening = undefined;
+      });
+    }
+    return this.opening;
+  }
+
+  /** Close the mind if it was opened. Idempotent. */
+  close(): void {
+    this.closed = true;
+    try {
+      this.opened?.close();
+    } catch (err) {
+      this.log(`closing the mind failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.opened = undefined;
+  }
+}

@@ -1,0 +1,44 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerContext } from './context.js';
+import { errorResult, messageOf } from './limits.js';
+
+/** An argument error found after schema validation (e.g. an id that does not exist); the message starts with the field name. */
+export class FieldError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'FieldError';
+  }
+}
+
+/** Who is calling, per MCP session (used as the `host` provenance of saved frames). */
+export interface SessionInfo {
+  /** The client's name from `initialize` (e.g. `claude-code`), or `mcp` before it is known. */
+  host(): string;
+  /** A stable id of this MCP session (HTTP session id, or one per stdio process). */
+  readonly id: string;
+}
+
+/**
+ * Wrap a tool handler so that nothing it throws escapes as a protocol error or a crash:
+ * every failure becomes a tool result with `isError: true` and a one-line message
+ * (`<tool>: <message>`), and the failure is logged on stderr.
+ */
+export function guarded<A>(name: string, ctx: ServerContext, fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args: A) => {
+    try {
+      return await fn(args);
+    } catch (err) {
+      const msg = messageOf(err);
+      if (!(err instanceof FieldError) && !isUserError(err)) ctx.log(`${name} failed: ${msg}`);
+      return errorResult(`${name}: ${msg}`);
+    }
+  };
+}
+
+function isUserError(err: unknown): boolean {
+  const code = (err as { exitCode?: unknown } | null)?.exitCode;
+  return code === 2;
+}

@@ -1,0 +1,148 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ServerContext, type ServerOptions } from './context.js';
+import { createMcpServer } from './server.js';
+
+/** Largest request body accepted, in bytes (4 MiB: room for a `compact_transcript` message array). */
+export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
+/** The only address the HTTP transport binds to. */
+export const HTTP_HOST = '127.0.0.1';
+/** Path of the MCP endpoint. */
+export const HTTP_PATH = '/mcp';
+
+export interface HttpServerOptions extends ServerOptions {
+  /** TCP port on 127.0.0.1; 0 picks a free one (see the returned `url`). */
+  port: number;
+}
+
+export interface RunningHttpServer {
+  /** `http://127.0.0.1:<port>/mcp` */
+  url: string;
+  port: number;
+  /** Number of open MCP sessions. */
+  sessions(): number;
+  /** Close every session, the listener and the mind. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+}
+
+/**
+ * Serve MCP over streamable HTTP on 127.0.0.1 only (never another interface), one MCP
+ * session per client (`Mcp-Session-Id`), all sharing one mind. Host headers other than
+ * `127.0.0.1:<port>` and `localhost:<port>` are refused (DNS-rebinding protection).
+ * Throws RangeError for a bad port; rejects when the port is taken.
+ */
+export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpServer> {
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new RangeError(`port must be an integer 0-65535, got ${opts.port}`);
+  const ctx = new ServerContext(opts);
+  const sessions = new Map<string, Session>();
+  let port = opts.port;
+
+  const jsonError = (res: ServerResponse, status: number, code: number, message: string) => {
+    if (res.headersSent) return;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', `http://${HTTP_HOST}`);
+    if (url.pathname !== HTTP_PATH) return jsonError(res, 404, -32601, `not found: the MCP endpoint is ${HTTP_PATH}`);
+    const sid = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sid) ? sid[0] : sid;
+    if (req.method === 'POST') {
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch (err) {
+        return jsonError(res, err instanceof BodyTooLarge ? 413 : 400, -32700, err instanceof Error ? err.message : 'parse error');
+      }
+      if (sessionId) {
+        const s = sessions.get(sessionId);
+        if (!s) return jsonError(res, 404, -32001, `unknown session ${sessionId}; initialize a new one`);
+        return s.transport.handleRequest(req, res, body);
+      }
+      if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no Mcp-Session-Id header: the first request must be initialize');
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableDnsRebindingProtection: true,
+        allowedHosts: [`${HTTP_HOST}:${port}`, `localhost:${port}`],
+        onsessioninitialized: (id) => {
+          sessions.set(id, { transport, server });
+        },
+      });
+      const server = createMcpServer(ctx, 'http');
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      return transport.handleRequest(req, res, body);
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      const s = sessionId ? sessions.get(sessionId) : undefined;
+      if (!s) return jsonError(res, sessionId ? 404 : 400, -32000, sessionId ? `unknown session ${sessionId}` : 'missing Mcp-Session-Id header');
+      return s.transport.handleRequest(req, res);
+    }
+    res.setHeader('allow', 'GET, POST, DELETE');
+    return jsonError(res, 405, -32000, `method ${req.method} not allowed`);
+  };
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      ctx.log(`http request failed: ${err instanceof Error ? err.message : String(err)}`);
+      jsonError(res, 500, -32603, 'internal error');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port, HTTP_HOST, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  port = (http.address() as AddressInfo).port;
+  http.on('error', (err) => ctx.log(`http server error: ${err.message}`));
+
+  return {
+    url: `http://${HTTP_HOST}:${port}${HTTP_PATH}`,
+    port,
+    sessions: () => sessions.size,
+    close: async () => {
+      for (const s of [...sessions.values()]) {
+        await s.transport.close().catch(() => undefined);
+        await s.server.close().catch(() => undefined);
+      }
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+      ctx.close();
+    },
+  };
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_HTTP_BODY_BYTES) {
+        reject(new BodyTooLarge(`request body over ${MAX_HTTP_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,284 @@
+import * as z from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Mind } from '@hive-mind/mind';
+import type { ServerContext } from './context.js';
+import { clip, jsonResult } from './limits.js';
+import { frameView, type FrameView } from './frames.js';
+import { FieldError, guarded, type SessionInfo } from './guard.js';
+
+/** Longest `content` accepted by `save_memory`, in characters. A memory is a fact, not a document. */
+export const MAX_SAVE_CHARS = 20_000;
+/** Longest search query, in characters. */
+export const MAX_QUERY_CHARS = 1_000;
+/** Largest `limit` of `search_memory`. */
+export const MAX_SEARCH_LIMIT = 50;
+/** Largest `offset` of `search_memory` (deeper pages are not useful to a model). */
+export const MAX_SEARCH_OFFSET = 1_000;
+/** Default and largest `budgetTokens` of `recall`. */
+export const DEFAULT_RECALL_TOKENS = 1_500;
+export const MAX_RECALL_TOKENS = 8_000;
+
+const importance = z
+  .enum(['critical', 'important', 'normal', 'temporary'])
+  .describe(
+    'How much this matters later. critical: must never be forgotten (hard constraints, safety). important: key decisions and lasting preferences. normal (default): useful facts. temporary: only relevant for a short while (expires after the TTL, never recalled into new sessions).',
+  );
+const scope = z
+  .enum(['personal', 'workspace', 'thread'])
+  .describe('personal: about the user, valid everywhere (default). workspace: about the current project. thread: only this conversation thread.');
+const kind = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'kind must be a lowercase word of 1-40 characters (a-z, 0-9, _ or -), e.g. fact, decision, preference')
+  .describe('What sort of memory: fact (default), decision, preference, instruction, error, file, outcome, note.');
+const frameId = z.number().int().positive().describe('The frame id, as shown by search_memory or save_memory.');
+
+/** Register save_memory, search_memory, get_memory, recall, forget_memory, cleanup_frames, mind_stats. */
+export function registerMindTools(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
+
+  server.registerTool(
+    'save_memory',
+    {
+      title: 'Save a memory',
+      description:
+        'Store one lasting fact, decision or preference in the long-term memory (the .mind), so it can be found in later sessions. ' +
+        'Save self-contained statements ("The user prefers pnpm over npm", "We chose SQLite FTS5 for search because ..."), one per call, not transcripts. ' +
+        'Secrets (API keys, tokens, passwords) are redacted before storage; text that looks like a prompt injection is stored but quarantined. ' +
+        'Saving the same content twice returns the existing id (status "duplicate"). To correct an older memory, pass its id in `supersedes`.',
+      inputSchema: z.strictObject({
+        content: z
+          .string()
+          .trim()
+          .min(1, 'content must not be empty')
+          .max(MAX_SAVE_CHARS, `content is longer than ${MAX_SAVE_CHARS} characters; save a concise statement`)
+          .describe('The memory itself, self-contained and concise.'),
+        importance: importance.optional(),
+        kind: kind.optional(),
+        scope: scope.optional(),
+        tags: z.array(z.string().min(1).max(40)).max(10).optional().describe('Up to 10 short labels.'),
+        supersedes: frameId.optional().describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    guarded('save_memory', ctx, async (args) => {
+      const mind = await ctx.mind();
+      const r = mind.save({
+        content: args.content,
+        kind: args.kind ?? 'fact',
+        importance: args.importance ?? 'normal',
+        scope: args.scope ?? 'personal',
+        source: 'agent_inferred',
+        host: session.host(),
+        ...(args.tags ? { tags: args.tags } : {}),
+        ...(args.supersedes !== undefined ? { supersedes: args.supersedes } : {}),
+      });
+      const note =
+        r.status === 'quarantined'
+          ? 'Stored but quarantined (it looked like an instruction injection or hid invisible characters); it will not be recalled automatically.'
+          : r.status === 'duplicate'
+            ? 'Already stored; nothing new was written.'
+            : r.status === 'idempotent'
+              ? 'This write was already applied.'
+              : 'Saved.';
+      const out: Record<string, unknown> = { id: r.id, status: r.status, redactions: r.redactions, threats: r.threats, note };
+      if (r.ids.length > 1) out.ids = r.ids;
+      if (r.notices.length) out.notices = r.notices;
+      return jsonResult(out, max);
+    }),
+  );
+
+  server.registerTool(
+    'search_memory',
+    {
+      title: 'Search memories',
+      description:
+        'Full-text search (BM25, blended with importance and recency) over the long-term memory. Use keywords, not questions. ' +
+        'Returns at most `limit` hits with their ids; long contents are cut (see `truncated`, then call get_memory {id}). ' +
+        'When `nextOffset` is present, call again with `offset: nextOffset` for more.',
+      inputSchema: z.strictObject({
+        query: z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS).describe('Keywords to look for.'),
+        limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(`Hits per page, 1-${MAX_SEARCH_LIMIT}. Default 10.`),
+        offset: z.number().int().min(0).max(MAX_SEARCH_OFFSET).optional().describe('Hits to skip (from a previous nextOffset). Default 0.'),
+        scope: scope.optional().describe('Only memories of this scope. Default: all scopes.'),
+        includeTemporary: z.boolean().optional().describe('Also search temporary frames (captured prompts and the like). Default false.'),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('search_memory', ctx, async (args) => {
+      const mind = await ctx.mind();
+      const limit = args.limit ?? 10;
+      const offset = args.offset ?? 0;
+      const hits = mind.search(args.query, {
+        limit: offset + limit + 1,
+        ...(args.scope ? { scopes: [args.scope] } : {}),
+        ...(args.includeTemporary ? { includeTemporary: true } : {}),
+      });
+      const page = hits.slice(offset, offset + limit);
+      const results: FrameView[] = [];
+      let used = 400;
+      for (const h of page) {
+        const v = frameView(h, ctx.limits.previewChars);
+        const size = JSON.stringify(v).length + 8;
+        if (used + size > max && results.length > 0) break;
+        used += size;
+        results.push(v);
+      }
+      const more = hits.length > offset + results.length;
+      const out: Record<string, unknown> = { query: args.query, offset, count: results.length, results };
+      if (more) {
+        out.nextOffset = offset + results.length;
+        out.note = `More hits exist: call search_memory again with offset ${offset + results.length}.`;
+      } else if (results.length === 0) {
+        out.note = offset > 0 ? 'No more hits.' : 'No memory matches these keywords. Try fewer or different words.';
+      }
+      return jsonResult(out, max);
+    }),
+  );
+
+  server.registerTool(
+    'get_memory',
+    {
+      title: 'Read one memory in full',
+      description:
+        'Read one memory by id, including its full content and history links (supersedes/supersededBy). ' +
+        'Content longer than one page is returned in pieces: call again with `offset: nextOffset`.',
+      inputSchema: z.strictObject({
+        id: frameId,
+        offset: z.number().int().min(0).optional().describe('Character offset into the content. Default 0.'),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('get_memory', ctx, async (args) => {
+      const mind = await ctx.mind();
+      const f = mind.get(args.id);
+      if (!f) throw new FieldError('id', `no memory with id ${args.id}`);
+      // A long save is stored as linked parts (split at whitespace): read them all as one content.
+      const head = f.partOf !== null && f.partOf !== undefined ? (mind.get(f.partOf) ?? f) : f;
+      let content = head.content;
+      if (head.parts > 1) {
+        content = partIds(mind, head.id)
+          .map((id) => (id === head.id ? head : mind.get(id))?.content ?? '')
+          .join('\n'); // the store trims each part at its boundary; a newline stands for that whitespace
+      }
+      const offset = args.offset ?? 0;
+      if (offset > 0 && offset >= content.length) throw new FieldError('offset', `offset ${offset} is past the end of the content (${content.length} characters)`);
+      const room = max - 1_200;
+      const view = frameView({ ...head, content: content.slice(offset) }, room);
+      const out: Record<string, unknown> = { ...view, offset, contentChars: content.length };
+      delete out.truncated;
+      delete out.part;
+      const end = offset + view.content.length;
+      if (end < content.length) {
+        out.nextOffset = end;
+        out.note = `Content continues: call get_memory with id ${head.id} and offset ${end}.`;
+      }
+      return jsonResult(out, max);
+    }),
+  );
+
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall relevant memories',
+      description:
+        'Get a ready-to-read briefing of what the memory knows, within a token budget, each line labelled with its provenance (source, host, date, importance). ' +
+        'With a `query`: the memories most relevant to it. Without: critical and important memories, then recent decisions. ' +
+        'Use at the start of a task; use search_memory to look for something specific.',
+      inputSchema: z.strictObject({
+        query: z.string().trim().min(1, 'query must not be empty when given').max(MAX_QUERY_CHARS).optional().describe('What the task is about.'),
+        budgetTokens: z
+          .number()
+          .int()
+          .min(50)
+          .max(MAX_RECALL_TOKENS)
+          .optional()
+          .describe(`Largest size of the briefing in tokens, 50-${MAX_RECALL_TOKENS}. Default ${DEFAULT_RECALL_TOKENS}.`),
+        scope: scope.optional().describe('Only memories of this scope. Default: all scopes.'),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('recall', ctx, async (args) => {
+      const mind = await ctx.mind();
+      const budgetTokens = args.budgetTokens ?? DEFAULT_RECALL_TOKENS;
+      const r = mind.recall({
+        budgetTokens,
+        ...(args.query ? { query: args.query } : {}),
+        ...(args.scope ? { scopes: [args.scope] } : {}),
+      });
+      const c = clip(r.text, max - 600);
+      const out: Record<string, unknown> = {
+        text: c.text,
+        tokens: r.tokens,
+        budgetTokens,
+        frameIds: r.frames.map((f) => f.id).slice(0, 200),
+      };
+      if (r.omitted) out.omitted = r.omitted;
+      if (r.droppedByScan.length) out.droppedByScan = r.droppedByScan;
+      if (c.truncated) out.note = `Cut at ${c.text.length} of ${c.totalChars} characters; ask for a smaller budgetTokens or use search_memory.`;
+      else if (r.omitted) out.note = `${r.omitted} more matching memories did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.`;
+      if (!r.frames.length) out.note = 'Nothing to recall yet.';
+      return jsonResult(out, max);
+    }),
+  );
+
+  server.registerTool(
+    'forget_memory',
+    {
+      title: 'Forget a memory',
+      description:
+        'Delete one memory by id (from search_memory). Use it when the user asks to forget something or a memory is wrong and should not be corrected (to correct, save_memory with `supersedes`).',
+      inputSchema: z.strictObject({ id: frameId }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    guarded('forget_memory', ctx, async (args) => {
+      const mind = await ctx.mind();
+      const ok = mind.forget(args.id);
+      if (!ok) throw new FieldError('id', `no memory with id ${args.id}; nothing was deleted`);
+      return jsonResult({ id: args.id, forgotten: true }, max);
+    }),
+  );
+
+  server.registerTool(
+    'cleanup_frames',
+    {
+      title: 'Maintain the memory store',
+      description:
+        'Run maintenance on the memory store and report counts. compact (default): expire temporary memories past their time to live, delete long-deprecated ones, fold superseded chains, re-index what is missing. ' +
+        'reconcile: only repair the search index. Safe to run at any time, idempotent.',
+      inputSchema: z.strictObject({
+        mode: z.enum(['compact', 'reconcile']).optional().describe('compact (default) or reconcile.'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    guarded('cleanup_frames', ctx, async (args) => {
+      const mind = await ctx.mind();
+      const report = mind.cleanup({ mode: args.mode ?? 'compact' });
+      return jsonResult({ ...report }, max);
+    }),
+  );
+
+  server.registerTool(
+    'mind_stats',
+    {
+      title: 'Memory statistics',
+      description: 'Counts of the memory store: frames by importance, kind and scope, quarantined frames, file size and path.',
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('mind_stats', ctx, async () => {
+      return jsonResult(await statsObject(ctx), max);
+    }),
+  );
+}
+
+/** Ids of every part of a chunked save whose part 0 is `headId`, in part order. */
+function partIds(mind: Mind, headId: number): number[] {
+  const rows = mind.database.prepare('SELECT id FROM frames WHERE id = ? OR part_of = ? ORDER BY part').all(headId, headId) as Array<{ id: number }>;
+  return rows.map((r) => r.id);
+}
+
+/** The stats of the mind as a plain object, with the file path (shared by the tool and the resource). */
+export async function statsObject(ctx: ServerContext): Promise<Record<string, unknown>> {
+  const mind = await ctx.mind();
+  return { ...mind.stats() };
+}
