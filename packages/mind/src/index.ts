@@ -1,1 +1,33 @@
-export {};
+/**
+ * @hive-mind/mind: the .mind frame store (search, recall, cleanup), secret redaction, threat scan,
+ * and curated notes. Import cost is kept small (no tokenizer, no transcript readers at load time):
+ * the hooks package imports this on every hook process.
+ */
+export { MindError, type MindErrorCode } from './errors.js';
+export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName } from './paths.js';
+export { redactSecrets, REDACTION_TYPES } from './redact.js';
+export { scanThreats } from './threats.js';
+export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
+export { SCHEMA_VERSION } from './schema.js';
+export {
+  Mind,
+  ftsQuery,
+  IMPORTANCES,
+  SCOPES,
+  SOURCES,
+  IMPORTANCE_WEIGHT,
+  type Importance,
+  type Scope,
+  type FrameSource,
+  type FrameInput,
+  type Frame,
+  type SaveResult,
+  type SearchHit,
+  type SearchOptions,
+  type RecallOptions,
+  type RecallResult,
+  type CleanupReport,
+  type MindStats,
+  type MindOptions,
+  type RankingWeights,
+} from './store.js';

@@ -1,0 +1,75 @@
+import type Database from 'better-sqlite3';
+
+/** Current schema version (stored in SQLite's `PRAGMA user_version`). */
+export const SCHEMA_VERSION = 1;
+
+/** Marker in the `meta` table that identifies a .mind file. */
+export const APP_ID = 'hive-mind';
+
+/**
+ * Migrations: `MIGRATIONS[i]` upgrades a file from version `i` to `i + 1`. Each runs inside one
+ * `BEGIN IMMEDIATE` transaction together with the `user_version` bump, so a crash leaves the
+ * file at the old or the new version, never in between.
+ */
+export const MIGRATIONS: Array<(db: Database.Database) => void> = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE frames (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        content TEXT NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'fact',
+        importance TEXT NOT NULL CHECK (importance IN ('critical','important','normal','temporary','deprecated')),
+        scope TEXT NOT NULL CHECK (scope IN ('personal','workspace','thread')),
+        source TEXT NOT NULL CHECK (source IN ('user_stated','tool_verified','agent_inferred','import')),
+        host TEXT NOT NULL DEFAULT '',
+        session_id TEXT NOT NULL DEFAULT '',
+        turn_id TEXT NOT NULL DEFAULT '',
+        thread_key TEXT NOT NULL DEFAULT '',
+        workspace TEXT NOT NULL DEFAULT '',
+        tags TEXT NOT NULL DEFAULT '[]',
+        content_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        expires_at TEXT,
+        supersedes INTEGER,
+        superseded_by INTEGER,
+        quarantined INTEGER NOT NULL DEFAULT 0,
+        threats TEXT NOT NULL DEFAULT '[]',
+        redactions TEXT NOT NULL DEFAULT '[]',
+        part INTEGER NOT NULL DEFAULT 0,
+        parts INTEGER NOT NULL DEFAULT 1,
+        part_of INTEGER
+      );
+      CREATE UNIQUE INDEX frames_turn ON frames(host, session_id, turn_id, kind, part) WHERE turn_id <> '';
+      CREATE INDEX frames_hash ON frames(content_hash);
+      CREATE INDEX frames_importance ON frames(importance, updated_at);
+      CREATE INDEX frames_kind ON frames(kind, created_at);
+      CREATE INDEX frames_superseded ON frames(superseded_by) WHERE superseded_by IS NOT NULL;
+      CREATE INDEX frames_quarantined ON frames(quarantined) WHERE quarantined <> 0;
+      CREATE VIRTUAL TABLE frames_fts USING fts5(content, tags, tokenize = 'porter unicode61');
+      CREATE TRIGGER frames_ai AFTER INSERT ON frames BEGIN
+        INSERT INTO frames_fts(rowid, content, tags)
+        VALUES (new.id, new.content, (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(new.tags)));
+      END;
+      CREATE TRIGGER frames_ad AFTER DELETE ON frames BEGIN
+        DELETE FROM frames_fts WHERE rowid = old.id;
+      END;
+      CREATE TRIGGER frames_au AFTER UPDATE OF content, tags ON frames BEGIN
+        DELETE FROM frames_fts WHERE rowid = old.id;
+        INSERT INTO frames_fts(rowid, content, tags)
+        VALUES (new.id, new.content, (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(new.tags)));
+      END;
+      CREATE TABLE frame_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        head_id INTEGER NOT NULL,
+        frame_id INTEGER NOT NULL,
+        frame_json TEXT NOT NULL,
+        folded_at TEXT NOT NULL
+      );
+      CREATE INDEX history_head ON frame_history(head_id);
+    `);
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('app', APP_ID);
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('created_at', new Date().toISOString());
+  },
+];
