@@ -1,1 +1,21 @@
-export {};
+/**
+ * @hive-mind/hooks: the hook runner, the lifecycles shared by all hosts, one adapter
+ * and one installer per host. The hook process itself uses the lean `@hive-mind/hooks/run`
+ * entry; this index also exports the installers (jsonc-parser, smol-toml, ...).
+ */
+export * from './types.js';
+export { runHook, hookLogPath, HOOK_TIMEOUT_MS, STDIN_TIMEOUT_MS, type RunHookOptions, type RunHookResult } from './runner.js';
+export { runLifecycle, cleanupMinds, mindsFor, recallBudget, DEFAULT_RECALL_TOKENS, PROMPT_TTL_MS, type LifecycleOptions } from './lifecycles.js';
+export { loadAdapter, registeredHosts, HOST_IDS } from './registry.js';
+export { loadInstaller, installableHosts } from './installers.js';
+export { classifyImportance, durableStatements, summarizeExtractive, splitSentences, type ImportanceLevel } from './extract.js';
+export { lastTurnFromTranscript, lastTurnFromLines, readTailLines, TRANSCRIPT_TAIL_BYTES, type TranscriptTurn } from './transcript-tail.js';
+export { workspaceOf } from './workspace.js';
+export { logHookLine, fallbackHookLogPath, HOOK_LOG_MAX_BYTES } from './log.js';
+export { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
+export { installJsonHooks, uninstallJsonHooks, listOurHooks, parseJsonc, ConfigError, type HookEntry } from './install/json-hooks.js';
+export { unifiedDiff, writeAtomic, backupFile } from './install/files.js';
+export { shQuote, hookCommand, ourHookEvent, defaultHookCommand } from './install/command.js';
+export { verifyCommands, type VerifyTarget } from './install/verify.js';
+export { statePath, readState, homeOf, type InstallState } from './install/state.js';
+export { editJsonHost, verifyJsonHost, saveJsonHostState, HOST_HOOK_TIMEOUT_S, type JsonHostSpec } from './install/jsonhost.js';

@@ -54,6 +54,26 @@ export interface HostAdapter {
    * nothing. Must be valid for the host even when `out` is empty.
    */
   render(nativeEvent: string, out: LifecycleOutput): string;
+  /**
+   * Optional: replace the shared dispatch for this host. Call `ctx.runLifecycle(input)`
+   * for the shared behaviour, then add host extras (e.g. Hermes compact-on-stop calls
+   * `ctx.cleanup(input)` after the Stop save). Must not throw for expected failures;
+   * anything thrown is logged by the runner, which then prints `render(event, {})`.
+   */
+  handle?(input: LifecycleInput, ctx: HookContext): Promise<LifecycleOutput>;
+}
+
+/** What the runner hands to {@link HostAdapter.handle}. */
+export interface HookContext {
+  env: NodeJS.ProcessEnv;
+  /** Clock (tests inject one). */
+  now(): Date;
+  /** The shared lifecycle behaviour (lifecycles.ts `runLifecycle`). */
+  runLifecycle(input: LifecycleInput): Promise<LifecycleOutput>;
+  /** Run mind cleanup for the input's workspace and the personal mind (what `pre-compact` does). Rejects on failure. */
+  cleanup(input: LifecycleInput): Promise<void>;
+  /** Append one line to the hooks log (never throws). */
+  log(message: string): void;
 }
 
 /** Result of an installer action. `diff` is a unified-style diff of each file changed. */

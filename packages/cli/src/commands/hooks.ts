@@ -1,6 +1,62 @@
 import type { Command } from 'commander';
+import { realpathSync } from 'node:fs';
+import { CliError, printJson } from '../errors.js';
 
-/** Register the `hooks` command(s). Owned by the package that implements them. */
+/** `<node> <this CLI's bin>` quoted for sh: what installed hooks run. */
+function selfCommand(shQuote: (s: string) => string): string | undefined {
+  const script = process.argv[1];
+  if (!script) return undefined;
+  try {
+    return `${shQuote(process.execPath)} ${shQuote(realpathSync(script))}`;
+  } catch {
+    return undefined;
+  }
+}
+
+async function installerFor(host: string) {
+  const hooks = await import('@hive-mind/hooks');
+  const inst = await hooks.loadInstaller(host);
+  if (!inst) throw new CliError(`unknown host "${host}"; expected one of: ${hooks.installableHosts().join(', ')}`, 2);
+  return { hooks, inst };
+}
+
+type Opts = { dryRun?: boolean; json?: boolean };
+
+/** Register `install`, `uninstall`, `verify` (hook installers) on the program. `hive-mind hook` itself is handled before commander (bin.ts). */
 export function register(program: Command): void {
-  void program;
+  for (const action of ['install', 'uninstall'] as const) {
+    program
+      .command(`${action} <host>`)
+      .description(`${action === 'install' ? 'install' : 'remove'} hive-mind's lifecycle hooks ${action === 'install' ? 'into' : 'from'} a host (claude-code, codex, ...); keeps the host's other settings and hooks`)
+      .option('--dry-run', 'print the diff, change nothing')
+      .option('--json', 'print the report as JSON')
+      .action(async (host: string, opts: Opts) => {
+        const { hooks, inst } = await installerFor(host);
+        const report = await inst[action]({ dryRun: !!opts.dryRun, command: selfCommand(hooks.shQuote) });
+        if (opts.json) return printJson(report);
+        const out: string[] = [];
+        for (const f of report.files) {
+          out.push(`${f.changed ? (report.dryRun ? 'would change' : 'changed') : 'unchanged'}: ${f.path}${f.backup ? ` (backup: ${f.backup})` : ''}`);
+          if (report.dryRun && f.diff) out.push(f.diff.trimEnd());
+        }
+        for (const n of report.notes) out.push(`note: ${n}`);
+        process.stdout.write(out.join('\n') + '\n');
+      });
+  }
+  program
+    .command('verify <host>')
+    .description('run each installed hive-mind hook of a host with a sample payload (in a throw-away memory) and report its output and time')
+    .option('--json', 'print the report as JSON')
+    .action(async (host: string, opts: Opts) => {
+      const { inst } = await installerFor(host);
+      const report = await inst.verify({});
+      if (opts.json) printJson(report);
+      else {
+        if (report.hooks.length === 0) process.stdout.write(`no hive-mind hooks are installed for ${host}; run \`hive-mind install ${host}\`\n`);
+        for (const h of report.hooks) {
+          process.stdout.write(`${h.ok ? 'ok  ' : 'FAIL'} ${h.event.padEnd(18)} ${String(h.ms).padStart(5)} ms  exit ${h.exitCode}  ${h.stdout ? `stdout ${h.stdout.length} chars` : 'no output'}${h.error ? `  (${h.error})` : ''}\n`);
+        }
+      }
+      if (!report.ok) throw new CliError(`verify ${host}: ${report.hooks.length ? 'some hooks failed' : 'no hooks installed'}`, 1);
+    });
 }

@@ -1,0 +1,98 @@
+/**
+ * Codex CLI installer:
+ * - our command hooks in `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when CODEX_HOME
+ *   is set and no explicit home is given), same document shape as Claude Code's
+ *   (developers.openai.com/codex/hooks), events SessionStart, UserPromptSubmit, Stop;
+ * - `[features] hooks = true` in `config.toml` next to it (needed by 0.171.0 before it
+ *   runs user hooks; shared/data/README.md), as a targeted line edit (toml-features.ts).
+ * Codex also runs a user hook only once it is trusted; install cannot do that for the
+ * user, and says so in its notes.
+ */
+import { join } from 'node:path';
+import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { editJsonHost, saveJsonHostState, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
+import { listOurHooks, parseJsonc } from '../install/json-hooks.js';
+import { homeOf, readState } from '../install/state.js';
+import { disableHooksFeature, enableHooksFeature, type FeatureEdit } from '../install/toml-features.js';
+import type { HostInstaller, InstallOptions, InstallReport } from '../types.js';
+import { CODEX_EVENTS } from './codex.js';
+
+/** The Codex config directory: `opts.home/.codex`, else `$CODEX_HOME`, else `~/.codex`. */
+export function codexDir(opts: InstallOptions = {}): string {
+  const env = opts.env ?? process.env;
+  if (!opts.home && env.CODEX_HOME && env.CODEX_HOME.trim()) return env.CODEX_HOME;
+  return join(homeOf(opts), '.codex');
+}
+
+const SAMPLE_SESSION = '00000000-0000-4000-8000-00000000c0de';
+const SAMPLE_TURN = '00000000-0000-4000-8000-0000000000b1';
+
+/** Payloads shaped like the real Codex 0.171.0 ones (shared/data/host-payloads/codex). */
+function sample(event: string, cwd: string): unknown {
+  const base = { session_id: SAMPLE_SESSION, transcript_path: join(cwd, 'no-rollout.jsonl'), cwd, hook_event_name: event, model: 'gpt-5-codex', permission_mode: 'default' };
+  if (event === 'SessionStart') return { ...base, source: 'startup' };
+  if (event === 'UserPromptSubmit') return { ...base, turn_id: SAMPLE_TURN, prompt: 'remember that hive-mind verify ran here' };
+  return { ...base, turn_id: SAMPLE_TURN, stop_hook_active: false, last_assistant_message: 'Noted: hive-mind verify ran here.' };
+}
+
+/** Trust step Codex still needs after install (printed by `hive-mind install codex`). */
+export const CODEX_TRUST_NOTE =
+  'Codex runs a new or changed user hook only after you trust it: start `codex` in a terminal, open `/hooks`, review the three hive-mind hooks (SessionStart, UserPromptSubmit, Stop) and trust them. Until then Codex skips them. Unattended runs can skip the review with `codex exec --dangerously-bypass-hook-trust`.';
+
+function spec(opts: InstallOptions): JsonHostSpec {
+  const dir = codexDir(opts);
+  return { host: 'codex', file: () => join(dir, 'hooks.json'), events: CODEX_EVENTS, sample };
+}
+
+async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport> {
+  const s = spec(opts);
+  const home = homeOf(opts);
+  const tomlPath = join(codexDir(opts), 'config.toml');
+  const state = readState('codex', opts);
+  const jsonFile = editJsonHost(s, home, opts, remove);
+  const tomlBefore = readText(tomlPath);
+  let tomlAfter = tomlBefore ?? '';
+  let edit: FeatureEdit | undefined = state?.extra?.featureEdit as FeatureEdit | undefined;
+  const notes: string[] = [];
+  if (remove) {
+    // Keep the feature on when the user has hooks of their own left in hooks.json.
+    const left = jsonFile.after;
+    let userHooks = 0;
+    if (left.trim()) {
+      const doc = parseJsonc(jsonFile.path, left) as { hooks?: Record<string, unknown[]> };
+      for (const groups of Object.values(doc.hooks ?? {})) if (Array.isArray(groups)) for (const g of groups) userHooks += Array.isArray((g as { hooks?: unknown[] })?.hooks) ? (g as { hooks: unknown[] }).hooks.length : 0;
+      userHooks -= listOurHooks(jsonFile.path, left, 'codex').length;
+    }
+    if (tomlBefore !== undefined && userHooks === 0) tomlAfter = disableHooksFeature(tomlPath, tomlBefore, edit);
+    else if (userHooks > 0 && edit && edit.kind !== 'none') notes.push(`kept [features] hooks = true in ${tomlPath}: hooks.json still has ${userHooks} hook(s) of yours.`);
+    notes.push(jsonFile.changed ? 'hive-mind hooks removed from Codex; your other hooks and settings are unchanged.' : 'no hive-mind hooks were installed in Codex.');
+  } else {
+    const r = enableHooksFeature(tomlPath, tomlBefore ?? '');
+    tomlAfter = r.text;
+    // an earlier install's edit stays the one to undo
+    if (!edit || edit.kind === 'none') edit = r.edit;
+    notes.push(CODEX_TRUST_NOTE);
+  }
+  const tomlChanged = tomlAfter !== (tomlBefore ?? '');
+  let backup: string | undefined;
+  if (tomlChanged && !opts.dryRun) {
+    backup = backupFile(tomlPath);
+    writeAtomic(tomlPath, tomlAfter);
+  }
+  if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit });
+  const { created: _c, after: _a, ...jf } = jsonFile;
+  return {
+    host: 'codex',
+    action: remove ? 'uninstall' : 'install',
+    dryRun: !!opts.dryRun,
+    files: [jf, { path: tomlPath, changed: tomlChanged, diff: unifiedDiff(tomlPath, tomlBefore ?? '', tomlAfter), ...(backup ? { backup } : {}) }],
+    notes,
+  };
+}
+
+export const installer: HostInstaller = {
+  host: 'codex',
+  install: (opts = {}) => act(opts, false),
+  uninstall: (opts = {}) => act(opts, true),
+  verify: (opts = {}) => verifyJsonHost(spec(opts), homeOf(opts), opts),
+};

@@ -1,0 +1,59 @@
+/**
+ * Codex CLI adapter. Every field read here was seen in the stdin JSON the real Codex CLI
+ * 0.171.0 sent to command hooks (shared/data/host-payloads/codex/*.jsonl), and matches
+ * the Codex hooks documentation (developers.openai.com/codex/hooks):
+ *
+ * | event | fields read |
+ * |---|---|
+ * | all | `session_id`, `cwd`, `transcript_path` (the rollout JSONL), `hook_event_name` |
+ * | SessionStart | `source` (`startup`/`resume`/`clear`) |
+ * | UserPromptSubmit | `turn_id`, `prompt` |
+ * | Stop | `turn_id`, `last_assistant_message` |
+ *
+ * Output: SessionStart prints `{"hookSpecificOutput":{"hookEventName":"SessionStart",
+ * "additionalContext":...}}`; with 0.171.0 that text reached the model request as a
+ * developer message (shared/data/README.md; shared/data/transcripts/codex/hello-0.171.jsonl
+ * ordinal 7). Other events print nothing.
+ */
+import type { HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
+import { checkEnvelope, str } from './payload.js';
+
+const EVENTS: Record<string, Lifecycle> = {
+  SessionStart: 'session-start',
+  UserPromptSubmit: 'user-prompt-submit',
+  Stop: 'stop',
+};
+
+/** Native events the Codex installer registers, in order. */
+export const CODEX_EVENTS = Object.keys(EVENTS);
+
+export const adapter: HostAdapter = {
+  host: 'codex',
+  lifecycleOf(nativeEvent: string): Lifecycle | undefined {
+    return Object.prototype.hasOwnProperty.call(EVENTS, nativeEvent) ? EVENTS[nativeEvent] : undefined;
+  },
+  normalize(nativeEvent: string, payload: unknown): LifecycleInput {
+    checkEnvelope('codex', nativeEvent, payload);
+    const cwd = str(payload, 'cwd');
+    return {
+      lifecycle: EVENTS[nativeEvent]!,
+      host: 'codex',
+      nativeEvent,
+      sessionId: str(payload, 'session_id'),
+      turnId: str(payload, 'turn_id'),
+      cwd,
+      workspaceRoots: cwd ? [cwd] : undefined,
+      prompt: str(payload, 'prompt'),
+      assistantText: str(payload, 'last_assistant_message'),
+      transcriptPath: str(payload, 'transcript_path'),
+      source: str(payload, 'source'),
+      raw: payload,
+    };
+  },
+  render(nativeEvent: string, out: LifecycleOutput): string {
+    if (nativeEvent === 'SessionStart' && out.additionalContext) {
+      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: out.additionalContext } });
+    }
+    return '';
+  },
+};

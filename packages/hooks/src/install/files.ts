@@ -1,0 +1,110 @@
+import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** The file's text, or undefined when it does not exist. Other fs errors are thrown. */
+export function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Write `text` to `path` atomically: a temp file in the same directory, fsync, rename.
+ * Keeps the old file's permission bits (new files get 0600). Creates the directory.
+ */
+export function writeAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  let mode = 0o600;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    // new file
+  }
+  const tmp = `${path}.hive-mind-tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // ignore
+    }
+    throw e;
+  }
+}
+
+/** `YYYYMMDDTHHMMSSmmmZ` for backup names. */
+export function stamp(d = new Date()): string {
+  return d.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+/** Copy `path` to `<path>.hive-mind-backup-<stamp>` and return the backup path (undefined when `path` does not exist). */
+export function backupFile(path: string, now = new Date()): string | undefined {
+  if (!existsSync(path)) return undefined;
+  let dest = `${path}.hive-mind-backup-${stamp(now)}`;
+  for (let i = 1; existsSync(dest); i++) dest = `${path}.hive-mind-backup-${stamp(now)}-${i}`;
+  copyFileSync(path, dest);
+  return dest;
+}
+
+/**
+ * A unified diff (`--- a/…`, `+++ b/…`, `@@` hunks with 3 lines of context) of two
+ * texts, line by line (LCS). '' when equal. Meant for config files (O(n·m) memory).
+ */
+export function unifiedDiff(path: string, before: string, after: string): string {
+  if (before === after) return '';
+  const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
+  const b = after === '' ? [] : after.replace(/\n$/, '').split('\n');
+  const n = a.length;
+  const m = b.length;
+  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  type Op = { t: ' ' | '-' | '+'; s: string; ai: number; bi: number };
+  const ops: Op[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) ops.push({ t: ' ', s: a[i]!, ai: i++, bi: j++ });
+    else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push({ t: '+', s: b[j]!, ai: i, bi: j++ });
+    else ops.push({ t: '-', s: a[i]!, ai: i++, bi: j });
+  }
+  const out = [`--- ${path}`, `+++ ${path}`];
+  const C = 3;
+  let k = 0;
+  while (k < ops.length) {
+    if (ops[k]!.t === ' ') {
+      k++;
+      continue;
+    }
+    let start = Math.max(0, k - C);
+    let end = k;
+    // extend the hunk while changes are within 2*C lines of each other
+    let last = k;
+    while (end < ops.length) {
+      if (ops[end]!.t !== ' ') last = end;
+      else if (end - last > 2 * C) break;
+      end++;
+    }
+    end = Math.min(ops.length, last + C + 1);
+    const hunk = ops.slice(start, end);
+    const aStart = hunk[0]!.ai;
+    const bStart = hunk[0]!.bi;
+    const aLen = hunk.filter((o) => o.t !== '+').length;
+    const bLen = hunk.filter((o) => o.t !== '-').length;
+    out.push(`@@ -${aLen ? aStart + 1 : aStart},${aLen} +${bLen ? bStart + 1 : bStart},${bLen} @@`);
+    for (const o of hunk) out.push(o.t + o.s);
+    k = end;
+    start = end;
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,185 @@
+/**
+ * The lifecycle handlers shared by every host (DESIGN.md "Hooks"):
+ *
+ * - `session-start`: recall from the workspace mind, then the personal mind, within a
+ *   token budget (default 1,500 tokens, under Codex's ~2,500-token inline limit for
+ *   additional context), returned as `additionalContext`;
+ * - `user-prompt-submit`: save the prompt as a temporary frame (expires after 72 h),
+ *   plus each durable statement in it ("remember that ...", "I prefer ...") as its own
+ *   frame with importance classified;
+ * - `stop`: save the turn's outcome (the host's assistant text, or the last assistant
+ *   message in the tail of the transcript file), summarized extractively, importance
+ *   classified;
+ * - `pre-compact`: mind cleanup (`mode: 'compact'`) of the workspace and personal minds;
+ * - `session-end`: the `stop` capture from the transcript (a turn interrupted before
+ *   Stop is still kept; a turn Stop already saved is not saved twice).
+ *
+ * Idempotency: every save carries (host, session id, turn id, kind), which the mind
+ * treats as an idempotency key, so a retried or doubly installed hook stores nothing twice.
+ * Workspace scoping: the workspace is the git root above the event's cwd (workspace.ts),
+ * stored in `<home>/workspaces/<id>.mind`.
+ */
+import { existsSync } from 'node:fs';
+import { Mind, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
+import { lastTurnFromTranscript } from './transcript-tail.js';
+import type { LifecycleInput, LifecycleOutput } from './types.js';
+import { workspaceOf } from './workspace.js';
+
+/** Default recall budget of `session-start`, in tokens (`HIVE_MIND_RECALL_TOKENS` overrides). */
+export const DEFAULT_RECALL_TOKENS = 1500;
+/** Lifetime of a temporary prompt frame: 72 hours. */
+export const PROMPT_TTL_MS = 72 * 3600 * 1000;
+/** Longest prompt stored verbatim, in characters; longer prompts are cut with `...`. */
+export const PROMPT_MAX_CHARS = 4000;
+/** Longest outcome summary, in characters. */
+export const OUTCOME_MAX_CHARS = 600;
+
+/** Options of {@link runLifecycle}. */
+export interface LifecycleOptions {
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+  /** SQLite busy timeout when a mind is locked by another process, in ms. Default 1500. */
+  busyTimeoutMs?: number;
+}
+
+/** The recall budget from `HIVE_MIND_RECALL_TOKENS` (a positive integer), else {@link DEFAULT_RECALL_TOKENS}. */
+export function recallBudget(env: NodeJS.ProcessEnv): number {
+  const v = Number(env.HIVE_MIND_RECALL_TOKENS);
+  return Number.isInteger(v) && v > 0 ? v : DEFAULT_RECALL_TOKENS;
+}
+
+/** Paths of the minds an event touches. `workspace` is undefined when the event has no absolute cwd. */
+export function mindsFor(input: LifecycleInput, env: NodeJS.ProcessEnv): { workspace?: { id: string; path: string }; personal: string } {
+  const root = input.workspaceRoots?.find((r) => typeof r === 'string' && r.length > 0) ?? input.cwd;
+  const id = workspaceOf(root);
+  return { workspace: id ? { id, path: workspaceMindPath(id, env) } : undefined, personal: personalMindPath(env) };
+}
+
+function withMind<T>(path: string, busyTimeoutMs: number, fn: (m: Mind) => T, readonly = false): T {
+  const m = Mind.open(path, { busyTimeoutMs, readonly });
+  try {
+    return fn(m);
+  } finally {
+    m.close();
+  }
+}
+
+/** Run the shared handler of `input.lifecycle`. Rejects on mind errors (the runner logs them and fails open). */
+export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions = {}): Promise<LifecycleOutput> {
+  const env = opts.env ?? process.env;
+  const now = opts.now ?? (() => new Date());
+  const busy = opts.busyTimeoutMs ?? 1500;
+  switch (input.lifecycle) {
+    case 'session-start':
+      return sessionStart(input, env, busy);
+    case 'user-prompt-submit':
+      userPromptSubmit(input, env, now(), busy);
+      return {};
+    case 'stop':
+    case 'session-end':
+      captureOutcome(input, env, now(), busy);
+      return {};
+    case 'pre-compact':
+      cleanupMinds(input, env, now(), busy);
+      return {};
+    default:
+      return {};
+  }
+}
+
+function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
+  const budget = recallBudget(env);
+  const minds = mindsFor(input, env);
+  const parts: string[] = [];
+  let left = budget;
+  // Each part's header costs a few tokens; keep 16 in reserve so the sum stays within budget.
+  const HEADER_RESERVE = 16;
+  const sources: Array<{ path: string; label: string }> = [];
+  if (minds.workspace) sources.push({ path: minds.workspace.path, label: `workspace ${minds.workspace.id}` });
+  sources.push({ path: minds.personal, label: 'personal' });
+  for (const src of sources) {
+    if (left <= HEADER_RESERVE + 32 || !existsSync(src.path)) continue;
+    const r = withMind(src.path, busy, (m) => m.recall({ budgetTokens: left - HEADER_RESERVE }), true);
+    if (!r.text.trim()) continue;
+    parts.push(`## hive-mind memory (${src.label})\n${r.text.trim()}`);
+    left -= r.tokens + HEADER_RESERVE;
+  }
+  return parts.length ? { additionalContext: parts.join('\n\n') } : {};
+}
+
+function base(input: LifecycleInput, workspace: string | undefined): Pick<FrameInput, 'host' | 'sessionId' | 'workspace'> {
+  return { host: input.host, sessionId: input.sessionId, workspace };
+}
+
+function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
+  const prompt = (input.prompt ?? '').trim();
+  if (!prompt) return;
+  const minds = mindsFor(input, env);
+  const target = minds.workspace?.path ?? minds.personal;
+  const ws = minds.workspace?.id;
+  const content = prompt.length > PROMPT_MAX_CHARS ? prompt.slice(0, PROMPT_MAX_CHARS - 3) + '...' : prompt;
+  const statements = durableStatements(prompt);
+  const wsFrames: FrameInput[] = [
+    {
+      ...base(input, ws),
+      content,
+      kind: 'prompt',
+      importance: 'temporary',
+      scope: 'thread',
+      source: 'user_stated',
+      turnId: input.turnId,
+      expiresAt: new Date(now.getTime() + PROMPT_TTL_MS).toISOString(),
+    },
+  ];
+  const personalFrames: FrameInput[] = [];
+  statements.forEach((s, i) => {
+    const f: FrameInput = {
+      ...base(input, ws),
+      content: s.content,
+      kind: s.kind,
+      importance: s.importance,
+      source: 'user_stated',
+      turnId: input.turnId ? `${input.turnId}#${i}` : undefined,
+      scope: s.kind === 'preference' ? 'personal' : 'workspace',
+    };
+    (s.kind === 'preference' ? personalFrames : wsFrames).push(f);
+  });
+  withMind(target, busy, (m) => m.saveMany(wsFrames));
+  if (personalFrames.length) withMind(minds.personal, busy, (m) => m.saveMany(personalFrames));
+}
+
+function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
+  let text = input.assistantText?.trim();
+  if (!text && input.transcriptPath) text = lastTurnFromTranscript(input.transcriptPath).assistantText?.trim();
+  if (!text) return;
+  const summary = summarizeExtractive(text, OUTCOME_MAX_CHARS);
+  const importance = classifyImportance(summary);
+  const minds = mindsFor(input, env);
+  const frame: FrameInput = {
+    ...base(input, minds.workspace?.id),
+    content: summary,
+    kind: 'outcome',
+    importance,
+    scope: 'workspace',
+    source: 'agent_inferred',
+    turnId: input.turnId,
+    expiresAt: importance === 'temporary' ? new Date(now.getTime() + PROMPT_TTL_MS).toISOString() : null,
+  };
+  withMind(minds.workspace?.path ?? minds.personal, busy, (m) => m.save(frame));
+}
+
+/** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */
+export function cleanupMinds(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
+  const minds = mindsFor(input, env);
+  let firstErr: unknown;
+  for (const p of [minds.workspace?.path, minds.personal]) {
+    if (!p || !existsSync(p)) continue;
+    try {
+      withMind(p, busy, (m) => m.cleanup({ mode: 'compact', now }));
+    } catch (e) {
+      firstErr ??= e;
+    }
+  }
+  if (firstErr) throw firstErr;
+}

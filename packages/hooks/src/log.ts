@@ -1,0 +1,49 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Rotate `hooks.log` to `hooks.log.1` once it reaches this many bytes (one generation kept: at most ~2 × 512 KiB on disk). */
+export const HOOK_LOG_MAX_BYTES = 512 * 1024;
+
+/**
+ * The fallback log used when `<home>/logs/hooks.log` cannot be written (read-only or
+ * missing home): `<os tmpdir>/hive-mind-hooks-<uid>.log`.
+ */
+export function fallbackHookLogPath(): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return join(tmpdir(), `hive-mind-hooks-${uid}.log`);
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\t]+/g, ' ').slice(0, 2000);
+}
+
+function appendRotating(path: string, line: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    if (statSync(path).size >= HOOK_LOG_MAX_BYTES) renameSync(path, path + '.1');
+  } catch {
+    // no log yet
+  }
+  appendFileSync(path, line, { encoding: 'utf8', mode: 0o600 });
+}
+
+/**
+ * Append one line `ISO-time host event: message` to the hooks log at `path`
+ * (normally `<home>/logs/hooks.log`), rotating it at {@link HOOK_LOG_MAX_BYTES}.
+ * When that fails, writes to {@link fallbackHookLogPath}; when that fails too, the line
+ * is dropped. Never throws. Returns the path written, or undefined.
+ */
+export function logHookLine(path: string | undefined, host: string, event: string, message: string): string | undefined {
+  const line = `${new Date().toISOString()} ${oneLine(host || '-')} ${oneLine(event || '-')}: ${oneLine(message)}\n`;
+  for (const p of [path, fallbackHookLogPath()]) {
+    if (!p) continue;
+    try {
+      appendRotating(p, line);
+      return p;
+    } catch {
+      // try the next location
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Bytes read from the end of a transcript file: 512 KiB. */
+export const TRANSCRIPT_TAIL_BYTES = 512 * 1024;
+
+/** The last turn found in the tail of a host transcript. */
+export interface TranscriptTurn {
+  /** Text of the last assistant message (text blocks joined), if any. */
+  assistantText?: string;
+  /** Text of the last real user prompt before it, if any. */
+  userText?: string;
+}
+
+/**
+ * Read at most `maxBytes` from the end of `path` and return the complete lines in it
+ * (the first, possibly cut, line is dropped when the read did not start at offset 0).
+ * Throws the fs error when the file cannot be opened.
+ */
+export function readTailLines(path: string, maxBytes = TRANSCRIPT_TAIL_BYTES): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const len = size - start;
+    const buf = Buffer.alloc(len);
+    let off = 0;
+    while (off < len) {
+      const n = readSync(fd, buf, off, len - off, start + off);
+      if (n <= 0) break;
+      off += n;
+    }
+    const lines = buf.subarray(0, off).toString('utf8').split('\n');
+    if (start > 0) lines.shift();
+    return lines.filter((l) => l.trim().length > 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function textOfContent(content: unknown, types: string[]): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is { type: string; text: string } => !!b && typeof b === 'object' && types.includes((b as { type?: unknown }).type as string) && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+}
+
+/**
+ * Find the last assistant message (and the user prompt before it) in transcript lines
+ * of either host format:
+ * - Claude Code JSONL (seen in shared/data/transcripts/claude-code/native-compact-2.1.332.jsonl):
+ *   `{"type":"assistant","message":{"content":[{"type":"text","text":...}]}}` and
+ *   `{"type":"user","message":{"content":"..."}}` (lines with `isMeta` or `isCompactSummary`,
+ *   and `<command-...>`/`<local-command-...>` prompts, are not prompts);
+ * - Codex rollout JSONL (shared/data/transcripts/codex/hello-0.171.jsonl):
+ *   `{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":...}]}}`,
+ *   the same with `role:"user"` and `input_text`, and `event_msg` `task_complete.last_agent_message`.
+ * Lines that are not JSON are skipped.
+ */
+export function lastTurnFromLines(lines: string[]): TranscriptTurn {
+  const turn: TranscriptTurn = {};
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(lines[i]!) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (!o || typeof o !== 'object') continue;
+    const type = o.type;
+    let role: string | undefined;
+    let text = '';
+    if (type === 'assistant' || type === 'user') {
+      if (o.isMeta || o.isCompactSummary || o.isSidechain) continue;
+      const msg = o.message as { role?: string; content?: unknown } | undefined;
+      role = type;
+      text = textOfContent(msg?.content, ['text']);
+    } else if (type === 'response_item') {
+      const p = o.payload as { type?: string; role?: string; content?: unknown } | undefined;
+      if (p?.type !== 'message' || (p.role !== 'assistant' && p.role !== 'user')) continue;
+      role = p.role;
+      text = textOfContent(p.content, role === 'assistant' ? ['output_text'] : ['input_text']);
+    } else if (type === 'event_msg') {
+      const p = o.payload as { type?: string; last_agent_message?: unknown } | undefined;
+      if (p?.type === 'task_complete' && typeof p.last_agent_message === 'string' && turn.assistantText === undefined) {
+        turn.assistantText = p.last_agent_message;
+      }
+      continue;
+    } else continue;
+    if (!text) continue;
+    if (role === 'assistant') {
+      if (turn.assistantText === undefined && turn.userText === undefined) turn.assistantText = text;
+    } else if (role === 'user') {
+      if (/^\s*<(command-|local-command-|environment_context|user_instructions|system-reminder)/.test(text)) continue;
+      turn.userText = text;
+      break;
+    }
+  }
+  return turn;
+}
+
+/** {@link readTailLines} + {@link lastTurnFromLines}. Throws when the file cannot be read. */
+export function lastTurnFromTranscript(path: string, maxBytes = TRANSCRIPT_TAIL_BYTES): TranscriptTurn {
+  return lastTurnFromLines(readTailLines(path, maxBytes));
+}
