@@ -347,9 +347,11 @@ export class ScriptedServer {
     if (this.closedFlag) return;
     this.closedFlag = true;
     const done = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Every socket still in the set has not emitted 'close' yet; wait for each.
+    const socketsClosed = [...this.sockets].map((s) => new Promise<void>((resolve) => s.once('close', () => resolve())));
     for (const s of this.sockets) s.destroy();
     this.server.closeAllConnections();
-    await done;
+    await Promise.all([done, ...socketsClosed]);
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
