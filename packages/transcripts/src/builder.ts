@@ -31,7 +31,7 @@ interface OpenCall {
 /**
  * Appends imported records to a log while keeping it valid for `checkInvariants`:
  *
- * - a tool call id seen before is renamed `<id>#<n>` (first free n >= 2), and the next
+ * - a tool call id seen before is renamed `<id>_<n>` (first free n >= 2), and the next
  *   result naming the original id goes to the newest open call with that original id;
  * - a result with no open call becomes a visible text note (`kind: 'repair'` when
  *   nothing else is in the message), counted in `orphanResults`;
@@ -74,8 +74,8 @@ export class LogBuilder {
         let id = b.id;
         if (this.usedIds.has(id)) {
           let n = 2;
-          while (this.usedIds.has(`${b.id}#${n}`)) n++;
-          id = `${b.id}#${n}`;
+          while (this.usedIds.has(`${b.id}_${n}`)) n++;
+          id = `${b.id}_${n}`;
           this.report.renamedCallIds = (this.report.renamedCallIds ?? 0) + 1;
         }
         this.usedIds.add(id);
@@ -147,12 +147,26 @@ export class LogBuilder {
    * Open calls are repaired first so no result can outlive its call.
    * @returns the checkpoint event.
    */
-  hostCompaction(summary: string, opts: { keepFrom?: (node: MessageEvent) => boolean; ts?: string; meta?: Record<string, unknown>; data?: Record<string, unknown>; summarizer: string }): MessageEvent {
+  hostCompaction(
+    summary: string,
+    opts: {
+      keepFrom?: (node: MessageEvent) => boolean;
+      /** Leading surface nodes that stay (default: system messages). */
+      keepPrefix?: (node: MessageEvent) => boolean;
+      /** Messages the host puts before its summary in the new history (Codex replacement history). */
+      lead?: Array<{ type: MessageEventType; content: ContentBlock[]; extra: MessageExtra }>;
+      ts?: string;
+      meta?: Record<string, unknown>;
+      data?: Record<string, unknown>;
+      summarizer: string;
+    },
+  ): MessageEvent {
     this.repairOpen(opts.ts);
     const id = `host-${++this.hostCompactions}`;
     const surface = this.log.surface();
+    const keepPrefix = opts.keepPrefix ?? ((n: MessageEvent) => n.type === 'system/message');
     let a = 0;
-    while (a < surface.length && surface[a]!.type === 'system/message') a++;
+    while (a < surface.length && keepPrefix(surface[a]!)) a++;
     let b = a;
     while (b < surface.length && !(opts.keepFrom?.(surface[b]!) ?? false)) b++;
     const shadowed = surface.slice(a, b).map((n) => n.seq);
@@ -160,7 +174,13 @@ export class LogBuilder {
     const content: TextBlock[] = [{ type: 'text', text: summary }];
     const op: MessageEvent['surfaceOp'] = shadowed.length ? { op: 'replace', start: shadowed[0]!, end: shadowed[shadowed.length - 1]! } : 'append';
     let cp: MessageEvent;
-    if (op === 'append' && b < surface.length) {
+    const lead = opts.lead ?? [];
+    if (lead.length && b === surface.length) {
+      // The host's new history starts with these messages and ends with the summary:
+      // the first one takes the place of the old span, the rest and the checkpoint follow.
+      lead.forEach((m, i) => this.appendMessage(m.type, m.content, m.extra, i === 0 ? op : 'append'));
+      cp = this.appendMessage('user/message', content, { kind: 'checkpoint', ts: opts.ts, meta: opts.meta });
+    } else if (op === 'append' && b < surface.length) {
       // Nothing to replace but nodes follow: a zero-width span cannot be expressed, so
       // the checkpoint is appended (the host's summary stays visible).
       cp = this.appendMessage('user/message', content, { kind: 'checkpoint', ts: opts.ts, meta: opts.meta });
@@ -169,6 +189,9 @@ export class LogBuilder {
     }
     this.logOnly('compaction/summary', { id, host: true, summarizer: opts.summarizer, checkpointSeq: cp.seq, shadowedSeqs: shadowed, ...opts.data }, opts.ts);
     this.logOnly('compaction/end', { id }, opts.ts);
+    // Ids only need to be unique on the surface: a host re-emits retained items with their ids.
+    this.usedIds.clear();
+    for (const n of this.log.surface()) for (const c of n.content) if (c.type === 'tool-call') this.usedIds.add(c.id);
     this.report.compactions++;
     return cp;
   }

@@ -4,3 +4,15 @@ export { detectFormat } from './detect.js';
 export { readTranscriptFile, parseTranscript } from './read.js';
 export { unansweredText } from './builder.js';
 export { transcriptStats, type TranscriptStats } from './stats.js';
+export { writeTranscript } from './write/index.js';
+export {
+  toOpenAIMessages,
+  toAnthropicMessages,
+  toMarkdown,
+  anthropicToolId,
+  type OpenAIChatMessage,
+  type OpenAIToolCall,
+  type OpenAIContentPart,
+  type AnthropicMessage,
+  type AnthropicBlock,
+} from './write/chat.js';

@@ -21,7 +21,7 @@ export interface ImportReport {
   orphanResults: number;
   /** Host compactions imported as replace ops. */
   compactions: number;
-  /** Tool-call ids the host repeated, renamed to `<id>#<n>` so ids on the log are unique. */
+  /** Tool-call ids the host repeated, renamed to `<id>_<n>` so ids on the log are unique. */
   renamedCallIds?: number;
 }
 

@@ -55,15 +55,38 @@ export class CodexReader implements JsonlReader {
         return this.item(it, `payload.replacement_history[${i}]`);
       });
       const message = str(p.message) ?? '';
-      this.b.hostCompaction(message || `[Codex compacted the conversation; ${items.length} items were kept]`, {
+      // codex-rs builds the new history as initial context + kept user messages + the summary
+      // (a user message holding `message`, after a prefix); the summary item is the checkpoint.
+      const textOf = (m: { content: ContentBlock[] }) => m.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      let at = -1;
+      if (message) {
+        for (let i = converted.length - 1; i >= 0; i--) {
+          const m = converted[i];
+          if (m && m.type === 'user/message' && textOf(m).includes(message)) {
+            at = i;
+            break;
+          }
+        }
+      }
+      const summary = at >= 0 ? textOf(converted[at]!) : message || `[Codex compacted the conversation; ${items.length} items were kept]`;
+      const end = at >= 0 ? at : converted.length;
+      const lead: Array<{ type: MessageEventType; content: ContentBlock[]; extra: { ts?: string; meta: Record<string, unknown> } }> = [];
+      for (let i = 0; i < end; i++) {
+        const m = converted[i];
+        if (m) lead.push({ type: m.type, content: m.content, extra: { ts, meta: { line, replacementIndex: i } } });
+      }
+      this.b.hostCompaction(summary, {
         summarizer: 'host:codex',
         ts,
-        meta: { line },
+        keepPrefix: (n) => n.meta?.codexField === 'base_instructions',
+        lead,
+        meta: { line, ...(at >= 0 ? { replacementIndex: at } : {}) },
         data: { replacementItems: items.length },
       });
-      converted.forEach((m, i) => {
+      for (let i = end + (at >= 0 ? 1 : 0); i < converted.length; i++) {
+        const m = converted[i];
         if (m) this.b.message(m.type, m.content, { ts, meta: { line, replacementIndex: i } });
-      });
+      }
       return;
     }
     if (type === 'session_meta') {

@@ -1,0 +1,338 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { blocksText, isMessageEvent, type ContentBlock, type MessageEvent, type SessionEvent, type SurfaceNode } from '@hive-mind/session';
+import { TranscriptError } from '../errors.js';
+import type { Transcript } from '../types.js';
+import { anthropicBlocks, toAnthropicMessages as toAnthropicMessagesLazy, toOpenAIMessages } from './chat.js';
+
+type Rec = Record<string, unknown>;
+
+/** The original text, re-read when it came from a file (refused when the file changed since import). */
+function originalText(t: Transcript): string {
+  const o = t.source.origin;
+  if (o.kind === 'text') return o.text;
+  let st;
+  try {
+    st = statSync(o.path);
+  } catch (err) {
+    throw new TranscriptError(`cannot re-read the original for write-back (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, o.path, 1);
+  }
+  if (st.size !== o.size || st.mtimeMs !== o.mtimeMs) throw new TranscriptError('file changed since it was read; read it again before writing back', o.path, 1);
+  return readFileSync(o.path, 'utf8');
+}
+
+/** Random access to the original lines without splitting the whole text into strings. */
+class Lines {
+  private starts: number[] | null = null;
+  constructor(readonly text: string) {}
+  record(line: number): Rec | undefined {
+    if (!this.starts) {
+      this.starts = [0];
+      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    }
+    const a = this.starts[line - 1];
+    if (a === undefined) return undefined;
+    const b = this.starts[line] ?? this.text.length + 1;
+    try {
+      const v = JSON.parse(this.text.slice(a, b - 1).replace(/\r$/, '').replace(/^\uFEFF/, ''));
+      return typeof v === 'object' && v && !Array.isArray(v) ? (v as Rec) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function newEvents(t: Transcript): SessionEvent[] {
+  return t.log.events(t.importedLastSeq + 1);
+}
+
+/** The newest checkpoint landed after import, or undefined. */
+function newCheckpoint(t: Transcript): MessageEvent | undefined {
+  let cp: MessageEvent | undefined;
+  for (const e of newEvents(t)) if (isMessageEvent(e) && e.surfaceOp !== 'append') cp = e;
+  return cp;
+}
+
+function imported(t: Transcript, e: MessageEvent): boolean {
+  return e.seq <= t.importedLastSeq && typeof e.meta?.line === 'number' && e.kind === undefined;
+}
+
+/** Tokens before the newest compaction as recorded on its `compaction/summary` event, else a chars/4 estimate of the shadowed events. */
+function tokensBefore(t: Transcript, cp: MessageEvent): number {
+  for (const e of newEvents(t)) {
+    if (e.type !== 'compaction/summary' || isMessageEvent(e)) continue;
+    const d = (e as { data?: Rec }).data ?? {};
+    const cand = [d.tokensBefore, (d.tokens as Rec | undefined)?.before, d.before];
+    for (const c of cand) if (typeof c === 'number' && Number.isFinite(c)) return c;
+  }
+  const op = cp.surfaceOp as { start: number; end: number };
+  let chars = 0;
+  for (const e of t.log.events(op.start)) {
+    if (e.seq > op.end) break;
+    if (isMessageEvent(e)) chars += blocksText(e.content).length;
+  }
+  return Math.ceil(chars / 4);
+}
+
+function joinOut(original: string, t: Transcript, lines: Rec[]): string {
+  if (!lines.length) return original;
+  const sep = original.length && !original.endsWith('\n') ? '\n' : '';
+  return original + sep + lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+function checkpointText(e: MessageEvent): string {
+  return e.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+// ---------------------------------------------------------------- Claude Code
+
+/**
+ * Claude Code: the original lines untouched, then, when a checkpoint was landed after
+ * import, the two lines Claude Code 2.1.332 itself writes on `/compact` (see
+ * shared/data/transcripts/claude-code/native-compact-2.1.332.jsonl): a `system`
+ * `compact_boundary` line (`parentUuid: null`, `logicalParentUuid` = the old leaf,
+ * `compactMetadata {trigger, preTokens}`) and a user line with `isCompactSummary: true` and
+ * `isVisibleInTranscriptOnly: true` holding the checkpoint text; then every surface node after
+ * the checkpoint re-emitted with a new uuid, chained by `parentUuid` (original records copied
+ * from their lines; synthetic or new messages rendered as Anthropic blocks). New messages
+ * without a compaction are chained after the old leaf. Same `sessionId`, so
+ * `claude --resume <sessionId>` loads the compacted branch.
+ */
+function writeClaudeCode(t: Transcript, original: string): string {
+  const st = t.source.state as { leafUuid?: string; common?: Rec };
+  const common = st.common ?? {};
+  const lines = new Lines(original);
+  const out: Rec[] = [];
+  const uuidMap = new Map<string, string>();
+  let parent: string | null = st.leafUuid ?? null;
+  const cp = newCheckpoint(t);
+  let nodes: readonly SurfaceNode[];
+  if (cp) {
+    const boundary = randomUUID();
+    out.push({
+      parentUuid: null,
+      logicalParentUuid: st.leafUuid ?? null,
+      isSidechain: false,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      timestamp: new Date().toISOString(),
+      uuid: boundary,
+      level: 'info',
+      compactMetadata: { trigger: 'manual', preTokens: tokensBefore(t, cp) },
+      ...common,
+    });
+    parent = boundary;
+    const surface = t.log.surface();
+    const k = surface.findIndex((n) => n.seq === cp.seq);
+    if (k === 0 || surface.slice(0, k).every((n) => n.type === 'system/message')) {
+      const u = randomUUID();
+      out.push({
+        parentUuid: parent,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: checkpointText(cp) },
+        isVisibleInTranscriptOnly: true,
+        isCompactSummary: true,
+        uuid: u,
+        timestamp: cp.ts,
+        ...common,
+      });
+      parent = u;
+      nodes = surface.slice(k + 1);
+    } else nodes = surface; // a middle span: the checkpoint is re-emitted in place as a user line
+  } else {
+    nodes = newEvents(t).filter(isMessageEvent);
+  }
+  for (const n of nodes) {
+    if (n.type === 'system/message') continue;
+    const u = randomUUID();
+    const orig = imported(t, n) ? lines.record(n.meta!.line as number) : undefined;
+    let rec: Rec;
+    if (orig) {
+      rec = { ...orig, parentUuid: parent, uuid: u };
+      delete rec.logicalParentUuid;
+      if (typeof orig.uuid === 'string') uuidMap.set(orig.uuid, u);
+      if (typeof orig.sourceToolAssistantUUID === 'string') rec.sourceToolAssistantUUID = uuidMap.get(orig.sourceToolAssistantUUID) ?? orig.sourceToolAssistantUUID;
+    } else {
+      const role = n.type === 'assistant/message' ? 'assistant' : 'user';
+      const content = anthropicBlocks(n.content, role);
+      if (!content.length) continue;
+      const message: Rec =
+        role === 'assistant'
+          ? { id: `msg_hm_${u.replace(/-/g, '').slice(0, 24)}`, type: 'message', role, model: n.model ?? 'unknown', content, stop_reason: content.some((c) => c.type === 'tool_use') ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } }
+          : { role, content };
+      rec = { parentUuid: parent, isSidechain: false, type: role, message, uuid: u, timestamp: n.ts, ...common };
+    }
+    out.push(rec);
+    parent = u;
+  }
+  return joinOut(original, t, out);
+}
+
+// ---------------------------------------------------------------- pi
+
+function piMessage(n: MessageEvent): Rec | undefined {
+  const ts = Date.parse(n.ts) || Date.now();
+  const text = (b: ContentBlock) => (b.type === 'text' ? { type: 'text', text: b.text } : b.type === 'image' ? { type: 'image', data: b.data, mimeType: b.mediaType } : { type: 'text', text: blocksText([b]) });
+  if (n.type === 'assistant/message') {
+    const content = n.content.map((b) =>
+      b.type === 'tool-call' ? { type: 'toolCall', id: b.id, name: b.name, arguments: b.input } : b.type === 'reasoning' ? { type: 'thinking', thinking: b.text, ...(b.signature ? { thinkingSignature: b.signature } : {}) } : text(b),
+    );
+    return { role: 'assistant', content, ...(n.model ? { model: n.model } : {}), stopReason: n.content.some((b) => b.type === 'tool-call') ? 'toolUse' : 'stop', timestamp: ts };
+  }
+  const results = n.content.filter((b) => b.type === 'tool-result');
+  if (results.length === 1 && n.content.length === 1) {
+    const r = results[0] as Extract<ContentBlock, { type: 'tool-result' }>;
+    return { role: 'toolResult', toolCallId: r.callId, toolName: r.toolName ?? '', content: r.content.map(text), isError: r.isError, timestamp: ts };
+  }
+  return { role: 'user', content: n.content.map(text), timestamp: ts };
+}
+
+/**
+ * pi: the original entries untouched, then a `compaction` entry like the ones pi writes
+ * (`summary`, `firstKeptEntryIndex` for version-1 files without entry ids, else `id`,
+ * `parentId`, `firstKeptEntryId`; `tokensBefore`) pointing at the first original entry of
+ * the retained tail, then new messages as `message` entries. pi can only drop the oldest
+ * span, so a checkpoint in the middle of the surface is refused.
+ */
+function writePi(t: Transcript, original: string): string {
+  const st = t.source.state as { hasIds?: boolean; lastId?: string; entries?: number };
+  const out: Rec[] = [];
+  let parentId = st.lastId;
+  const newId = () => randomBytes(4).toString('hex');
+  const withId = (r: Rec): Rec => {
+    if (!st.hasIds) return r;
+    const id = newId();
+    const o = { type: r.type, id, parentId: parentId ?? null, ...r };
+    parentId = id;
+    return o;
+  };
+  const cp = newCheckpoint(t);
+  let tail: MessageEvent[];
+  if (cp) {
+    const surface = t.log.surface();
+    const k = surface.findIndex((n) => n.seq === cp.seq);
+    if (!surface.slice(0, k).every((n) => n.type === 'system/message')) throw new TranscriptError('pi can only record a compaction of the oldest span; this checkpoint is in the middle of the surface', t.report.path, 1);
+    const after = surface.slice(k + 1);
+    const firstKept = after.find((n) => imported(t, n) && typeof n.meta?.entryIndex === 'number');
+    const entry: Rec = { type: 'compaction', timestamp: cp.ts, summary: checkpointText(cp) };
+    if (st.hasIds) entry.firstKeptEntryId = firstKept?.meta?.id ?? null;
+    else entry.firstKeptEntryIndex = firstKept ? (firstKept.meta!.entryIndex as number) : st.entries ?? 0;
+    entry.tokensBefore = tokensBefore(t, cp);
+    out.push(withId(entry));
+    tail = after.filter((n) => n.seq > t.importedLastSeq && n.kind === undefined);
+  } else tail = newEvents(t).filter(isMessageEvent).filter((n) => n.kind === undefined);
+  for (const n of tail) {
+    const m = piMessage(n);
+    if (m) out.push(withId({ type: 'message', timestamp: n.ts, message: m }));
+  }
+  return joinOut(original, t, out);
+}
+
+// ---------------------------------------------------------------- Codex
+
+function codexItems(n: MessageEvent): Rec[] {
+  const items: Rec[] = [];
+  if (n.type === 'assistant/message') {
+    const texts = n.content.filter((b) => b.type === 'text').map((b) => ({ type: 'output_text', text: (b as { text: string }).text }));
+    if (texts.length) items.push({ type: 'message', role: 'assistant', content: texts });
+    for (const b of n.content) if (b.type === 'tool-call') items.push({ type: 'function_call', name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {}), call_id: b.id });
+    return items;
+  }
+  const role = n.type === 'system/message' ? 'developer' : 'user';
+  const texts: Rec[] = [];
+  for (const b of n.content) {
+    if (b.type === 'tool-result') items.push({ type: 'function_call_output', call_id: b.callId, output: blocksText(b.content) });
+    else if (b.type === 'text') texts.push({ type: 'input_text', text: b.text });
+    else if (b.type === 'image') texts.push({ type: 'input_image', image_url: b.data ? `data:${b.mediaType ?? 'image/png'};base64,${b.data}` : b.url });
+    else if (b.type !== 'reasoning') texts.push({ type: 'input_text', text: blocksText([b]) });
+  }
+  if (texts.length) items.push({ type: 'message', role, content: texts });
+  return items;
+}
+
+/**
+ * Codex: the original rollout untouched, then, for a checkpoint landed after import, a
+ * `compacted` rollout item `{message, replacement_history}` as codex-rs writes it (RolloutItem::
+ * Compacted / CompactedItem): `message` is the checkpoint text and `replacement_history` the
+ * whole new history as response items (the checkpoint as a user message, then the retained
+ * items: original payloads copied from their lines). On resume Codex replaces its history with
+ * `replacement_history`. The session's base instructions are not history and are left out.
+ * New messages without a compaction become `response_item` lines.
+ */
+function writeCodex(t: Transcript, original: string): string {
+  const st = t.source.state as { usesOrdinal?: boolean; lastOrdinal?: number };
+  let ordinal = st.lastOrdinal ?? -1;
+  const lines = new Lines(original);
+  const line = (type: string, payload: unknown): Rec => ({ timestamp: new Date().toISOString(), ...(st.usesOrdinal ? { ordinal: ++ordinal } : {}), type, payload });
+  const itemsOf = (n: MessageEvent): Rec[] => {
+    if (imported(t, n)) {
+      const rec = lines.record(n.meta!.line as number);
+      if (rec?.type === 'response_item' && rec.payload) return [rec.payload as Rec];
+      if (rec?.type === 'compacted' && typeof n.meta?.replacementIndex === 'number') {
+        const h = (rec.payload as Rec | undefined)?.replacement_history;
+        if (Array.isArray(h) && h[n.meta.replacementIndex]) return [h[n.meta.replacementIndex] as Rec];
+      }
+    }
+    return codexItems(n);
+  };
+  const out: Rec[] = [];
+  const cp = newCheckpoint(t);
+  if (cp) {
+    const history: Rec[] = [];
+    for (const n of t.log.surface()) {
+      if (n.meta?.codexField === 'base_instructions') continue;
+      if (n.seq === cp.seq) history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: checkpointText(cp) }] });
+      else history.push(...itemsOf(n));
+    }
+    out.push(line('compacted', { message: checkpointText(cp), replacement_history: history }));
+  } else {
+    for (const n of newEvents(t).filter(isMessageEvent)) for (const it of codexItems(n)) out.push(line('response_item', it));
+  }
+  return joinOut(original, t, out);
+}
+
+// ---------------------------------------------------------------- whole-JSON formats
+
+function writeWhole(t: Transcript): string {
+  const surface = t.log.surface();
+  const env = ((t.source.state as { envelope?: Rec }).envelope ?? {}) as Rec;
+  if (t.format === 'openai') {
+    const messages = toOpenAIMessages(surface);
+    return JSON.stringify(t.source.container === 'object' ? { ...env, messages } : messages, null, 2) + '\n';
+  }
+  if (t.format === 'hermes') {
+    const sys = surface.find((n) => n.meta?.hermesField === 'system_prompt');
+    const messages = toOpenAIMessages(surface.filter((n) => n !== sys));
+    const obj: Rec = { ...env };
+    if (sys) obj.system_prompt = checkpointText(sys);
+    obj.messages = messages;
+    if (typeof env.message_count === 'number') obj.message_count = messages.length;
+    return JSON.stringify(obj, null, 2) + '\n';
+  }
+  // anthropic: the array form cannot carry `system`; it only arises from input without one
+  const { system, messages } = toAnthropicMessagesLazy(surface);
+  if (t.source.container === 'array' && system === undefined) return JSON.stringify(messages, null, 2) + '\n';
+  const obj: Rec = { ...env };
+  if (system !== undefined) obj.system = system;
+  else delete obj.system;
+  obj.messages = messages;
+  return JSON.stringify(obj, null, 2) + '\n';
+}
+
+
+/** `writeTranscript(t, 'same')`: see the per-format writers above. */
+export function writeSame(t: Transcript): string {
+  switch (t.format) {
+    case 'claude-code':
+      return writeClaudeCode(t, originalText(t));
+    case 'pi':
+      return writePi(t, originalText(t));
+    case 'codex':
+      return writeCodex(t, originalText(t));
+    default:
+      return writeWhole(t);
+  }
+}
