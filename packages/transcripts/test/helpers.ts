@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { balancedCuts, type MessageEvent } from '@hive-mind/session';
+import type { Transcript } from '@hive-mind/transcripts';
+
+/** shared/data/transcripts, found from this file (repo/packages/transcripts/test -> ../shared). */
+export const DATA = fileURLToPath(new URL('../../../../shared/data/transcripts/', import.meta.url));
+
+/** Raw records of a JSONL file, parsed with nothing but JSON.parse (independent of the readers). */
+export function rawRecords(rel: string): Array<Record<string, any>> {
+  return readFileSync(DATA + rel, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+/**
+ * Land a checkpoint the way the compaction engine does (start, replace, summary, end):
+ * replace the surface from its first non-system node up to the first balanced cut at or
+ * after the middle.
+ */
+export function compactHalf(t: Transcript, text = '<compacted-summary>\nTEST SUMMARY\n</compacted-summary>'): MessageEvent {
+  const s = t.log.surface();
+  let a = 0;
+  while (a < s.length && s[a]!.type === 'system/message') a++;
+  const k = balancedCuts(s).find((c) => c >= Math.floor(s.length / 2) && c > a) ?? s.length;
+  t.log.append({ type: 'compaction/start', data: { id: 'test' } });
+  const [cp] = t.log.append({ type: 'user/message', kind: 'checkpoint', surfaceOp: { op: 'replace', start: s[a]!.seq, end: s[k - 1]!.seq }, content: [{ type: 'text', text }] });
+  t.log.append({ type: 'compaction/summary', data: { id: 'test', tokensBefore: 4321 } });
+  t.log.append({ type: 'compaction/end', data: { id: 'test' } });
+  return cp as MessageEvent;
+}
+
+/** Surface reduced to what a model sees: type and content. */
+export function surfaceShape(t: Transcript): Array<{ type: string; content: unknown }> {
+  return t.log.surface().map((n) => ({ type: n.type, content: n.content }));
+}
