@@ -53,6 +53,9 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // DNS-rebinding protection before anything else (the SDK transport checks again per session).
+    const host = req.headers.host ?? '';
+    if (host !== `${HTTP_HOST}:${port}` && host !== `localhost:${port}`) return jsonError(res, 403, -32000, `forbidden Host header ${JSON.stringify(host)}`);
     const url = new URL(req.url ?? '/', `http://${HTTP_HOST}`);
     if (url.pathname !== HTTP_PATH) return jsonError(res, 404, -32601, `not found: the MCP endpoint is ${HTTP_PATH}`);
     const sid = req.headers['mcp-session-id'];
