@@ -31,3 +31,23 @@ export {
   type MindOptions,
   type RankingWeights,
 } from './store.js';
+export {
+  Notes,
+  NOTES_DELIMITER,
+  DEFAULT_MEMORY_CHAR_LIMIT,
+  DEFAULT_USER_CHAR_LIMIT,
+  DEFAULT_FAILURE_CAP,
+  parseEntries,
+  renderEntries,
+  isPinned,
+  type NotesTarget,
+  type NotesUsage,
+  type NotesState,
+  type NotesOp,
+  type NotesResult,
+  type NotesOptions,
+  type WriteOptions,
+  type EntrySize,
+  type ArchiveRecord,
+} from './notes.js';
+export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
