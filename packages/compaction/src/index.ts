@@ -1,1 +1,11 @@
 export * from './tokens.js';
+export * from './errors.js';
+export * from './config.js';
+export * from './summarizer.js';
+export * from './frame.js';
+export * from './prune.js';
+export * from './toolinfo.js';
+export * from './analyze.js';
+export * from './anchors.js';
+export { ExtractiveSummarizer, extractSections, fitSections, renderSections, parseSections, type ExtractiveOptions } from './extractive.js';
+export { BasicCompactionEngine, type CompactionEngine, type CompactionResult, type CompactOptions } from './engine.js';

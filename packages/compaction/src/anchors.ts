@@ -1,0 +1,152 @@
+import { blockText, type SurfaceNode } from '@hive-mind/session';
+import { analyzeSpan } from './analyze.js';
+import { PRESERVED_HEADING } from './summarizer.js';
+import type { TokenMeter } from './tokens.js';
+
+/** Kinds of facts that must survive a compaction, most important first. */
+export type AnchorKind = 'last-request' | 'instruction' | 'file' | 'error' | 'identifier';
+
+/** One fact a summary must keep. `text` is matched case- and whitespace-insensitively. */
+export interface Anchor {
+  kind: AnchorKind;
+  text: string;
+}
+
+/** Recall of anchors in a checkpoint. `kept`: already in the summary; `reinserted`: added under "Preserved details"; the rest were lost to the budget. */
+export interface AnchorReport {
+  total: number;
+  kept: number;
+  reinserted: number;
+  /** Anchors neither kept nor reinserted (budget too tight). */
+  lost: Anchor[];
+}
+
+const INSTRUCTION = /\b(always|never|don't|dont|do not|must|should(?:n't)?|make sure|instead|not that|wrong|stop|please|prefer|avoid|only|remember|keep|no need|actually|use\s|don't use|let's|lets|i want|i'd like|we need)\b|^(?:no|nope|wait)\b/i;
+const IDENT = /(?<![\w./-])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$]*[a-z][a-z0-9]*[A-Z][\w$]*|[A-Za-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w$])/g;
+const STOP_IDENTS = new Set(['e.g', 'i.e', 'etc.', 'node.js']);
+
+/** Normalize for matching: lowercase, quotes/backticks/markdown bullets removed, whitespace collapsed. */
+export function normalizeForMatch(s: string): string {
+  return s.toLowerCase().replace(/[`"'*_>]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+function head(text: string, maxChars: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= maxChars) return t;
+  const cut = t.lastIndexOf(' ', maxChars);
+  return t.slice(0, cut > maxChars / 2 ? cut : maxChars);
+}
+
+export interface AnchorOptions {
+  /** Cap on identifier anchors. Default 40. */
+  maxIdentifiers?: number;
+  /** Cap on instruction anchors (newest kept). Default 15. */
+  maxInstructions?: number;
+  /** Cap on error anchors (newest kept). Default 10. */
+  maxErrors?: number;
+}
+
+/**
+ * Extract the anchors of a span: the last user request, the user's explicit
+ * instructions and corrections (messages with an imperative or corrective cue),
+ * modified file paths, error strings (first error line of each failed tool call),
+ * and identifiers that both the span and the retained `tail` mention (most
+ * mentioned in the tail first). Deduplicated, deterministic.
+ */
+export function extractAnchors(span: readonly SurfaceNode[], tail: readonly SurfaceNode[], opts: AnchorOptions = {}): Anchor[] {
+  const f = analyzeSpan(span);
+  const out: Anchor[] = [];
+  const seen = new Set<string>();
+  const push = (kind: AnchorKind, text: string) => {
+    const t = text.trim();
+    const k = normalizeForMatch(t);
+    if (!k || seen.has(k)) return;
+    seen.add(k);
+    out.push({ kind, text: t });
+  };
+  const users = f.userTexts;
+  if (users.length) push('last-request', head(users[users.length - 1]!.text, 200));
+  const instr = users.slice(0, -1).filter((u) => INSTRUCTION.test(u.text));
+  for (const u of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', head(u.text, 160));
+  for (const c of f.calls) {
+    if (c.info.kind === 'modify' || (c.info.kind === 'command' && c.info.paths.length)) for (const p of c.info.paths) push('file', p);
+  }
+  const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => head(c.errorLine!, 120));
+  for (const e of errs.slice(-(opts.maxErrors ?? 10))) push('error', e);
+  const maxIds = opts.maxIdentifiers ?? 40;
+  if (maxIds > 0 && tail.length) {
+    const tailText = tail.map(idText).join('\n');
+    const counts = new Map<string, number>();
+    for (const m of tailText.matchAll(IDENT)) {
+      const id = m[0].replace(/\.$/, '');
+      if (id.length < 4 || STOP_IDENTS.has(id.toLowerCase())) continue;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    if (counts.size) {
+      const spanText = span.map(idText).join('\n');
+      const spanIds = new Set<string>();
+      for (const m of spanText.matchAll(IDENT)) spanIds.add(m[0].replace(/\.$/, ''));
+      const ranked = [...counts].filter(([id]) => spanIds.has(id)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      for (const [id] of ranked.slice(0, maxIds)) push('identifier', id);
+    }
+  }
+  return out;
+}
+
+function values(v: unknown, out: string[]): void {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) values(x, out);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) values(x, out);
+}
+
+/** Text of a node for identifier matching: tool-call inputs contribute their values, not their JSON keys. */
+function idText(n: SurfaceNode): string {
+  const out: string[] = [];
+  for (const b of n.content) {
+    if (b.type === 'tool-call') values(b.input, out);
+    else out.push(blockText(b));
+  }
+  return out.join('\n');
+}
+
+/** Split anchors into those the summary contains and those it lost. */
+export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kept: Anchor[]; missing: Anchor[] } {
+  const hay = normalizeForMatch(summary);
+  const kept: Anchor[] = [];
+  const missing: Anchor[] = [];
+  for (const a of anchors) (hay.includes(normalizeForMatch(a.text)) ? kept : missing).push(a);
+  return { kept, missing };
+}
+
+function renderPreserved(anchors: readonly Anchor[]): string {
+  const lines = [`## ${PRESERVED_HEADING}`];
+  const ids: string[] = [];
+  for (const a of anchors) {
+    if (a.kind === 'identifier') ids.push('`' + a.text + '`');
+    else if (a.kind === 'last-request') lines.push(`- Last user request: "${a.text}"`);
+    else if (a.kind === 'instruction') lines.push(`- User said: "${a.text}"`);
+    else if (a.kind === 'file') lines.push(`- Modified file: \`${a.text}\``);
+    else lines.push(`- Error seen: ${a.text}`);
+  }
+  if (ids.length) lines.push(`- Identifiers still in use: ${ids.join(', ')}`);
+  return lines.join('\n');
+}
+
+const PRIORITY: AnchorKind[] = ['last-request', 'instruction', 'file', 'error', 'identifier'];
+
+/**
+ * Append the missing anchors under `## Preserved details`, dropping the least
+ * important ones (identifiers, then errors, files, instructions) until the body
+ * fits `maxTokens`. Returns the new body and what was reinserted or lost.
+ */
+export function reinsertAnchors(body: string, missing: readonly Anchor[], maxTokens: number, meter: TokenMeter): { body: string; reinserted: Anchor[]; lost: Anchor[] } {
+  if (!missing.length) return { body, reinserted: [], lost: [] };
+  const sorted = [...missing].sort((a, b) => PRIORITY.indexOf(a.kind) - PRIORITY.indexOf(b.kind));
+  let keep = sorted.length;
+  for (;;) {
+    const chosen = sorted.slice(0, keep);
+    const text = keep ? `${body.trim()}\n\n${renderPreserved(chosen)}` : body;
+    if (meter.countText(text) <= maxTokens || keep === 0) return { body: text, reinserted: chosen, lost: sorted.slice(keep) };
+    keep--;
+  }
+}

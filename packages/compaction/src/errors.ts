@@ -1,0 +1,111 @@
+/**
+ * Errors thrown by the compaction package. `code` is stable for programs.
+ */
+export class CompactionError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'CompactionError';
+  }
+}
+
+/** Invalid engine or summarizer configuration. `key` names the offending config key. */
+export class CompactionConfigError extends CompactionError {
+  constructor(
+    message: string,
+    readonly key: string,
+  ) {
+    super(message, 'CONFIG');
+    this.name = 'CompactionConfigError';
+  }
+}
+
+/**
+ * The budget cannot be met because the newest indivisible unit of the surface
+ * (the last span between two balanced cuts, kept verbatim) plus the parts that are
+ * never compacted (leading system messages) plus the summary reserve exceed it.
+ * `smallestBudget` is the smallest threshold (tokens) for which compaction can work
+ * with the same other settings.
+ */
+export class BudgetTooSmallError extends CompactionError {
+  constructor(
+    message: string,
+    readonly budget: number,
+    readonly smallestBudget: number,
+    readonly unitTokens: number,
+  ) {
+    super(message, 'BUDGET_TOO_SMALL');
+    this.name = 'BudgetTooSmallError';
+  }
+}
+
+/** A compaction attempt failed (summarizer error, verification failure). Nothing landed on the surface. */
+export class CompactionFailedError extends CompactionError {
+  constructor(
+    message: string,
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, 'FAILED');
+    this.name = 'CompactionFailedError';
+    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+
+/** Thrown when the caller's `AbortSignal` fires. `name` is `AbortError` like the DOM's. */
+export class CompactionAbortedError extends CompactionError {
+  constructor(message = 'compaction aborted') {
+    super(message, 'ABORTED');
+    this.name = 'AbortError';
+  }
+}
+
+/** A summarizer call failed. `retryable` tells whether trying again may help. */
+export class SummarizerError extends CompactionError {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
+    super(message, 'SUMMARIZER');
+    this.name = 'SummarizerError';
+  }
+}
+
+/** Throw {@link CompactionAbortedError} when `signal` is aborted. */
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new CompactionAbortedError(abortMessage(signal));
+}
+
+/** A readable message for an aborted signal. */
+export function abortMessage(signal: AbortSignal): string {
+  const r = signal.reason as unknown;
+  if (r instanceof Error && r.name !== 'AbortError') return `compaction aborted: ${r.message}`;
+  if (typeof r === 'string') return `compaction aborted: ${r}`;
+  return 'compaction aborted';
+}
+
+/**
+ * Race a promise against an abort signal: rejects with {@link CompactionAbortedError}
+ * as soon as the signal fires (the promise keeps running, its result is ignored).
+ */
+export function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  throwIfAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CompactionAbortedError(abortMessage(signal)));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,51 @@
+import type { SurfaceNode } from '@hive-mind/session';
+import type { TokenMeter } from './tokens.js';
+
+/** What a summarizer gets: the span to replace and the context around it. */
+export interface SummarizeInput {
+  /** Surface nodes being replaced, in surface order. May contain a prior checkpoint (`kind: 'checkpoint'`). */
+  span: readonly SurfaceNode[];
+  /** Retained nodes after the span (read-only context; they stay verbatim). */
+  tail: readonly SurfaceNode[];
+  /** Upper bound for the summary body (tokens of `meter`). Exceeding it is a verification failure. */
+  maxTokens: number;
+  /** The engine's meter (use it to stay within `maxTokens`). */
+  meter: TokenMeter;
+  /** Aborts the call; a summarizer must stop promptly and reject. */
+  signal?: AbortSignal;
+}
+
+/** A summary body (markdown with `## ` sections, no framing: the engine frames it). */
+export interface SummaryOutput {
+  text: string;
+  /** Model that wrote it (LLM summarizers). */
+  model?: string;
+  /** Provider-reported usage (tokens), when known. */
+  usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+/** Turns a span into a checkpoint body. Implementations: extractive, openai, anthropic. */
+export interface Summarizer {
+  /** `extractive`, `openai`, `anthropic` or a custom name (recorded in `compaction/summary`). */
+  readonly name: string;
+  /** Model name when the summarizer uses one. */
+  readonly model?: string;
+  summarize(input: SummarizeInput): Promise<SummaryOutput>;
+}
+
+/** The section headings of a checkpoint body, in order (shared by every summarizer). */
+export const SECTIONS = [
+  'Primary request and intent',
+  'User instructions and corrections',
+  'Files read',
+  'Files modified',
+  'Commands run',
+  'Errors and fixes',
+  'Decisions',
+  'Pending tasks',
+  'Current work',
+  'Next step',
+] as const;
+
+/** Heading under which the engine re-inserts anchors a summary lost. */
+export const PRESERVED_HEADING = 'Preserved details';
