@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { basename } from 'node:path';
 import { MemorySessionLog } from '@hive-mind/session';
 import { LogBuilder } from './builder.js';
@@ -141,12 +142,18 @@ function looksWholeJson(head: string): boolean {
   }
 }
 
-function jsonErrorLine(text: string, err: Error): number {
-  const m = /position (\d+)/.exec(err.message);
-  if (!m) return 1;
-  const pos = Number(m[1]);
+/**
+ * Line of the first syntax error (V8's JSON.parse messages carry no position in Node 20):
+ * jsonc-parser's scanner reports the offset. Comments and trailing commas, which jsonc
+ * tolerates, are not JSON: then the line is that of the first such token, else 1.
+ */
+function jsonErrorLine(text: string): number {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const off = errors[0]?.offset;
+  if (off === undefined) return 1;
   let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < pos; i = text.indexOf('\n', i + 1)) line++;
+  for (let i = text.indexOf('\n'); i >= 0 && i < off; i = text.indexOf('\n', i + 1)) line++;
   return line;
 }
 
@@ -156,7 +163,7 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw new TranscriptError(`invalid JSON (${(err as Error).message})`, file, jsonErrorLine(text, err as Error));
+    throw new TranscriptError(`invalid JSON (${(err as Error).message})`, file, jsonErrorLine(text));
   }
   const format = opts.format ?? detectFormat([value]);
   if (!format) {
