@@ -121,7 +121,9 @@ type Edit = { start: number; end: number; text: string };
 
 function applyTextEdits(text: string, edits: Edit[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  // right to left; edits at the same offset keep their given order in the result
+  const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => b.start - a.start || b.i - a.i);
+  for (const e of ordered) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
 }
 
@@ -137,7 +139,7 @@ function viaDocumentApi(text: string, file: string, mutate: (doc: Document.Parse
 }
 
 function sameData(a: string, b: string): boolean {
-  return JSON.stringify(parseDocument(a).toJS()) === JSON.stringify(parseDocument(b).toJS());
+  return JSON.stringify(parseDocument(a).toJS() ?? {}) === JSON.stringify(parseDocument(b).toJS() ?? {});
 }
 
 /** Compute config.yaml with our hooks present (pure; used by install and dry-run). */
@@ -180,7 +182,7 @@ export function hermesConfigWithHooks(file: string, before: string | undefined, 
       else ok = false;
     } else {
       const sep = text === '' || text.endsWith('\n') ? '' : '\n';
-      edits.push({ start: text.length, end: text.length, text: `${sep}${text.trim() === '' ? '' : '\n'}${block}` });
+      edits.push({ start: text.length, end: text.length, text: `${sep}${block}` });
     }
   } else if (blockLayout(map)) {
     const firstKey = map.items[0]?.key as { range?: [number, number, number] } | undefined;
