@@ -151,7 +151,14 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
 
 function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
   let text = input.assistantText?.trim();
-  if (!text && input.transcriptPath) text = lastTurnFromTranscript(input.transcriptPath).assistantText?.trim();
+  if (!text && input.transcriptPath) {
+    try {
+      text = lastTurnFromTranscript(input.transcriptPath).assistantText?.trim();
+    } catch (e) {
+      // no transcript yet (a session that ended before its first turn): nothing to capture
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
   if (!text) return;
   const summary = summarizeExtractive(text, OUTCOME_MAX_CHARS);
   const importance = classifyImportance(summary);

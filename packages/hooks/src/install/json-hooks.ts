@@ -4,7 +4,7 @@
  * `hooks.json`), as text with jsonc-parser: comments, key order, formatting and the
  * user's own hooks are kept; only our entries (recognized by {@link ourHookEvent}) change.
  */
-import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
 import type { HostId } from '../types.js';
 import { ourHookEvent } from './command.js';
 
@@ -52,6 +52,48 @@ export function detectFormatting(text: string): FormattingOptions {
 }
 
 type Group = { hooks?: unknown };
+
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))![0];
+}
+
+function unit(fmt: FormattingOptions): string {
+  return fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
+}
+
+/**
+ * Append `value` to the array at `path` as a text insertion right after its last
+ * element, indented like that element. Unlike jsonc-parser's `modify`, this never
+ * re-formats the neighbouring element (a one-line user entry stays one line).
+ */
+function appendArrayElement(text: string, path: Array<string | number>, value: unknown, fmt: FormattingOptions): string {
+  const arr = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, path);
+  const kids = arr?.children ?? [];
+  if (!arr || arr.type !== 'array' || kids.length === 0) return applyEdits(text, modify(text, [...path, -1], value, { formattingOptions: fmt, isArrayInsertion: true }));
+  const last = kids[kids.length - 1]!;
+  const eol = fmt.eol ?? '\n';
+  const ownLine = /\n[ \t]*$/.test(text.slice(0, last.offset));
+  const indent = ownLine ? lineIndent(text, last.offset) : lineIndent(text, arr.offset) + unit(fmt);
+  const json = JSON.stringify(value, null, unit(fmt)).split('\n').join(eol + indent);
+  const at = last.offset + last.length;
+  return text.slice(0, at) + `,${eol}${indent}${json}` + text.slice(at);
+}
+
+/** Remove element `index` of the array at `path` as a text deletion (with its separating comma), touching nothing else. */
+function removeArrayElement(text: string, path: Array<string | number>, index: number): string {
+  const arr = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, path);
+  const kids = arr?.children ?? [];
+  const el = kids[index];
+  if (!arr || !el) return text;
+  if (index > 0) {
+    const prev = kids[index - 1]!;
+    return text.slice(0, prev.offset + prev.length) + text.slice(el.offset + el.length);
+  }
+  if (kids.length > 1) return text.slice(0, el.offset) + text.slice(kids[1]!.offset);
+  // only element: leave `[]`
+  return text.slice(0, arr.offset + 1) + text.slice(arr.offset + arr.length - 1);
+}
 
 function hooksObject(file: string, doc: Record<string, unknown>): Record<string, unknown> | undefined {
   const h = doc.hooks;
@@ -105,7 +147,7 @@ export function installJsonHooks(file: string, text: string, host: HostId, entri
     if (ours.length) {
       const [first, ...dupes] = ours;
       // remove duplicates from the end so earlier paths stay valid
-      for (const dup of dupes.reverse()) cur = applyEdits(cur, modify(cur, dup.path, undefined, { formattingOptions: fmt }));
+      for (const dup of dupes.reverse()) cur = removeArrayElement(cur, dup.path.slice(0, -1), dup.path[dup.path.length - 1] as number);
       const h = (((parseJsonc(file, cur).hooks as Record<string, Group[]>)[entry.event]![first!.path[2] as number]!.hooks as unknown[])[first!.path[4] as number] ?? {}) as Record<string, unknown>;
       if (h.command !== entry.command) cur = applyEdits(cur, modify(cur, [...first!.path, 'command'], entry.command, { formattingOptions: fmt }));
       if (h.timeout !== entry.timeout) cur = applyEdits(cur, modify(cur, [...first!.path, 'timeout'], entry.timeout, { formattingOptions: fmt }));
@@ -117,7 +159,7 @@ export function installJsonHooks(file: string, text: string, host: HostId, entri
       created.push(['hooks', entry.event]);
       cur = applyEdits(cur, modify(cur, ['hooks', entry.event], [group], { formattingOptions: fmt }));
     } else {
-      cur = applyEdits(cur, modify(cur, ['hooks', entry.event, -1], group, { formattingOptions: fmt, isArrayInsertion: true }));
+      cur = appendArrayElement(cur, ['hooks', entry.event], group, fmt);
     }
   }
   if (!cur.endsWith('\n') && (text.endsWith('\n') || !text.trim())) cur += '\n';
@@ -150,7 +192,7 @@ export function uninstallJsonHooks(file: string, text: string, host: HostId, cre
     const group = ((parseJsonc(file, cur).hooks as Record<string, Group[]>)[event] ?? [])[gi];
     const groupHooks = Array.isArray(group?.hooks) ? group.hooks : [];
     const onlyOurs = groupHooks.length === 1;
-    cur = applyEdits(cur, modify(cur, onlyOurs ? ['hooks', event, gi] : o.path, undefined, { formattingOptions: fmt }));
+    cur = onlyOurs ? removeArrayElement(cur, ['hooks', event], gi) : removeArrayElement(cur, o.path.slice(0, -1), o.path[4] as number);
   }
   for (const path of [...created].sort((a, b) => b.length - a.length)) {
     const d = parseJsonc(file, cur);

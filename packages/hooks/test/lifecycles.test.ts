@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { copyFileSync, existsSync, mkdirSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Mind, workspaceMindPath, personalMindPath } from '@hive-mind/mind';
+import { runHook } from '../src/index.js';
+import { DATA, payload, sandbox } from './helpers.js';
+
+async function hook(env: NodeJS.ProcessEnv, host: 'claude-code' | 'codex', event: string, body: unknown) {
+  return runHook([host, event], { stdin: Readable.from([typeof body === 'string' ? body : JSON.stringify(body)]), env, write: () => undefined });
+}
+
+function frames(path: string) {
+  const m = Mind.open(path, { readonly: true });
+  try {
+    return m.list({ limit: 1000 });
+  } finally {
+    m.close();
+  }
+}
+
+describe('lifecycles through the runner (real .mind files)', () => {
+  it('user-prompt-submit saves the prompt as a temporary frame and a stated fact durably, idempotently', async () => {
+    const s = sandbox();
+    const p = payload('claude-code', 'UserPromptSubmit', 2, s.project);
+    for (let i = 0; i < 3; i++) expect((await hook(s.env, 'claude-code', 'UserPromptSubmit', p)).error).toBeUndefined();
+    const fs = frames(workspaceMindPath(s.project, s.env));
+    expect(fs.map((f) => [f.kind, f.importance, f.content]).sort()).toEqual([
+      ['fact', 'important', 'The build uses pnpm'],
+      ['prompt', 'temporary', 'remember that the build uses pnpm'],
+    ]);
+    expect(fs.find((f) => f.kind === 'prompt')!.expiresAt).not.toBeNull();
+    expect(fs.every((f) => f.host === 'claude-code' && f.sessionId === p.session_id && f.workspace === s.project)).toBe(true);
+  });
+
+  it('session-start recalls the workspace memory in Claude Code and Codex formats, within the budget', async () => {
+    const s = sandbox();
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', payload('claude-code', 'UserPromptSubmit', 2, s.project));
+    const sub = join(s.project, 'packages', 'a');
+    mkdirSync(sub, { recursive: true });
+    for (const host of ['claude-code', 'codex'] as const) {
+      const r = await hook(s.env, host, 'SessionStart', payload(host, 'SessionStart', 0, sub));
+      const out = JSON.parse(r.output) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+      expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
+      expect(out.hookSpecificOutput.additionalContext).toContain('The build uses pnpm');
+    }
+    // another project sees nothing
+    const other = sandbox();
+    const r = await hook({ ...other.env, HIVE_MIND_HOME: s.home }, 'claude-code', 'SessionStart', payload('claude-code', 'SessionStart', 0, other.project));
+    expect(r.output).toBe('');
+    expect(r.error).toBeUndefined();
+  });
+
+  it('session-start output stays within the token budget with many frames', async () => {
+    const s = sandbox();
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    m.saveMany(Array.from({ length: 300 }, (_, i) => ({ content: `Fact ${i}: the service module ${i} reads its settings from config/${i}.toml and retries three times.`, importance: 'important' as const, scope: 'workspace' as const })));
+    m.close();
+    for (const budget of [1500, 200]) {
+      const r = await hook({ ...s.env, HIVE_MIND_RECALL_TOKENS: String(budget) }, 'claude-code', 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+      const ctx = (JSON.parse(r.output) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      expect(Math.ceil(ctx.length / 4)).toBeLessThanOrEqual(budget);
+      expect(Math.ceil(ctx.length / 4)).toBeGreaterThan(budget / 2);
+    }
+  });
+
+  it('stop saves the outcome from last_assistant_message, or from the transcript tail when the payload has none', async () => {
+    const s = sandbox();
+    const long = 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.';
+    await hook(s.env, 'codex', 'Stop', { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: long });
+    const t = join(s.root, 'transcript.jsonl');
+    copyFileSync(join(DATA, 'transcripts/claude-code/native-compact-2.1.332.jsonl'), t);
+    appendFileSync(t, JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.' }] } }) + '\n');
+    const p = payload('claude-code', 'Stop', 2, s.project);
+    delete p.last_assistant_message;
+    p.transcript_path = t;
+    expect((await hook(s.env, 'claude-code', 'Stop', p)).error).toBeUndefined();
+    // SessionEnd for the same prompt id stores nothing twice
+    await hook(s.env, 'claude-code', 'SessionEnd', { ...payload('claude-code', 'SessionEnd', 0, s.project), transcript_path: t });
+    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'outcome');
+    expect(outs.map((f) => [f.host, f.importance, f.content]).sort()).toEqual([
+      ['claude-code', 'important', 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.'],
+      ['codex', 'important', long],
+    ]);
+  });
+
+  it('pre-compact runs mind cleanup (expired frames deleted) on the workspace and personal minds', async () => {
+    const s = sandbox();
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    for (const path of [workspaceMindPath(s.project, s.env), personalMindPath(s.env)]) {
+      const m = Mind.open(path);
+      m.save({ content: `expired note for ${path}`, importance: 'temporary', expiresAt: past });
+      m.save({ content: `kept note for ${path}`, importance: 'important' });
+      m.close();
+    }
+    const r = await hook(s.env, 'claude-code', 'PreCompact', payload('claude-code', 'PreCompact', 0, s.project));
+    expect(r).toEqual({ output: '' });
+    for (const path of [workspaceMindPath(s.project, s.env), personalMindPath(s.env)]) expect(frames(path).map((f) => f.content)).toEqual([`kept note for ${path}`]);
+  });
+
+  it('events we do not handle and payloads for another event are logged, output stays valid', async () => {
+    const s = sandbox();
+    const r1 = await hook(s.env, 'claude-code', 'PostCompact', payload('claude-code', 'PostCompact', 0, s.project));
+    expect(r1.output).toBe('');
+    expect(r1.error).toMatch(/not handled/);
+    const r2 = await hook(s.env, 'claude-code', 'SessionStart', payload('claude-code', 'Stop', 0, s.project));
+    expect(r2.output).toBe('');
+    expect(r2.error).toMatch(/payload is for event "Stop"/);
+    expect(existsSync(workspaceMindPath(s.project, s.env))).toBe(false);
+  });
+});

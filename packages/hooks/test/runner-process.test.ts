@@ -1,0 +1,113 @@
+/**
+ * Bad input through the REAL built CLI (`node packages/cli/bin/hive-mind.js hook ...`):
+ * every case exits 0, prints valid host JSON or nothing, and leaves one log line.
+ * Needs `npx tsc -b packages/cli` first.
+ */
+import { describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Mind, workspaceMindPath } from '@hive-mind/mind';
+import { logLines, payload, runCli, sandbox, type Run } from './helpers.js';
+
+function expectFailOpen(r: Run, log: string, pattern: RegExp) {
+  expect(r.killedByTest).toBe(false);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  if (r.stdout.trim()) JSON.parse(r.stdout);
+  const lines = logLines(log);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+}
+
+describe('hook runner as a child process: bad input fails open', () => {
+  const cases: Array<[string, string | Buffer, RegExp]> = [
+    ['empty stdin', '', /claude-code Stop: empty stdin/],
+    ['truncated JSON', JSON.stringify(payload('claude-code', 'Stop', 0)).slice(0, 80), /not valid JSON/],
+    ['a JSON array', '[1,2]', /not an object/],
+    ['50 MB of stdin', Buffer.alloc(50 * 1024 * 1024, 0x61), /over the 8388608-byte cap/],
+    [
+      "another host's payload (Cursor beforeSubmitPrompt)",
+      JSON.stringify({ conversation_id: 'c1', generation_id: 'g1', hook_event_name: 'beforeSubmitPrompt', workspace_roots: ['/tmp'], prompt: 'hi' }),
+      /payload is for event "beforeSubmitPrompt"/,
+    ],
+  ];
+  for (const [name, stdin, pattern] of cases) {
+    it(name, async () => {
+      const s = sandbox();
+      const r = await runCli(['hook', 'claude-code', 'Stop'], stdin, s.env);
+      expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), pattern);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('SessionStart with bad input still prints nothing or valid JSON', async () => {
+    const s = sandbox();
+    const r = await runCli(['hook', 'codex', 'SessionStart'], '{"session_id": ', s.env);
+    expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /codex SessionStart: stdin is not valid JSON/);
+  });
+
+  it('a host that never closes stdin: the time cap ends the read', async () => {
+    const s = sandbox();
+    const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], 'hold', s.env);
+    expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /no stdin within 3000 ms/);
+  });
+
+  it('unknown host', async () => {
+    const s = sandbox();
+    const r = await runCli(['hook', 'vim', 'Stop'], '{}', s.env);
+    expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /unknown host "vim"/);
+  });
+
+  it('a missing .mind is created by UserPromptSubmit; SessionStart on a missing mind prints nothing and logs nothing', async () => {
+    const s = sandbox();
+    const r0 = await runCli(['hook', 'claude-code', 'SessionStart'], JSON.stringify(payload('claude-code', 'SessionStart', 0, s.project)), s.env);
+    expect([r0.code, r0.stdout, logLines(join(s.home, 'logs', 'hooks.log'))]).toEqual([0, '', []]);
+    const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), s.env);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
+    expect(m.list({}).length).toBe(2);
+    m.close();
+  });
+
+  it('a corrupted .mind is logged and left byte for byte as it was', async () => {
+    const s = sandbox();
+    const path = workspaceMindPath(s.project, s.env);
+    mkdirSync(join(s.home, 'workspaces'), { recursive: true });
+    const junk = Buffer.from('SQLite format 3\u0000' + 'garbage'.repeat(600));
+    writeFileSync(path, junk);
+    const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), s.env);
+    expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /claude-code UserPromptSubmit: MindError/);
+    expect(readFileSync(path).equals(junk)).toBe(true);
+    const r2 = await runCli(['hook', 'claude-code', 'SessionStart'], JSON.stringify(payload('claude-code', 'SessionStart', 0, s.project)), s.env);
+    expect([r2.code, r2.stdout]).toEqual([0, '']);
+  });
+
+  it('a .mind locked by another process: the write gives up after the busy timeout, logged', async () => {
+    const s = sandbox();
+    const path = workspaceMindPath(s.project, s.env);
+    Mind.open(path).close();
+    const db = new Database(path);
+    db.exec('BEGIN EXCLUSIVE');
+    try {
+      const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), s.env);
+      expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /claude-code UserPromptSubmit: .*(lock|busy)/i);
+    } finally {
+      db.exec('ROLLBACK');
+      db.close();
+    }
+  });
+
+  it('an unwritable home: the line goes to the fallback log in the temp dir', async () => {
+    const s = sandbox();
+    // a regular file where the home directory should be: nothing can be created under it (works as root too)
+    writeFileSync(join(s.root, 'blocker'), 'x');
+    const tmp = join(s.root, 'tmp');
+    mkdirSync(tmp);
+    chmodSync(join(s.root, 'blocker'), 0o444);
+    const env = { ...s.env, HIVE_MIND_HOME: join(s.root, 'blocker', 'hm'), TMPDIR: tmp };
+    const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), env);
+    const uid = process.getuid!();
+    expectFailOpen(r, join(tmp, `hive-mind-hooks-${uid}.log`), /claude-code UserPromptSubmit: .*(ENOTDIR|not a directory|IO)/i);
+  });
+});
