@@ -1,4 +1,4 @@
-import type { Mind } from '@hive-mind/mind';
+import type { Mind, Notes } from '@hive-mind/mind';
 import { resolveLimits, type Limits } from './limits.js';
 
 /** Options of the hive-mind MCP server. */
@@ -14,6 +14,14 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   /** SQLite busy timeout in milliseconds when another process holds the write lock. Default: the mind's own default. */
   busyTimeoutMs?: number;
+  /**
+   * MCP has no notion of an agent turn; `memory_notes` calls from one client session that follow
+   * each other within this many milliseconds count as one turn for the failure cap (unless the
+   * client passes `turnId`). Default 30000, or env `HIVE_MIND_MCP_TURN_GAP_MS`.
+   */
+  notesTurnGapMs?: number;
+  /** Options passed to the curated notes (limits, auto-consolidation); home and mind path come from this server. */
+  notes?: { memoryCharLimit?: number; userCharLimit?: number; autoConsolidate?: boolean; failureCap?: number };
   /** Where diagnostics go. Default: one line on stderr (stdout carries the protocol in stdio mode). */
   log?: (line: string) => void;
 }
@@ -34,6 +42,9 @@ export class ServerContext {
   private opened: Mind | undefined;
   private resolvedPath: string | undefined;
   private closed = false;
+  private notesInstance: Notes | undefined;
+  readonly notesTurnGapMs: number;
+  private readonly notesOpts: ServerOptions['notes'];
 
   constructor(opts: ServerOptions = {}) {
     this.env = opts.env ?? process.env;
@@ -41,6 +52,12 @@ export class ServerContext {
     this.log = opts.log ?? ((line) => process.stderr.write(`hive-mind mcp: ${line}\n`));
     this.explicitPath = opts.mindPath;
     this.busyTimeoutMs = opts.busyTimeoutMs;
+    this.notesOpts = opts.notes;
+    const gapEnv = this.env.HIVE_MIND_MCP_TURN_GAP_MS;
+    this.notesTurnGapMs = opts.notesTurnGapMs ?? (gapEnv !== undefined && gapEnv !== '' ? Number(gapEnv) : 30_000);
+    if (!Number.isInteger(this.notesTurnGapMs) || this.notesTurnGapMs < 0) {
+      throw new RangeError(`notesTurnGapMs (env HIVE_MIND_MCP_TURN_GAP_MS) must be a non-negative integer of milliseconds, got ${JSON.stringify(opts.notesTurnGapMs ?? gapEnv)}`);
+    }
     if (opts.busyTimeoutMs !== undefined && (!Number.isInteger(opts.busyTimeoutMs) || opts.busyTimeoutMs < 0)) {
       throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${opts.busyTimeoutMs}`);
     }
@@ -77,6 +94,18 @@ export class ServerContext {
       });
     }
     return this.opening;
+  }
+
+  /**
+   * The curated notes (`<home>/memories`), created on first use. Facts that cannot be written
+   * are kept as pending frames in this server's `.mind`.
+   */
+  async notes(): Promise<Notes> {
+    if (!this.notesInstance) {
+      const { Notes, mindHome } = await this.mindModule();
+      this.notesInstance = new Notes({ ...(this.notesOpts ?? {}), env: this.env, home: mindHome(this.env), mindPath: await this.mindPath() });
+    }
+    return this.notesInstance;
   }
 
   /** Close the mind if it was opened. Idempotent. */

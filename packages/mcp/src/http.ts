@@ -81,7 +81,7 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
           sessions.set(id, { transport, server });
         },
       });
-      const server = createMcpServer(ctx, 'http');
+      const server = createMcpServer(ctx, `http-${randomUUID()}`);
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };

@@ -5,3 +5,4 @@ export { serveHttp, HTTP_HOST, HTTP_PATH, MAX_HTTP_BODY_BYTES, type HttpServerOp
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
 export { FieldError, type SessionInfo } from './guard.js';
 export { MAX_SAVE_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, DEFAULT_RECALL_TOKENS, MAX_RECALL_TOKENS } from './tools-mind.js';
+export { TurnClock, MAX_NOTE_CHARS, MAX_BATCH_OPS, MAX_THREAD_CHARS } from './tools-notes.js';

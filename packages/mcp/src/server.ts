@@ -5,6 +5,7 @@ import { ServerContext, type ServerOptions } from './context.js';
 import type { SessionInfo } from './guard.js';
 import { registerMindTools } from './tools-mind.js';
 import { registerResources } from './resources.js';
+import { registerNotesTool } from './tools-notes.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -35,6 +36,7 @@ export function createMcpServer(ctx: ServerContext, sessionId: string = randomUU
   };
   server.server.onerror = (err) => ctx.log(`protocol error: ${err.message}`);
   registerMindTools(server, ctx, session);
+  registerNotesTool(server, ctx, session);
   registerResources(server, ctx);
   return server;
 }

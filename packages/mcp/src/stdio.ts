@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ServerContext, type ServerOptions } from './context.js';
 import { createMcpServer } from './server.js';
@@ -20,7 +21,7 @@ export function protectStdout(): void {
 export async function serveStdio(opts: ServerOptions = {}): Promise<{ closed: Promise<void>; close: () => Promise<void> }> {
   protectStdout();
   const ctx = new ServerContext(opts);
-  const server = createMcpServer(ctx, `stdio-${process.pid}`);
+  const server = createMcpServer(ctx, `stdio-${process.pid}-${randomBytes(4).toString('hex')}`);
   const transport = new StdioServerTransport();
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
