@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { parse } from 'jsonc-parser';
+import { loadInstaller, listOurHooks, shQuote, type InstallOptions } from '../src/index.js';
+import { disableHooksFeature, enableHooksFeature } from '../src/install/toml-features.js';
+import { CLI, sandbox } from './helpers.js';
+
+const USER_TOML = `# my codex config
+model = "gpt-5-codex"   # the default model
+approval_policy = "on-request"
+
+[features]
+web_search = true
+hooks = false # off for now
+
+[model_providers.local]
+name = "local"
+base_url = "http://127.0.0.1:8080/v1"
+`;
+
+const USER_HOOKS = `{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [ { "type": "command", "command": "~/.codex/hooks/guard.sh", "timeout": 5 } ] }
+    ],
+    "Stop": [
+      { "hooks": [ { "type": "command", "command": "~/.codex/hooks/notify.sh" } ] }
+    ]
+  }
+}
+`;
+
+function setup(files: { toml?: string; hooks?: string }) {
+  const s = sandbox();
+  const home = join(s.root, 'home');
+  const dir = join(home, '.codex');
+  mkdirSync(dir, { recursive: true });
+  if (files.toml !== undefined) writeFileSync(join(dir, 'config.toml'), files.toml);
+  if (files.hooks !== undefined) writeFileSync(join(dir, 'hooks.json'), files.hooks);
+  const opts: InstallOptions = { home, env: { ...s.env, HOME: home, CODEX_HOME: '/nonexistent-should-be-ignored' }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
+  return { dir, opts, toml: join(dir, 'config.toml'), hooks: join(dir, 'hooks.json') };
+}
+
+describe('codex config.toml feature flag edits', () => {
+  it('replaces hooks = false in [features], inserts into [features], appends a table; each undone exactly', () => {
+    const cases = [USER_TOML, USER_TOML.replace('hooks = false # off for now\n', ''), 'model = "o3"\n', '', '[features]\nhooks = true\n'];
+    for (const before of cases) {
+      const { text, edit } = enableHooksFeature('config.toml', before);
+      expect((parseToml(text) as { features: { hooks: boolean } }).features.hooks).toBe(true);
+      expect(disableHooksFeature('config.toml', text, edit)).toBe(before === '' ? '' : before);
+    }
+    expect(enableHooksFeature('c.toml', USER_TOML).text).toContain('[features]\nweb_search = true\nhooks = true # added by hive-mind\n\n[model_providers.local]');
+  });
+  it('refuses dotted-key or inline features and invalid TOML with file and line', () => {
+    expect(() => enableHooksFeature('c.toml', 'features.web_search = true\n')).toThrow(/c\.toml: field "features" is written as dotted keys/);
+    expect(() => enableHooksFeature('c.toml', 'features = { web_search = true }\n')).toThrow(/dotted keys or an inline table/);
+    expect(() => enableHooksFeature('c.toml', 'a = 1\nb = = 2\n')).toThrow(/c\.toml: line 2, column \d+/);
+  });
+  it('a user line edited after install is left alone on uninstall', () => {
+    const { text, edit } = enableHooksFeature('c.toml', USER_TOML);
+    const edited = text.replace('hooks = true # added by hive-mind', 'hooks = true # mine now');
+    expect(disableHooksFeature('c.toml', edited, edit)).toBe(edited);
+  });
+});
+
+describe('codex installer', () => {
+  it('install/verify/uninstall round trip keeps the user hooks, comments and TOML', async () => {
+    const f = setup({ toml: USER_TOML, hooks: USER_HOOKS });
+    const inst = (await loadInstaller('codex'))!;
+    const r = await inst.install(f.opts);
+    expect(r.files.map((x) => x.changed)).toEqual([true, true]);
+    expect(r.notes.join(' ')).toMatch(/trust/);
+    const doc = parse(readFileSync(f.hooks, 'utf8')) as { hooks: Record<string, unknown[]> };
+    expect(Object.keys(doc.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'UserPromptSubmit']);
+    expect(listOurHooks(f.hooks, readFileSync(f.hooks, 'utf8'), 'codex').map((h) => h.event)).toEqual(['Stop', 'SessionStart', 'UserPromptSubmit']);
+    const t = readFileSync(f.toml, 'utf8');
+    expect(t).toBe(USER_TOML.replace('hooks = false # off for now', 'hooks = true # added by hive-mind'));
+    expect(existsSync(r.files[1]!.backup!)).toBe(true);
+    // idempotent
+    const again = await inst.install(f.opts);
+    expect(again.files.map((x) => x.changed)).toEqual([false, false]);
+    // verify
+    const v = await inst.verify(f.opts);
+    expect(v.hooks.map((h) => [h.event, h.ok])).toEqual([
+      ['UserPromptSubmit', true],
+      ['Stop', true],
+      ['SessionStart', true],
+    ]);
+    expect(v.hooks[2]!.stdout).toContain('Hive-mind verify ran here');
+    // the user removes their own hooks after install, then uninstalls: feature flag goes back to theirs
+    writeFileSync(f.hooks, readFileSync(f.hooks, 'utf8'));
+    const u = await inst.uninstall(f.opts);
+    expect(u.files.map((x) => x.changed)).toEqual([true, false]);
+    expect(readFileSync(f.hooks, 'utf8')).toBe(USER_HOOKS);
+    // user hooks remain, so the flag stays on, and the notes say so
+    expect(u.notes.join(' ')).toMatch(/kept \[features\] hooks = true/);
+  });
+
+  it('without user hooks, uninstall restores config.toml byte for byte; missing files are created and emptied', async () => {
+    const f = setup({ toml: USER_TOML });
+    const inst = (await loadInstaller('codex'))!;
+    await inst.install(f.opts);
+    await inst.uninstall(f.opts);
+    expect(readFileSync(f.toml, 'utf8')).toBe(USER_TOML);
+    expect(parse(readFileSync(f.hooks, 'utf8'))).toEqual({});
+    const g = setup({});
+    await inst.install(g.opts);
+    expect(readFileSync(g.toml, 'utf8')).toBe('[features]\nhooks = true # added by hive-mind\n');
+    await inst.uninstall(g.opts);
+    expect(readFileSync(g.toml, 'utf8')).toBe('');
+  });
+
+  it('dry-run shows both diffs and writes nothing', async () => {
+    const f = setup({ toml: USER_TOML, hooks: USER_HOOKS });
+    const inst = (await loadInstaller('codex'))!;
+    const r = await inst.install({ ...f.opts, dryRun: true });
+    expect(r.files[1]!.diff).toContain('-hooks = false # off for now\n+hooks = true # added by hive-mind');
+    expect(r.files[0]!.diff).toContain('hook codex SessionStart');
+    expect(readFileSync(f.toml, 'utf8')).toBe(USER_TOML);
+    expect(readFileSync(f.hooks, 'utf8')).toBe(USER_HOOKS);
+  });
+});
