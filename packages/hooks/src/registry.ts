@@ -10,6 +10,8 @@ type AdapterModule = { adapter: HostAdapter };
 const loaders: Partial<Record<HostId, () => Promise<AdapterModule>>> = {
   'claude-code': () => import('./hosts/claude-code.js'),
   codex: () => import('./hosts/codex.js'),
+  cursor: () => import('./hosts/cursor.js'),
+  hermes: () => import('./hosts/hermes.js'),
   // cursor, openclaw, hermes: one line each, e.g. `cursor: () => import('./hosts/cursor.js'),`
 };
 

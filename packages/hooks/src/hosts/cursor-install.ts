@@ -16,19 +16,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
-import {
-  backupFile,
-  homeOf,
-  hookCommandLine,
-  isOurHookCommand,
-  readIfExists,
-  resolveHookCommand,
-  runCommand,
-  shellSplit,
-  unifiedDiff,
-  verifyEnv,
-  writeFileAtomic,
-} from './cursor-openclaw-hermes-shared.js';
+import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { hookCommand } from '../install/command.js';
+import { homeOf } from '../install/state.js';
+import { verifyCommands, type VerifyTarget } from '../install/verify.js';
+import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
 
 /** `~/.cursor/hooks.json` under `home`. */
 export function cursorHooksPath(home: string): string {
@@ -123,7 +115,7 @@ export function cursorConfigWithHooks(file: string, before: string | undefined, 
   if (doc.root.version === undefined) doc = edit(doc, ['version'], 1, file);
   if (hooksObject(doc, file) === undefined) doc = edit(doc, ['hooks'], {}, file);
   for (const event of CURSOR_INSTALLED_EVENTS) {
-    const command = hookCommandLine(prefix, 'cursor', event);
+    const command = hookCommand(prefix, 'cursor', event);
     const arr = eventArray(doc, event, file);
     if (arr === undefined) {
       doc = edit(doc, ['hooks', event], [{ command }], file);
@@ -207,7 +199,7 @@ export function checkCursorStdout(event: string, stdout: string): string | undef
 
 async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
   const file = cursorHooksPath(homeOf(opts));
-  const before = readIfExists(file);
+  const before = readText(file);
   let after: string | undefined;
   if (action === 'install') {
     after = cursorConfigWithHooks(file, before, resolveHookCommand(opts));
@@ -220,16 +212,13 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
     host: 'cursor',
     action,
     dryRun: !!opts.dryRun,
-    files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before, after) : '' }],
+    files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before ?? '', after ?? '') : '' }],
     notes: [],
   };
   if (changed && !opts.dryRun) {
-    if (before !== undefined) report.files[0]!.backup = backupFile(file);
-    if (after === undefined) {
-      fs.unlinkSync(file);
-    } else {
-      writeFileAtomic(file, after);
-    }
+    report.files[0]!.backup = backupFile(file);
+    if (after === undefined) fs.unlinkSync(file);
+    else writeAtomic(file, after);
   }
   if (action === 'install') {
     report.notes.push('Cursor reads ~/.cursor/hooks.json at start-up: restart Cursor (or reload the window) and check Settings > Hooks lists the hive-mind entries.');
@@ -243,31 +232,23 @@ export const cursorInstaller: HostInstaller = {
   install: (opts) => change('install', opts),
   uninstall: (opts) => change('uninstall', opts),
   async verify(opts: InstallOptions = {}): Promise<VerifyReport> {
-    const home = homeOf(opts);
-    const file = cursorHooksPath(home);
-    const text = readIfExists(file);
-    const report: VerifyReport = { host: 'cursor', ok: true, hooks: [] };
+    const file = cursorHooksPath(homeOf(opts));
+    const text = readText(file);
     const doc = text === undefined ? undefined : load(file, text);
-    const { env, cleanup } = verifyEnv(opts);
-    try {
-      for (const event of CURSOR_INSTALLED_EVENTS) {
-        const arr = doc ? eventArray(doc, event, file) ?? [] : [];
-        const entry = arr.find((e) => isOurHookCommand(commandOf(e), 'cursor', event));
-        const command = entry ? String(commandOf(entry)) : '';
-        if (!entry) {
-          report.hooks.push({ event, command, exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
-          continue;
-        }
-        // Cursor runs the command through the user's shell; `sh -c` is the POSIX equivalent.
-        const argv = process.platform === 'win32' ? shellSplit(command) : ['/bin/sh', '-c', command];
-        const run = await runCommand(argv, JSON.stringify(cursorSamplePayload(event, home)), { env, cwd: home });
-        const problem = run.error ?? (run.exitCode !== 0 ? `exit code ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}` : checkCursorStdout(event, run.stdout));
-        report.hooks.push({ event, command, exitCode: run.exitCode, ms: Math.round(run.ms), stdout: run.stdout.trim(), ok: !problem, ...(problem ? { error: problem } : {}) });
-      }
-    } finally {
-      cleanup();
+    const targets: VerifyTarget[] = [];
+    const missing: VerifyReport['hooks'] = [];
+    for (const event of CURSOR_INSTALLED_EVENTS) {
+      const entry = (doc ? eventArray(doc, event, file) ?? [] : []).find((e) => isOurHookCommand(commandOf(e), 'cursor', event));
+      if (entry) targets.push({ event, command: String(commandOf(entry)), payload: (cwd: string) => cursorSamplePayload(event, cwd) });
+      else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
     }
-    report.ok = report.hooks.every((h) => h.ok);
+    // Cursor runs each command through a shell, as verifyCommands does (/bin/sh -c).
+    const report = withStdoutCheck(await verifyCommands('cursor', targets, { env: opts.env }), checkCursorStdout);
+    report.hooks.push(...missing);
+    report.ok = report.ok && missing.length === 0;
     return report;
   },
 };
+
+/** Registry entry (installers.ts loads `installer`). */
+export const installer = cursorInstaller;

@@ -112,3 +112,6 @@ export const cursorAdapter: HostAdapter = {
     }
   },
 };
+
+/** Registry entry (registry.ts loads `adapter`). */
+export const adapter = cursorAdapter;

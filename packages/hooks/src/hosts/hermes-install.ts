@@ -24,19 +24,11 @@ import * as path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { HERMES_INSTALLED_EVENTS } from './hermes.js';
-import {
-  backupFile,
-  homeOf,
-  hookCommandLine,
-  isOurHookCommand,
-  readIfExists,
-  resolveHookCommand,
-  runCommand,
-  shellSplit,
-  unifiedDiff,
-  verifyEnv,
-  writeFileAtomic,
-} from './cursor-openclaw-hermes-shared.js';
+import { hookCommand } from '../install/command.js';
+import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { homeOf } from '../install/state.js';
+import { verifyCommands, type VerifyTarget } from '../install/verify.js';
+import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
 
 /** Per-hook timeout we write (seconds). Our runner has its own, shorter, time cap. */
 export const HERMES_HOOK_TIMEOUT_S = 30;
@@ -146,7 +138,7 @@ function sameData(a: string, b: string): boolean {
 export function hermesConfigWithHooks(file: string, before: string | undefined, prefix: string): string {
   const text = before ?? '';
   const doc = parseOrThrow(file, text);
-  const want = (event: string) => hookCommandLine(prefix, 'hermes', event);
+  const want = (event: string) => hookCommand(prefix, 'hermes', event);
 
   const reference = viaDocumentApi(text, file, (d) => {
     if (!hooksMap(d, file, text)) d.set('hooks', d.createNode({}));
@@ -349,7 +341,7 @@ export function checkHermesStdout(stdout: string): string | undefined {
 
 async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
   const file = hermesConfigPath(opts);
-  const before = readIfExists(file);
+  const before = readText(file);
   let after: string | undefined = before;
   if (action === 'install') after = hermesConfigWithHooks(file, before, resolveHookCommand(opts));
   else if (before !== undefined) {
@@ -357,11 +349,11 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
     if (after.trim() === '' && before.trim() !== '') after = undefined; // the file only ever held our hooks
   }
   const changed = after !== before;
-  const report: InstallReport = { host: 'hermes', action, dryRun: !!opts.dryRun, files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before, after) : '' }], notes: [] };
+  const report: InstallReport = { host: 'hermes', action, dryRun: !!opts.dryRun, files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before ?? '', after ?? '') : '' }], notes: [] };
   if (changed && !opts.dryRun) {
-    if (before !== undefined) report.files[0]!.backup = backupFile(file);
+    report.files[0]!.backup = backupFile(file);
     if (after === undefined) fs.unlinkSync(file);
-    else writeFileAtomic(file, after);
+    else writeAtomic(file, after);
   }
   if (action === 'install') {
     report.notes.push(
@@ -379,30 +371,24 @@ export const hermesInstaller: HostInstaller = {
   uninstall: (opts) => change('uninstall', opts),
   async verify(opts: InstallOptions = {}): Promise<VerifyReport> {
     const file = hermesConfigPath(opts);
-    const text = readIfExists(file);
-    const report: VerifyReport = { host: 'hermes', ok: true, hooks: [] };
-    const doc = text === undefined ? undefined : parseOrThrow(file, text);
-    const map = doc && text !== undefined ? hooksMap(doc, file, text) : undefined;
-    const { env, cleanup } = verifyEnv(opts);
-    try {
-      for (const event of HERMES_INSTALLED_EVENTS) {
-        const seq = text !== undefined ? eventSeq(map, event, file, text) : undefined;
-        const item = seq?.items.find((it) => isOurHookCommand(itemCommand(it), 'hermes', event));
-        const command = item ? String(itemCommand(item)) : '';
-        if (!item) {
-          report.hooks.push({ event, command, exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
-          continue;
-        }
-        const home = homeOf(opts);
-        // Hermes splits the command with shlex and runs it without a shell; so do we.
-        const run = await runCommand(shellSplit(command), JSON.stringify(hermesSamplePayload(event, home)), { env: { ...env, HERMES_HOME: hermesHome(opts) }, cwd: home });
-        const problem = run.error ?? (run.exitCode !== 0 ? `exit code ${run.exitCode}: ${run.stderr.trim().slice(0, 200)}` : checkHermesStdout(run.stdout));
-        report.hooks.push({ event, command, exitCode: run.exitCode, ms: Math.round(run.ms), stdout: run.stdout.trim(), ok: !problem, ...(problem ? { error: problem } : {}) });
-      }
-    } finally {
-      cleanup();
+    const text = readText(file);
+    const map = text === undefined ? undefined : hooksMap(parseOrThrow(file, text), file, text);
+    const targets: VerifyTarget[] = [];
+    const missing: VerifyReport['hooks'] = [];
+    for (const event of HERMES_INSTALLED_EVENTS) {
+      const item = text !== undefined ? eventSeq(map, event, file, text)?.items.find((it) => isOurHookCommand(itemCommand(it), 'hermes', event)) : undefined;
+      if (item) targets.push({ event, command: String(itemCommand(item)), payload: (cwd: string) => hermesSamplePayload(event, cwd) });
+      else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
     }
-    report.ok = report.hooks.every((h) => h.ok);
+    // Hermes splits the command with shlex and runs it without a shell; for the commands we
+    // write (plain or single-quoted words) /bin/sh -c yields the same argv.
+    const env = { ...(opts.env ?? process.env), HERMES_HOME: hermesHome(opts) };
+    const report = withStdoutCheck(await verifyCommands('hermes', targets, { env }), (_e, out) => checkHermesStdout(out));
+    report.hooks.push(...missing);
+    report.ok = report.ok && missing.length === 0;
     return report;
   },
 };
+
+/** Registry entry (installers.ts loads `installer`). */
+export const installer = hermesInstaller;

@@ -27,7 +27,7 @@
  * There is no PreCompact event in Hermes' hook list, so cleanup runs from the
  * Stop (`post_llm_call`) path behind the opt-in, time-gated gate in `../hermes-gate.ts`.
  */
-import type { HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
+import type { HookContext, HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
 import { obj, stableId, str } from './cursor-openclaw-hermes-shared.js';
 
 /** Hermes event name -> lifecycle (the first `pre_llm_call` of a session is re-routed to session-start in `normalize`). */
@@ -96,6 +96,36 @@ export const hermesAdapter: HostAdapter = {
     return input;
   },
 
+  /**
+   * Shared lifecycles, except Stop: the turn is saved, then the compact-on-stop gate
+   * (`../hermes-gate.ts`, opt-in via HIVE_MIND_HERMES_COMPACT_ON_STOP) may run cleanup.
+   * A failed save is rethrown after the gate so the runner logs it; a failed cleanup is
+   * logged here and retried on the next turn.
+   */
+  async handle(input: LifecycleInput, ctx: HookContext): Promise<LifecycleOutput> {
+    if (input.lifecycle !== 'stop') return ctx.runLifecycle(input);
+    const { runHermesStop } = await import('../hermes-gate.js');
+    let saveError: unknown;
+    const r = await runHermesStop({
+      env: ctx.env,
+      now: ctx.now,
+      save: async () => {
+        try {
+          await ctx.runLifecycle(input);
+        } catch (e) {
+          saveError = e;
+          throw e;
+        }
+      },
+      cleanup: () => ctx.cleanup(input),
+      log: (m) => {
+        if (!m.startsWith('hermes stop: save failed')) ctx.log(m);
+      },
+    });
+    if (saveError !== undefined && !r.saved) throw saveError;
+    return {};
+  },
+
   render(nativeEvent: string, out: LifecycleOutput): string {
     // Documented response for context injection: {"context": "…"}; any other event's
     // stdout is ignored by Hermes, and an empty object is the documented silent no-op.
@@ -104,3 +134,6 @@ export const hermesAdapter: HostAdapter = {
     return '{}';
   },
 };
+
+/** Registry entry (registry.ts loads `adapter`). */
+export const adapter = hermesAdapter;
