@@ -1,4 +1,8 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+
+/** What the SDK passes a tool handler beside its arguments (abort signal, session id...). */
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 import type { ServerContext } from './context.js';
 import { errorResult, messageOf } from './limits.js';
 
@@ -26,10 +30,10 @@ export interface SessionInfo {
  * every failure becomes a tool result with `isError: true` and a one-line message
  * (`<tool>: <message>`), and the failure is logged on stderr.
  */
-export function guarded<A>(name: string, ctx: ServerContext, fn: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args: A) => {
+export function guarded<A>(name: string, ctx: ServerContext, fn: (args: A, extra: ToolExtra) => Promise<CallToolResult>): (args: A, extra: ToolExtra) => Promise<CallToolResult> {
+  return async (args: A, extra: ToolExtra) => {
     try {
-      return await fn(args);
+      return await fn(args, extra);
     } catch (err) {
       const msg = messageOf(err);
       if (!(err instanceof FieldError) && !isUserError(err)) ctx.log(`${name} failed: ${msg}`);

@@ -6,6 +6,7 @@ import type { SessionInfo } from './guard.js';
 import { registerMindTools } from './tools-mind.js';
 import { registerResources } from './resources.js';
 import { registerNotesTool } from './tools-notes.js';
+import { registerCompactTool } from './tools-compact.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -37,6 +38,7 @@ export function createMcpServer(ctx: ServerContext, sessionId: string = randomUU
   server.server.onerror = (err) => ctx.log(`protocol error: ${err.message}`);
   registerMindTools(server, ctx, session);
   registerNotesTool(server, ctx, session);
+  registerCompactTool(server, ctx);
   registerResources(server, ctx);
   return server;
 }

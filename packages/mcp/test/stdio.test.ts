@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { callError, callJson, CLI, connectStdio, requireBuilt, tempHome, textOf, type Connected } from './helpers.js';
 
-const TOOLS = ['save_memory', 'search_memory', 'get_memory', 'recall', 'forget_memory', 'cleanup_frames', 'mind_stats'];
+const TOOLS = ['save_memory', 'search_memory', 'get_memory', 'recall', 'forget_memory', 'cleanup_frames', 'mind_stats', 'memory_notes', 'compact_transcript'];
 
 describe('hive-mind mcp over stdio (real process, SDK client)', () => {
   const t = tempHome();
@@ -22,7 +22,9 @@ describe('hive-mind mcp over stdio (real process, SDK client)', () => {
     expect(c.client.getInstructions()).toMatch(/recall/);
     const { tools } = await c.client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of TOOLS) expect(names).toContain(n);
+    expect(names.sort()).toEqual([...TOOLS].sort());
+    const { resources } = await c.client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['memory://notes/memory', 'memory://notes/user', 'memory://stats']);
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
