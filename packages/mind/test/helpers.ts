@@ -28,7 +28,8 @@ export function ensureBuilt(project: 'mind' | 'cli' = 'mind'): void {
   const pkg = join(REPO_DIR, 'packages', project);
   const out = project === 'mind' ? DIST_INDEX : join(pkg, 'dist', 'bin.js');
   const srcs = project === 'mind' ? [join(PKG_DIR, 'src')] : [join(PKG_DIR, 'src'), join(pkg, 'src')];
-  const stale = !existsSync(out) || srcs.some((s) => newestMtime(s) > statSync(out).mtimeMs);
+  const dists = project === 'mind' ? [join(PKG_DIR, 'dist')] : [join(PKG_DIR, 'dist'), join(pkg, 'dist')];
+  const stale = !existsSync(out) || srcs.some((s, i) => newestMtime(s) > newestMtime(dists[i]!));
   if (stale) execFileSync(process.execPath, [join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', pkg], { cwd: REPO_DIR, stdio: 'inherit' });
 }
 

@@ -1,0 +1,285 @@
+import Database from 'better-sqlite3';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, closeSync, readSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { MindError } from './errors.js';
+import { Mind, type Frame } from './store.js';
+import { Notes } from './notes.js';
+import { readLock } from './lock.js';
+import { redactSecrets } from './redact.js';
+import { contentHash } from './text.js';
+import { hooksLogPath } from './paths.js';
+
+/** Default size above which `doctor` warns about a .mind file (bytes, file + WAL): 512 MiB. Env `HIVE_MIND_MIND_SIZE_WARN`. */
+export const DEFAULT_MIND_SIZE_WARN = 512 * 1024 * 1024;
+
+/** What `doctor` found. */
+export interface DoctorReport {
+  mind: {
+    path: string;
+    exists: boolean;
+    /** True when the file opened and passed `PRAGMA integrity_check` and the FTS5 integrity check. */
+    ok: boolean;
+    error?: string;
+    bytes: number;
+    walBytes: number;
+    sizeLimit: number;
+    schemaVersion?: number;
+    frames?: number;
+    integrity?: string[];
+    quarantined: Array<Pick<Frame, 'id' | 'threats' | 'createdAt' | 'host'> & { preview: string }>;
+    pendingNotes: number;
+  };
+  notes: ReturnType<Notes['inventory']>;
+  locks: Array<{ path: string; pid: number; since: string; stale: boolean }>;
+  hookErrors: string[];
+  hookLog: string;
+}
+
+function size(p: string): number {
+  try {
+    return statSync(p).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Last `n` lines of a file that look like errors (reads at most the last 256 KiB). */
+function tailErrors(path: string, n: number): string[] {
+  if (!existsSync(path)) return [];
+  const total = size(path);
+  const len = Math.min(total, 256 * 1024);
+  const buf = Buffer.alloc(len);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buf, 0, len, total - len);
+  } finally {
+    closeSync(fd);
+  }
+  const lines = buf.toString('utf8').split('\n').filter((l) => l.trim());
+  return lines.filter((l) => /error|fail|exception|"level"\s*:\s*"(?:error|warn)"/i.test(l)).slice(-n).map((l) => redactSecrets(l.length > 400 ? l.slice(0, 400) + '…' : l).text);
+}
+
+/**
+ * Health of a hive-mind home: the .mind file (size against the warning size, schema, integrity,
+ * quarantined frames, pending notes), every notes file (size against its limit, lock state), and
+ * the recent errors in `<home>/logs/hooks.log`. Never modifies anything.
+ */
+export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.ProcessEnv; maxHookErrors?: number }): DoctorReport {
+  const env = opts.env ?? process.env;
+  const warn = Number(env.HIVE_MIND_MIND_SIZE_WARN) > 0 ? Number(env.HIVE_MIND_MIND_SIZE_WARN) : DEFAULT_MIND_SIZE_WARN;
+  const mp = opts.mindPath;
+  const report: DoctorReport = {
+    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0 },
+    notes: opts.notes.inventory(),
+    locks: [],
+    hookErrors: [],
+    hookLog: join(opts.notes.home, 'logs', 'hooks.log'),
+  };
+  if (report.mind.exists) {
+    let m: Mind | undefined;
+    try {
+      m = Mind.open(mp, { readonly: true });
+      const st = m.stats();
+      report.mind.schemaVersion = st.schemaVersion;
+      report.mind.frames = st.frames;
+      report.mind.integrity = m.integrityCheck();
+      report.mind.ok = report.mind.integrity.length === 1 && report.mind.integrity[0] === 'ok';
+      report.mind.quarantined = m.list({ quarantinedOnly: true, limit: 50 }).map((f) => ({ id: f.id, threats: f.threats, createdAt: f.createdAt, host: f.host, preview: f.content.replace(/\s+/g, ' ').slice(0, 80) }));
+      report.mind.pendingNotes = m.list({ kind: 'pending-note', limit: 1000 }).length;
+    } catch (err) {
+      report.mind.error = err instanceof Error ? err.message : String(err);
+    } finally {
+      m?.close();
+    }
+  }
+  for (const n of report.notes) if (n.lock) report.locks.push({ path: `${n.path}.lock`, ...n.lock });
+  const fl = readLock(join(opts.notes.dir, '.turn-failures.json.lock'));
+  if (fl) report.locks.push({ path: join(opts.notes.dir, '.turn-failures.json.lock'), pid: fl.pid, since: fl.since, stale: fl.stale });
+  report.hookLog = existsSync(report.hookLog) ? report.hookLog : hooksLogPath(env);
+  report.hookErrors = tailErrors(report.hookLog, opts.maxHookErrors ?? 10);
+  return report;
+}
+
+/** What {@link repairMind} recovered. */
+export interface RepairReport {
+  source: string;
+  dest: string;
+  /** `vacuum-into`: the file was readable as a whole; `sqlite3-recover`: the sqlite3 CLI's `.recover`; `row-copy`: frame by frame. */
+  method: 'vacuum-into' | 'sqlite3-recover' | 'row-copy';
+  recovered: number;
+  /** Frames recovered only from the full-text index (content and tags; metadata defaulted). */
+  fromIndex: number;
+  /** Frame ids that could not be read. */
+  unreadable: number;
+  problems: string[];
+}
+
+const COLS = [
+  'id', 'content', 'kind', 'importance', 'scope', 'source', 'host', 'session_id', 'turn_id', 'thread_key', 'workspace', 'tags', 'content_hash',
+  'created_at', 'updated_at', 'expires_at', 'supersedes', 'superseded_by', 'quarantined', 'threats', 'redactions', 'part', 'parts', 'part_of',
+];
+
+/**
+ * Recover what SQLite can read from a damaged .mind file into a NEW file (`dest`, default
+ * `<source>.recovered-<timestamp>.mind`); the source is never modified (it is copied to a temp
+ * directory first, with its WAL). Strategy: `VACUUM INTO` when the copy reads as a whole; else the
+ * `sqlite3` CLI's `.recover` when that binary is installed; else row-by-row copy, with frames whose
+ * row is unreadable salvaged from the FTS index. Content is redacted again on the way.
+ * Throws `MindError('CORRUPT')` when nothing at all can be read (e.g. not a SQLite file).
+ */
+export function repairMind(source: string, dest?: string): RepairReport {
+  if (!existsSync(source)) throw new MindError(`${source}: no such file`, 'IO', source);
+  const out = dest ?? `${source.replace(/\.mind$/, '')}.recovered-${new Date().toISOString().replace(/[:.]/g, '-')}.mind`;
+  if (existsSync(out)) throw new MindError(`${out}: already exists; refusing to overwrite it`, 'IO', out);
+  const work = mkdtempSync(join(tmpdir(), 'hive-mind-repair-'));
+  const problems: string[] = [];
+  try {
+    const copy = join(work, 'copy.mind');
+    copyFileSync(source, copy);
+    if (existsSync(`${source}-wal`)) copyFileSync(`${source}-wal`, `${copy}-wal`);
+    const header = readFileSync(copy).subarray(0, 16).toString('latin1');
+    if (header !== 'SQLite format 3\u0000') throw new MindError(`${source}: not a SQLite database (bad header); nothing can be recovered`, 'CORRUPT', source);
+    // a truncated copy is padded with zero pages up to the size its header declares, so SQLite reads what is left
+    const head = readFileSync(copy).subarray(0, 100);
+    const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
+    const declared = head.readUInt32BE(28) * pageSize;
+    const actual = statSync(copy).size;
+    if (pageSize >= 512 && declared > actual) {
+      truncateSync(copy, declared);
+      problems.push(`file is truncated: ${actual} of ${declared} bytes; the missing pages read as empty`);
+    }
+
+    // 1. whole-file copy when it reads cleanly
+    try {
+      const db = new Database(copy);
+      try {
+        const ic = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
+        if (ic.length === 1 && ic[0] === 'ok') {
+          db.prepare('VACUUM INTO ?').run(out);
+          db.close();
+          const m = Mind.open(out);
+          const n = m.stats().frames;
+          m.close();
+          return { source, dest: out, method: 'vacuum-into', recovered: n, fromIndex: 0, unreadable: 0, problems };
+        }
+        problems.push(...ic.slice(0, 5).map((l) => `integrity: ${l}`));
+      } finally {
+        if (db.open) db.close();
+      }
+    } catch (err) {
+      problems.push(`whole-file read failed: ${(err as Error).message}`);
+    }
+
+    // 2. row-by-row copy from the damaged copy (writable_schema lets SQLite read a file shorter than its header says)
+    const target = Mind.open(out);
+    let totals = { recovered: 0, fromIndex: 0, unreadable: 0 };
+    let method: RepairReport['method'] = 'row-copy';
+    try {
+      try {
+        totals = copyRows(copy, target, problems);
+      } catch (err) {
+        problems.push(`row copy failed: ${(err as Error).message}`);
+      }
+      // 3. when the schema itself is unreadable: the sqlite3 CLI's .recover (SQLite's recovery extension), if installed
+      if (totals.recovered === 0) {
+        const rec = join(work, 'recovered.db');
+        const dump = spawnSync('sqlite3', [copy, '.recover'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+        if (dump.status === 0 && dump.stdout) {
+          spawnSync('sqlite3', [rec], { input: dump.stdout, encoding: 'utf8', maxBuffer: 1 << 30 });
+          if (existsSync(rec)) {
+            try {
+              totals = copyRows(rec, target, problems);
+              method = 'sqlite3-recover';
+            } catch (err) {
+              problems.push(`sqlite3 .recover output unreadable: ${(err as Error).message}`);
+            }
+          }
+        } else if (dump.error) problems.push('sqlite3 CLI not available for .recover');
+        else problems.push(`sqlite3 .recover failed: ${(dump.stderr || '').split('\n')[0]}`);
+      }
+      target.cleanup({ mode: 'reconcile' });
+    } finally {
+      target.close();
+    }
+    const { recovered, fromIndex, unreadable } = totals;
+    if (recovered === 0) problems.push('no frame could be read');
+    return { source, dest: out, method, recovered, fromIndex, unreadable, problems };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Copy frames id by id from `srcPath` into `target`, salvaging unreadable rows from the FTS index. */
+function copyRows(srcPath: string, target: Mind, problems: string[]): { recovered: number; fromIndex: number; unreadable: number } {
+  let recovered = 0;
+  let fromIndex = 0;
+  let unreadable = 0;
+  const src = new Database(srcPath);
+  try {
+    // better-sqlite3 runs in SQLite's defensive mode, which ignores writable_schema; this is a private copy
+    src.unsafeMode(true);
+    src.pragma('writable_schema = ON');
+    const ins = target.database.prepare(`INSERT OR IGNORE INTO frames (${COLS.join(', ')}) VALUES (${COLS.map(() => '?').join(', ')})`);
+    const now = new Date().toISOString();
+    const defaults: Record<string, unknown> = {
+      kind: 'fact', importance: 'normal', scope: 'personal', source: 'import', host: '', session_id: '', turn_id: '', thread_key: '', workspace: '',
+      tags: '[]', created_at: now, updated_at: now, quarantined: 0, threats: '[]', redactions: '[]', part: 0, parts: 1,
+    };
+    const toRow = (r: Record<string, unknown>) => {
+      const red = redactSecrets(String(r.content ?? ''));
+      return COLS.map((c) => (c === 'content' ? red.text : c === 'content_hash' && !r[c] ? contentHash(red.text) : (r[c] ?? defaults[c] ?? null))) as unknown[];
+    };
+    let maxId = 0;
+    const tryMax = (sql: string) => {
+      try {
+        maxId = Math.max(maxId, Number((src.prepare(sql).get() as { m: number | null } | undefined)?.m ?? 0));
+      } catch (err) {
+        problems.push(`${sql}: ${(err as Error).message}`);
+      }
+    };
+    tryMax('SELECT max(id) AS m FROM frames');
+    tryMax("SELECT seq AS m FROM sqlite_sequence WHERE name = 'frames'");
+    tryMax('SELECT max(rowid) AS m FROM frames_fts');
+    const one = src.prepare('SELECT * FROM frames WHERE id = ?');
+    let fts: Database.Statement | undefined;
+    try {
+      fts = src.prepare('SELECT content, tags FROM frames_fts WHERE rowid = ?');
+    } catch {
+      fts = undefined;
+    }
+    const tx = target.database.transaction((from: number, to: number) => {
+      for (let id = from; id <= to; id++) {
+        let row: Record<string, unknown> | undefined;
+        try {
+          row = one.get(id) as Record<string, unknown> | undefined;
+        } catch {
+          row = undefined;
+          unreadable++;
+        }
+        if (row && typeof row.content === 'string') {
+          ins.run(...toRow(row));
+          recovered++;
+          continue;
+        }
+        if (!fts) continue;
+        try {
+          const f = fts.get(id) as { content: string; tags: string } | undefined;
+          if (f?.content) {
+            const tags = JSON.stringify(['recovered', ...String(f.tags ?? '').split(/\s+/).filter(Boolean)]);
+            ins.run(...toRow({ id, content: f.content, tags }));
+            fromIndex++;
+            recovered++;
+          }
+        } catch {
+          /* unreadable in the index too */
+        }
+      }
+    });
+    for (let from = 1; from <= maxId; from += 1000) tx(from, Math.min(maxId, from + 999));
+  } finally {
+    src.close();
+  }
+  return { recovered, fromIndex, unreadable };
+}
