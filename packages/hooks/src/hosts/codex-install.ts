@@ -2,7 +2,7 @@
  * Codex CLI installer:
  * - our command hooks in `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when CODEX_HOME
  *   is set and no explicit home is given), same document shape as Claude Code's
- *   (developers.openai.com/codex/hooks), events SessionStart, UserPromptSubmit, Stop;
+ *   (developers.openai.com/codex/hooks), events SessionStart, UserPromptSubmit, Stop, PreCompact;
  * - `[features] hooks = true` in `config.toml` next to it (needed by 0.171.0 before it
  *   runs user hooks; shared/data/README.md), as a targeted line edit (toml-features.ts).
  * Codex also runs a user hook only once it is trusted; install cannot do that for the
@@ -32,12 +32,13 @@ function sample(event: string, cwd: string): unknown {
   const base = { session_id: SAMPLE_SESSION, transcript_path: join(cwd, 'no-rollout.jsonl'), cwd, hook_event_name: event, model: 'gpt-5-codex', permission_mode: 'default' };
   if (event === 'SessionStart') return { ...base, source: 'startup' };
   if (event === 'UserPromptSubmit') return { ...base, turn_id: SAMPLE_TURN, prompt: 'remember that hive-mind verify ran here' };
+  if (event === 'PreCompact') return { ...base, turn_id: SAMPLE_TURN, trigger: 'auto' };
   return { ...base, turn_id: SAMPLE_TURN, stop_hook_active: false, last_assistant_message: 'Noted: hive-mind verify ran here.' };
 }
 
 /** Trust step Codex still needs after install (printed by `hive-mind install codex`). */
 export const CODEX_TRUST_NOTE =
-  'Codex runs a new or changed user hook only after you trust it: start `codex` in a terminal, open `/hooks`, review the three hive-mind hooks (SessionStart, UserPromptSubmit, Stop) and trust them. Until then Codex skips them. Unattended runs can skip the review with `codex exec --dangerously-bypass-hook-trust`.';
+  'Codex runs a new or changed user hook only after you trust it: start `codex` in a terminal, open `/hooks`, review the four hive-mind hooks (SessionStart, UserPromptSubmit, Stop, PreCompact) and trust them. Until then Codex skips them. Unattended runs can skip the review with `codex exec --dangerously-bypass-hook-trust`.';
 
 function spec(opts: InstallOptions): JsonHostSpec {
   const dir = codexDir(opts);

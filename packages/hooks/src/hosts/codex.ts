@@ -9,6 +9,7 @@
  * | SessionStart | `source` (`startup`/`resume`/`clear`) |
  * | UserPromptSubmit | `turn_id`, `prompt` |
  * | Stop | `turn_id`, `last_assistant_message` |
+ * | PreCompact | `turn_id`, `trigger` (`auto` seen); recorded from the real 0.171.0 on auto-compaction by our e2e test (packages/hooks/test/fixtures/codex-0.171-PreCompact.jsonl) |
  *
  * Output: SessionStart prints `{"hookSpecificOutput":{"hookEventName":"SessionStart",
  * "additionalContext":...}}`; with 0.171.0 that text reached the model request as a
@@ -22,6 +23,7 @@ const EVENTS: Record<string, Lifecycle> = {
   SessionStart: 'session-start',
   UserPromptSubmit: 'user-prompt-submit',
   Stop: 'stop',
+  PreCompact: 'pre-compact',
 };
 
 /** Native events the Codex installer registers, in order. */
@@ -47,6 +49,7 @@ export const adapter: HostAdapter = {
       assistantText: str(payload, 'last_assistant_message'),
       transcriptPath: str(payload, 'transcript_path'),
       source: str(payload, 'source'),
+      trigger: str(payload, 'trigger'),
       raw: payload,
     };
   },

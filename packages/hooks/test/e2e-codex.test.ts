@@ -1,0 +1,96 @@
+/**
+ * The real Codex CLI 0.171.0 (test-support/hosts.ts) against a loopback Responses-API
+ * server, in a temp HOME with hive-mind's hooks installed by our installer, run with
+ * `codex exec --dangerously-bypass-hook-trust` (the documented way to skip the trust
+ * review in automation). Needs the built CLI (`npx tsc -b packages/cli`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Mind, workspaceMindPath } from '@hive-mind/mind';
+import { startResponsesServer, type ResponsesServer } from '../../../test-support/llm-servers.js';
+import { expectSuccess, hostOrSkip, runCodex, writeCodexConfig } from '../../../test-support/hosts.js';
+import { loadInstaller, shQuote } from '../src/index.js';
+import { CLI, logLines } from './helpers.js';
+
+const codex = await hostOrSkip('codex');
+
+describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', () => {
+  let server: ResponsesServer;
+  const root = mkdtempSync(join(tmpdir(), 'hm-e2e-codex-'));
+  const home = join(root, 'home');
+  const cwd = join(root, 'project');
+  const dir = join(home, '.codex');
+  const hooksFile = join(dir, 'hooks.json');
+  const tomlFile = join(dir, 'config.toml');
+  const opts = { home, env: { ...process.env, HOME: home, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
+  const hmHome = join(home, '.hive-mind');
+  const mindPath = () => workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome });
+  let userToml = '';
+  // the user's own hook: records every PreCompact payload Codex sends
+  const USER_HOOKS = `{
+  "hooks": {
+    "PreCompact": [
+      { "hooks": [ { "type": "command", "command": "cat >> \\"$HOME/precompact-payloads.jsonl\\"; echo >> \\"$HOME/precompact-payloads.jsonl\\"" } ] }
+    ]
+  }
+}
+`;
+  const exec = (args: string[], extra: string[] = []) =>
+    runCodex(['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', ...extra, ...args], { home, cwd, baseUrl: server.url, skipConfig: true, env: { HOME: home } });
+
+  beforeAll(async () => {
+    server = await startResponsesServer({ fallback: { output: 'Noted.', usage: { input_tokens: 50, output_tokens: 5, total_tokens: 55 } } });
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    writeCodexConfig(home, server.url);
+    userToml = '# my codex settings (kept by hive-mind)\n' + readFileSync(tomlFile, 'utf8');
+    writeFileSync(tomlFile, userToml);
+    writeFileSync(hooksFile, USER_HOOKS);
+    const r = await (await loadInstaller('codex'))!.install(opts);
+    expect(r.files.map((f) => f.changed)).toEqual([true, true]);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('session 1: the user states a fact; UserPromptSubmit and Stop store it', async () => {
+    expectSuccess(await exec(['remember that the build uses pnpm']));
+    const m = Mind.open(mindPath(), { readonly: true });
+    const frames = m.list({});
+    m.close();
+    expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
+    expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
+    expect(frames.every((f) => f.host === 'codex')).toBe(true);
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
+  it('session 2: SessionStart injects the fact into the model request', async () => {
+    const before = server.requests.length;
+    expectSuccess(await exec(['which package manager does the build use?']));
+    const bodies = server.requests.slice(before).map((q) => q.rawBody);
+    expect(bodies.some((b) => b.includes('The build uses pnpm') && b.includes('hive-mind memory'))).toBe(true);
+  });
+
+  it('auto-compaction (a tiny model_auto_compact_token_limit) runs our PreCompact cleanup', async () => {
+    const m = Mind.open(mindPath());
+    const expired = m.save({ content: 'an expired scratch note', importance: 'temporary', expiresAt: new Date(Date.now() - 60_000).toISOString() }).id;
+    m.close();
+    const r = await exec(['resume', '--last', 'keep going'], ['-c', 'model_auto_compact_token_limit=20']);
+    const payloads = existsSync(join(home, 'precompact-payloads.jsonl')) ? readFileSync(join(home, 'precompact-payloads.jsonl'), 'utf8').trim() : '';
+    if (!payloads) process.stderr.write(`[codex e2e] no PreCompact payload; exit ${r.exitCode}\n${r.stderr.slice(-3000)}\n`);
+    expectSuccess(r);
+    expect(payloads).toContain('"hook_event_name":"PreCompact"');
+    const m2 = Mind.open(mindPath(), { readonly: true });
+    expect(m2.get(expired)).toBeUndefined();
+    m2.close();
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
+  it('uninstall leaves hooks.json and config.toml as the user had them', async () => {
+    await (await loadInstaller('codex'))!.uninstall(opts);
+    expect(readFileSync(hooksFile, 'utf8')).toBe(USER_HOOKS);
+    // the user's own PreCompact hook remains, so [features] hooks = true is kept for it (see notes)
+    expect(readFileSync(tomlFile, 'utf8')).toBe(userToml.replace(/\[features\]\n/, (h) => h + 'hooks = true # added by hive-mind\n'));
+  });
+});
