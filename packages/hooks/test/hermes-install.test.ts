@@ -46,7 +46,7 @@ describe('hermes installer', () => {
     fs.writeFileSync(cfgFile(), original);
     const r = await hermesInstaller.install(opts());
     expect(r.files[0]!.changed).toBe(true);
-    expect(r.files[0]!.backup).toMatch(/config\.yaml\.hive-mind-backup-\d{4}-\d\d-\d\dT/);
+    expect(r.files[0]!.backup).toMatch(/config\.yaml\.hive-mind-backup-\d{8}T\d{9}Z/);
     expect(fs.readFileSync(r.files[0]!.backup!, 'utf8')).toBe(original);
     const after = fs.readFileSync(cfgFile(), 'utf8');
     // the user's bytes are untouched: our block is inserted after their last hook, nothing else changes
