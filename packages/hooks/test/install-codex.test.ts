@@ -73,8 +73,8 @@ describe('codex installer', () => {
     expect(r.files.map((x) => x.changed)).toEqual([true, true]);
     expect(r.notes.join(' ')).toMatch(/trust/);
     const doc = parse(readFileSync(f.hooks, 'utf8')) as { hooks: Record<string, unknown[]> };
-    expect(Object.keys(doc.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'UserPromptSubmit']);
-    expect(listOurHooks(f.hooks, readFileSync(f.hooks, 'utf8'), 'codex').map((h) => h.event)).toEqual(['Stop', 'SessionStart', 'UserPromptSubmit']);
+    expect(Object.keys(doc.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PreCompact']);
+    expect(listOurHooks(f.hooks, readFileSync(f.hooks, 'utf8'), 'codex').map((h) => h.event)).toEqual(['Stop', 'SessionStart', 'UserPromptSubmit', 'PreCompact']);
     const t = readFileSync(f.toml, 'utf8');
     expect(t).toBe(USER_TOML.replace('hooks = false # off for now', 'hooks = true # added by hive-mind'));
     expect(existsSync(r.files[1]!.backup!)).toBe(true);
@@ -86,9 +86,10 @@ describe('codex installer', () => {
     expect(v.hooks.map((h) => [h.event, h.ok])).toEqual([
       ['UserPromptSubmit', true],
       ['Stop', true],
+      ['PreCompact', true],
       ['SessionStart', true],
     ]);
-    expect(v.hooks[2]!.stdout).toContain('Hive-mind verify ran here');
+    expect(v.hooks[3]!.stdout).toContain('Hive-mind verify ran here');
     // the user removes their own hooks after install, then uninstalls: feature flag goes back to theirs
     writeFileSync(f.hooks, readFileSync(f.hooks, 'utf8'));
     const u = await inst.uninstall(f.opts);
