@@ -1,6 +1,365 @@
 import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  Mind,
+  Notes,
+  IMPORTANCES,
+  SCOPES,
+  SOURCES,
+  personalMindPath,
+  workspaceMindPath,
+  decodeUtf8,
+  doctor,
+  repairMind,
+  harvestTranscriptFile,
+  type Frame,
+  type FrameInput,
+  type Importance,
+  type Scope,
+  type FrameSource,
+} from '@hive-mind/mind';
+import { CliError, printJson } from '../errors.js';
 
-/** Register the `mind` command(s). Owned by the package that implements them. */
+interface Common {
+  mind?: string;
+  workspace?: string;
+  json?: boolean;
+}
+
+function mindPathOf(o: Common): string {
+  if (o.mind) return resolve(o.mind);
+  if (o.workspace) return workspaceMindPath(o.workspace);
+  return personalMindPath();
+}
+
+function withMind<T>(o: Common, fn: (m: Mind) => T, readonly = false): T {
+  const m = Mind.open(mindPathOf(o), readonly ? { readonly: true } : {});
+  try {
+    return fn(m);
+  } finally {
+    m.close();
+  }
+}
+
+function positiveInt(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`, 2);
+    return n;
+  };
+}
+
+function frameId(v: string): number {
+  const n = Number(String(v).replace(/^#/, ''));
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`frame id must be a positive integer, got ${JSON.stringify(v)}`, 2);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, values: readonly T[], v: string | undefined): T | undefined {
+  if (v === undefined) return undefined;
+  if (!values.includes(v as T)) throw new CliError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`, 2);
+  return v as T;
+}
+
+function line(f: Frame, extra = ''): string {
+  const flags = [f.quarantined ? 'QUARANTINED' : '', f.supersededBy ? `superseded by #${f.supersededBy}` : ''].filter(Boolean).join(', ');
+  const text = f.content.replace(/\s+/g, ' ');
+  return `#${f.id} [${f.importance} ${f.kind} · ${f.source}${f.host ? ` · ${f.host}` : ''} · ${f.createdAt.slice(0, 10)}]${extra}${flags ? ` (${flags})` : ''} ${text.length > 160 ? text.slice(0, 159) + '…' : text}`;
+}
+
+const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
+/**
+ * `hive-mind mind ...`: the .mind store from the command line. Every subcommand takes
+ * `--mind PATH` (default `<HIVE_MIND_HOME or ~/.hive-mind>/personal.mind`) or `--workspace ID`,
+ * and `--json`. Bad input exits 2, failed operations 1, with one line on stderr.
+ */
 export function register(program: Command): void {
-  void program;
+  const mind = program
+    .command('mind')
+    .description('the .mind memory store: save, search, recall, list, show, forget, cleanup, stats, doctor, import')
+    .option('--mind <path>', 'the .mind file (default: <HIVE_MIND_HOME or ~/.hive-mind>/personal.mind)')
+    .option('--workspace <id>', 'use the workspace mind <home>/workspaces/<id>.mind');
+  const common = (c: Command): Common => ({ ...mind.opts<Common>(), ...c.opts<Common>() });
+
+  mind
+    .command('save')
+    .description('save a frame (TEXT, or - to read stdin); secrets are redacted, suspicious text is quarantined')
+    .argument('<text>', 'the content, or - for stdin')
+    .option('--importance <level>', `one of ${IMPORTANCES.join(', ')}`, 'normal')
+    .option('--kind <kind>', 'fact, decision, preference, instruction, error, ...', 'fact')
+    .option('--scope <scope>', `one of ${SCOPES.join(', ')}`, 'personal')
+    .option('--source <source>', `one of ${SOURCES.join(', ')}`, 'user_stated')
+    .option('--tags <list>', 'comma-separated tags')
+    .option('--supersedes <id>', 'id of the frame this one replaces', frameId)
+    .option('--expires <iso>', 'ISO 8601 expiry time')
+    .option('--json', 'print the result as JSON')
+    .action(function (this: Command, text: string, o: { importance: string; kind: string; scope: string; source: string; tags?: string; supersedes?: number; expires?: string }) {
+      const c = common(this);
+      let content = text;
+      if (text === '-') {
+        const d = decodeUtf8(readFileSync(0));
+        content = d.text;
+      }
+      const input: FrameInput = {
+        content,
+        kind: o.kind,
+        importance: oneOf<Importance>('--importance', IMPORTANCES, o.importance)!,
+        scope: oneOf<Scope>('--scope', SCOPES, o.scope)!,
+        source: oneOf<FrameSource>('--source', SOURCES, o.source)!,
+        host: 'cli',
+        ...(o.tags ? { tags: o.tags.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+        ...(o.supersedes ? { supersedes: o.supersedes } : {}),
+        ...(o.expires ? { expiresAt: o.expires } : {}),
+      };
+      const r = withMind(c, (m) => m.save(input));
+      if (c.json) return printJson(r);
+      const notes = [...r.notices, r.redactions.length ? `redacted: ${r.redactions.join(', ')}` : '', r.threats.length ? `QUARANTINED (${r.threats.join(', ')}): stored but never recalled automatically` : '']
+        .filter(Boolean)
+        .join('; ');
+      process.stdout.write(`${r.status} #${r.id}${r.ids.length > 1 ? ` (${r.ids.length} parts)` : ''}${notes ? ` — ${notes}` : ''}\n`);
+    });
+
+  mind
+    .command('search')
+    .description('full-text search (BM25 blended with importance and recency)')
+    .argument('<query>', 'words to search for')
+    .option('--limit <n>', 'maximum results (1-1000)', positiveInt('--limit'), 10)
+    .option('--include-temporary', 'include temporary frames (captured prompts)')
+    .option('--include-quarantined', 'include quarantined frames')
+    .option('--json', 'print {results: [...]}')
+    .action(function (this: Command, query: string, o: { limit: number; includeTemporary?: boolean; includeQuarantined?: boolean }) {
+      const c = common(this);
+      const hits = withMind(c, (m) => m.search(query, { limit: o.limit, includeTemporary: !!o.includeTemporary, includeQuarantined: !!o.includeQuarantined }));
+      if (c.json) return printJson({ results: hits });
+      if (!hits.length) return void process.stdout.write('no results\n');
+      process.stdout.write(hits.map((h) => line(h, ` score ${h.score.toFixed(3)}`)).join('\n') + '\n');
+    });
+
+  mind
+    .command('recall')
+    .description('the block injected into a new session, within a token budget')
+    .option('--budget <tokens>', 'token budget', positiveInt('--budget'), 1500)
+    .option('--query <text>', 'recall what matches this text first')
+    .option('--json', 'print {text, tokens, frames, ...}')
+    .action(async function (this: Command, o: { budget: number; query?: string }) {
+      const c = common(this);
+      // the CLI can afford the exact tokenizer (hooks use the estimate)
+      const { TokenMeter } = await import('@hive-mind/compaction');
+      const m = Mind.open(mindPathOf(c), { meter: new TokenMeter() });
+      try {
+        const r = m.recall({ budgetTokens: o.budget, ...(o.query ? { query: o.query } : {}) });
+        if (c.json) return printJson(r);
+        process.stdout.write(r.text ? `${r.text}\n` : '(nothing to recall)\n');
+        process.stderr.write(`${r.tokens}/${o.budget} tokens, ${r.frames.length} frames${r.omitted ? `, ${r.omitted} did not fit` : ''}${r.droppedByScan.length ? `, ${r.droppedByScan.length} dropped by the threat scan` : ''}\n`);
+      } finally {
+        m.close();
+      }
+    });
+
+  mind
+    .command('list')
+    .description('frames, most recently updated first')
+    .option('--limit <n>', 'maximum frames', positiveInt('--limit'), 50)
+    .option('--kind <kind>', 'only this kind')
+    .option('--importance <level>', 'only this importance')
+    .option('--quarantined', 'only quarantined frames')
+    .option('--all', 'include superseded frames')
+    .option('--json', 'print {frames: [...]}')
+    .action(function (this: Command, o: { limit: number; kind?: string; importance?: string; quarantined?: boolean; all?: boolean }) {
+      const c = common(this);
+      const imp = oneOf<Importance>('--importance', IMPORTANCES, o.importance);
+      const frames = withMind(c, (m) => m.list({ limit: Math.max(1, o.limit), ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all }));
+      if (c.json) return printJson({ frames });
+      process.stdout.write(frames.length ? frames.map((f) => line(f)).join('\n') + '\n' : 'no frames\n');
+    });
+
+  mind
+    .command('show')
+    .description('one frame with its provenance and history')
+    .argument('<id>', 'frame id', frameId)
+    .option('--json', 'print {frame, history}')
+    .action(function (this: Command, id: number) {
+      const c = common(this);
+      const out = withMind(c, (m) => ({ frame: m.get(id), history: m.history(id) }));
+      if (!out.frame) throw new CliError(`no frame #${id} in ${mindPathOf(c)}`, 1);
+      if (c.json) return printJson(out);
+      const f = out.frame;
+      const rows = [
+        `#${f.id} ${f.kind} (${f.importance}, ${f.scope})`,
+        `  source     ${f.source}${f.host ? ` on ${f.host}` : ''}${f.sessionId ? `, session ${f.sessionId}` : ''}${f.turnId ? `, turn ${f.turnId}` : ''}`,
+        `  created    ${f.createdAt}   updated ${f.updatedAt}${f.expiresAt ? `   expires ${f.expiresAt}` : ''}`,
+        f.tags.length ? `  tags       ${f.tags.join(', ')}` : '',
+        f.redactions.length ? `  redacted   ${f.redactions.join(', ')}` : '',
+        f.quarantined ? `  QUARANTINED: ${f.threats.join(', ')}` : '',
+        f.supersedes ? `  supersedes #${f.supersedes}` : '',
+        f.supersededBy ? `  superseded by #${f.supersededBy}` : '',
+        f.parts > 1 ? `  part       ${f.part + 1} of ${f.parts}${f.partOf ? ` (first part #${f.partOf})` : ''}` : '',
+        '\u0000',
+        f.content,
+        ...(out.history.length ? ['\u0000', `history (${out.history.length} older version${out.history.length > 1 ? 's' : ''}):`, ...out.history.map((h) => `  #${h.id} ${h.createdAt.slice(0, 10)} ${h.content.replace(/\s+/g, ' ').slice(0, 160)}`)] : []),
+      ]
+        .filter((l) => l !== '')
+        .map((l) => (l === '\u0000' ? '' : l));
+      process.stdout.write(rows.join('\n') + '\n');
+    });
+
+  mind
+    .command('forget')
+    .description('delete a frame and its older versions')
+    .argument('<id>', 'frame id', frameId)
+    .option('--json', 'print {forgotten: boolean}')
+    .action(function (this: Command, id: number) {
+      const c = common(this);
+      const ok = withMind(c, (m) => m.forget(id));
+      if (c.json) return printJson({ id, forgotten: ok });
+      if (!ok) throw new CliError(`no frame #${id} in ${mindPathOf(c)}`, 1);
+      process.stdout.write(`forgot #${id}\n`);
+    });
+
+  mind
+    .command('cleanup')
+    .description('compact: expire temporary frames, delete old deprecated ones, fold superseded chains, re-index; reconcile: indexes only')
+    .option('--mode <mode>', 'compact or reconcile', 'compact')
+    .option('--json', 'print the counts as JSON')
+    .action(function (this: Command, o: { mode: string }) {
+      const c = common(this);
+      const mode = oneOf('--mode', ['compact', 'reconcile'] as const, o.mode)!;
+      const r = withMind(c, (m) => m.cleanup({ mode }));
+      if (c.json) return printJson(r);
+      process.stdout.write(
+        `${r.mode}: ${r.expired} expired, ${r.deprecatedDeleted} deprecated deleted, ${r.folded} folded into history, ${r.reindexed} re-indexed, ${r.orphansRemoved} orphan index rows removed (${r.durationMs} ms)\n`,
+      );
+    });
+
+  mind
+    .command('stats')
+    .description('counts and sizes')
+    .option('--json', 'print the stats as JSON')
+    .action(function (this: Command) {
+      const c = common(this);
+      const s = withMind(c, (m) => m.stats());
+      if (c.json) return printJson(s);
+      const imp = Object.entries(s.byImportance).map(([k, v]) => `${v} ${k}`).join(', ');
+      const kinds = Object.entries(s.byKind).slice(0, 8).map(([k, v]) => `${v} ${k}`).join(', ');
+      process.stdout.write(
+        [
+          s.path,
+          `  schema      v${s.schemaVersion}`,
+          `  frames      ${s.frames} (${s.live} live; ${imp})`,
+          `  kinds       ${kinds || '-'}`,
+          `  quarantined ${s.quarantined}   superseded ${s.superseded}   history ${s.history}   indexed ${s.ftsRows}`,
+          `  size        ${fmtBytes(s.fileBytes)} + WAL ${fmtBytes(s.walBytes)}`,
+          `  span        ${s.oldest ?? '-'} .. ${s.newest ?? '-'}`,
+        ].join('\n') + '\n',
+      );
+    });
+
+  mind
+    .command('doctor')
+    .description('health: .mind and notes sizes against limits, integrity, locks, quarantined frames, recent hook errors')
+    .option('--repair', 'recover what SQLite can read from a damaged .mind into a NEW file (the original is never modified)')
+    .option('--out <path>', 'with --repair: where to write the recovered file')
+    .option('--json', 'print the report as JSON')
+    .action(function (this: Command, o: { repair?: boolean; out?: string }) {
+      const c = common(this);
+      const path = mindPathOf(c);
+      if (o.repair) {
+        const r = repairMind(path, o.out ? resolve(o.out) : undefined);
+        if (c.json) return printJson(r);
+        process.stdout.write(
+          `recovered ${r.recovered} frame(s) from ${r.source} into ${r.dest} (${r.method}${r.fromIndex ? `, ${r.fromIndex} from the search index only` : ''}${r.unreadable ? `, ${r.unreadable} unreadable rows` : ''})\n` +
+            r.problems.map((p) => `  ${p}\n`).join('') +
+            `the original was not modified; check the new file with: hive-mind mind stats --mind ${r.dest}\n`,
+        );
+        if (r.recovered === 0) process.exitCode = 1;
+        return;
+      }
+      const r = doctor({ mindPath: path, notes: new Notes() });
+      if (c.json) {
+        printJson(r);
+      } else {
+        const m = r.mind;
+        const out: string[] = [];
+        out.push(`mind   ${m.path}`);
+        if (!m.exists) out.push('  not created yet');
+        else {
+          out.push(`  size        ${fmtBytes(m.bytes)} + WAL ${fmtBytes(m.walBytes)} of ${fmtBytes(m.sizeLimit)} (${Math.round(((m.bytes + m.walBytes) / m.sizeLimit) * 100)}%)`);
+          if (m.error) out.push(`  ERROR       ${m.error}`);
+          else out.push(`  schema v${m.schemaVersion}, ${m.frames} frames, integrity ${m.ok ? 'ok' : (m.integrity ?? []).slice(0, 3).join('; ')}`);
+          out.push(`  quarantined ${m.quarantined.length}${m.quarantined.length ? ':' : ''}`);
+          for (const q of m.quarantined.slice(0, 10)) out.push(`    #${q.id} ${q.createdAt.slice(0, 10)} ${q.threats.join(',')} ${JSON.stringify(q.preview)}`);
+          if (m.pendingNotes) out.push(`  pending notes ${m.pendingNotes} (facts that did not fit in MEMORY.md/USER.md; see: hive-mind mind list --kind pending-note)`);
+        }
+        out.push('notes');
+        if (!r.notes.length) out.push('  none yet');
+        for (const n of r.notes)
+          out.push(`  ${n.path}  ${n.chars}/${n.limit} chars (${Math.round((n.chars / n.limit) * 100)}%), ${n.entries} entries${n.overLimit ? '  OVER LIMIT' : ''}${n.lock ? `  locked by pid ${n.lock.pid}${n.lock.stale ? ' (stale)' : ''}` : ''}`);
+        out.push('locks');
+        out.push(r.locks.length ? r.locks.map((l) => `  ${l.path} pid ${l.pid} since ${l.since}${l.stale ? ' (stale: will be broken by the next writer)' : ''}`).join('\n') : '  none held');
+        out.push(`hook errors (${r.hookLog})`);
+        out.push(r.hookErrors.length ? r.hookErrors.map((e) => `  ${e}`).join('\n') : '  none recent');
+        process.stdout.write(out.join('\n') + '\n');
+      }
+      if (r.mind.error || (r.mind.exists && !r.mind.ok)) process.exitCode = 1;
+    });
+
+  mind
+    .command('import')
+    .description('harvest a transcript (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic) into frames: instructions, decisions, errors and fixes, files touched')
+    .argument('<file>', 'transcript file')
+    .option('--lenient', 'skip bad lines (counted) instead of failing')
+    .option('--json', 'print the import report as JSON')
+    .action(async function (this: Command, file: string, o: { lenient?: boolean }) {
+      const c = common(this);
+      const { SingleBar, Presets } = (await import('cli-progress')).default;
+      const bar = new SingleBar({ stream: process.stderr, format: '{phase} [{bar}] {percentage}% {value}/{total}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+      let started = false;
+      let h;
+      try {
+        h = await harvestTranscriptFile(resolve(file), {
+          ...(o.lenient ? { lenient: true } : {}),
+          ...(c.workspace ? { workspace: c.workspace } : {}),
+          onProgress: (bytes, total) => {
+            if (!started) {
+              bar.start(total, 0, { phase: 'reading' });
+              started = true;
+            }
+            bar.update(bytes);
+          },
+        });
+      } catch (err) {
+        if (started) bar.stop();
+        const e = err as { name?: string; message?: string; exitCode?: number };
+        if (e?.name === 'TranscriptError') throw new CliError(String(e.message), 2);
+        throw err;
+      }
+      const frames = h.frames;
+      if (started) bar.setTotal(frames.length || 1);
+      else bar.start(frames.length || 1, 0, { phase: 'saving' });
+      bar.update(0, { phase: 'saving ' });
+      const counts = { inserted: 0, duplicate: 0, idempotent: 0, quarantined: 0, redactions: 0 };
+      const m = Mind.open(mindPathOf(c));
+      try {
+        for (let i = 0; i < frames.length; i += 200) {
+          const rs = m.saveMany(frames.slice(i, i + 200));
+          for (const r of rs) {
+            counts[r.status]++;
+            counts.redactions += r.redactions.length;
+          }
+          bar.update(Math.min(frames.length, i + 200));
+        }
+      } finally {
+        m.close();
+        bar.stop();
+      }
+      const report = { file: resolve(file), format: h.format, sessionId: h.sessionId, events: h.events, harvested: h.counts, frames: frames.length, ...counts, mind: mindPathOf(c) };
+      if (c.json) return printJson(report);
+      const hc = h.counts;
+      process.stdout.write(
+        `${report.file} (${h.format}, ${h.events} events): ${frames.length} frames harvested (${hc.instruction} instructions, ${hc.decision} decisions, ${hc.error} errors, ${hc.fix} fixes, ${hc.file} file lists); ` +
+          `${counts.inserted} new, ${counts.duplicate} already known, ${counts.idempotent} already imported, ${counts.quarantined} quarantined, ${counts.redactions} secrets redacted -> ${report.mind}\n`,
+      );
+    });
 }

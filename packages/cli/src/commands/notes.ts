@@ -1,6 +1,89 @@
 import type { Command } from 'commander';
+import { Notes, type NotesResult, type NotesTarget } from '@hive-mind/mind';
+import { CliError, printJson } from '../errors.js';
 
-/** Register the `notes` command(s). Owned by the package that implements them. */
+interface NotesCli {
+  thread?: string;
+  user?: boolean;
+  json?: boolean;
+  turn?: string;
+  expectedVersion?: string;
+  autoConsolidate?: boolean;
+}
+
+function targetOf(o: NotesCli): NotesTarget {
+  if (o.user && o.thread) throw new CliError('--user and --thread are exclusive: USER.md is global', 2);
+  return o.user ? { file: 'user' } : { file: 'memory', ...(o.thread ? { thread: o.thread } : {}) };
+}
+
+function report(r: NotesResult, json: boolean | undefined): void {
+  if (json) {
+    printJson(r);
+  } else if (r.ok) {
+    process.stdout.write(`${r.message}${r.warning ? `\nwarning: ${r.warning}` : ''}\n`);
+  } else {
+    const lines = [r.message];
+    if (r.reason === 'over_limit') {
+      lines.push(`usage ${r.usage.chars}/${r.limit} chars (${r.usage.tokens} tokens), over by ${r.overflowBy}; entries:`);
+      for (const e of r.entries) lines.push(`  [${e.index}] ${e.chars} chars  ${e.preview}`);
+    } else if (!('done' in r && r.done) && 'candidates' in r && r.candidates?.length) {
+      lines.push(r.reason === 'ambiguous' ? 'candidates:' : 'entries:');
+      for (const e of r.candidates) lines.push(`  [${e.index}] ${e.chars} chars  ${e.preview}`);
+    }
+    if ('pendingFrameId' in r && r.pendingFrameId !== undefined) lines.push(`kept as pending frame #${r.pendingFrameId} in the mind`);
+    // first line on stderr as the CLI error line; details on stdout
+    process.stdout.write(lines.slice(1).map((l) => l + '\n').join(''));
+    process.stderr.write(`hive-mind: ${lines[0]}\n`);
+  }
+  if (!r.ok) process.exitCode = 1;
+}
+
+/**
+ * `hive-mind notes add|replace|remove|show|archive|restore [--thread KEY] [--user] [--json]`:
+ * curated MEMORY.md / USER.md (Hermes memory model). Limits come from `HIVE_MIND_MEMORY_CHAR_LIMIT`
+ * and `HIVE_MIND_USER_CHAR_LIMIT` (defaults 2200 / 1375 characters). A refused write exits 1 and,
+ * with --json, prints the typed result (e.g. `{ok:false, reason:"over_limit", ...}`).
+ */
 export function register(program: Command): void {
-  void program;
+  const notes = program
+    .command('notes')
+    .description('curated notes: MEMORY.md (per thread, global fallback) and USER.md, entries separated by §, hard character limits');
+  const withTarget = (c: Command) =>
+    c
+      .option('--thread <key>', "the thread's MEMORY.md (<home>/memories/threads/<key>/MEMORY.md)")
+      .option('--user', 'USER.md instead of MEMORY.md')
+      .option('--json', 'print the result as JSON');
+  const writeOpts = (c: Command) =>
+    c
+      .option('--turn <id>', 'turn id: after 3 failed writes in one turn the answer is {done: true}')
+      .option('--expected-version <v>', 'refuse the write if the file changed since this version (from `notes show --json`)')
+      .option('--auto-consolidate', 'merge duplicates and evict the oldest unpinned entries (archived) when over the limit');
+  const mk = (o: NotesCli) => new Notes(o.autoConsolidate ? { autoConsolidate: true } : {});
+  const wo = (o: NotesCli) => ({ ...(o.turn ? { turnId: o.turn } : {}), ...(o.expectedVersion ? { expectedVersion: o.expectedVersion } : {}) });
+
+  writeOpts(withTarget(notes.command('add').description('add an entry').argument('<text>', 'the entry'))).action((text: string, o: NotesCli) =>
+    report(mk(o).add(targetOf(o), text, wo(o)), o.json),
+  );
+  writeOpts(
+    withTarget(notes.command('replace').description('replace the entry matching OLD (exact match wins; a unique substring works)').argument('<old>', 'text of the entry to replace').argument('<new>', 'the new entry')),
+  ).action((old: string, text: string, o: NotesCli) => report(mk(o).replace(targetOf(o), old, text, wo(o)), o.json));
+  writeOpts(withTarget(notes.command('remove').description('remove the entry matching OLD').argument('<old>', 'text of the entry to remove'))).action((old: string, o: NotesCli) =>
+    report(mk(o).remove(targetOf(o), old, wo(o)), o.json),
+  );
+  withTarget(notes.command('show').description('print the entries with their sizes and the usage against the limit')).action((o: NotesCli) => {
+    const st = new Notes().read(targetOf(o));
+    if (o.json) return printJson(st);
+    const out = [`${st.path}  ${st.usage.chars}/${st.limit} chars (${st.usage.percent}%), ~${st.usage.tokens} tokens, ${st.usage.entries} entries${st.exists ? '' : ' (no file yet)'}`];
+    if (st.warning) out.push(`warning: ${st.warning}`);
+    st.entries.forEach((e, i) => out.push(`[${i}] (${e.length} chars) ${e.replace(/\n/g, '\n    ')}`));
+    process.stdout.write(out.join('\n') + '\n');
+  });
+  withTarget(notes.command('archive').description('entries removed by consolidation (restorable)')).action((o: NotesCli) => {
+    const recs = new Notes().archive(targetOf(o));
+    if (o.json) return printJson({ archive: recs });
+    process.stdout.write(recs.length ? recs.map((r) => `${r.id} ${r.ts.slice(0, 19)} ${r.reason}  ${r.entry.replace(/\s+/g, ' ').slice(0, 100)}`).join('\n') + '\n' : 'archive is empty\n');
+  });
+  writeOpts(withTarget(notes.command('restore').description('put an archived entry back').argument('<id>', 'archive id (see notes archive)'))).action((id: string, o: NotesCli) =>
+    report(mk(o).restore(targetOf(o), id, wo(o)), o.json),
+  );
 }
