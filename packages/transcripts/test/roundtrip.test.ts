@@ -65,6 +65,20 @@ describe('Claude Code write-back shape (against the real 2.1.332 /compact lines)
     expect(before).toBeGreaterThan(tail.length + 1);
   });
 
+  it('2.1.332 file: new lines are the newest (fresh increasing timestamps) and a last-prompt line points at the new leaf', async () => {
+    const f = 'claude-code/native-compact-2.1.332.jsonl';
+    const t = await readTranscriptFile(DATA + f);
+    compactHalf(t, 'S2');
+    const original = readFileSync(DATA + f, 'utf8');
+    const added = writeTranscript(t, 'same').slice(original.length).trim().split('\n').map((l) => JSON.parse(l));
+    const raw = rawRecords(f);
+    const newest = raw.map((r) => r.timestamp).filter(Boolean).sort().at(-1);
+    const chain = added.filter((r) => r.uuid);
+    for (let i = 1; i < chain.length; i++) expect(chain[i].timestamp > chain[i - 1].timestamp).toBe(true);
+    expect(chain[0].timestamp > newest).toBe(true);
+    expect(added.at(-1)).toEqual({ type: 'last-prompt', lastPrompt: raw.filter((r) => r.type === 'last-prompt').at(-1)!.lastPrompt, leafUuid: chain.at(-1).uuid, sessionId: raw[0]!.sessionId });
+  });
+
   it('new messages without a compaction are chained after the old leaf', async () => {
     const t = await readTranscriptFile(DATA + 'claude-code/coverage-test-fix.jsonl');
     t.log.append({ type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: 'one more thing' }] });

@@ -45,6 +45,7 @@ export class ClaudeCodeReader implements JsonlReader {
   private readonly nodes: Node[] = [];
   private common: Record<string, unknown> = {};
   private lastUuid: string | undefined;
+  private lastPrompt: string | undefined;
 
   constructor(private readonly b: LogBuilder) {}
 
@@ -52,6 +53,7 @@ export class ClaudeCodeReader implements JsonlReader {
     const type = str(rec.type);
     if (!type) throw new RecordError('record without a type', 'type');
     const uuid = str(rec.uuid);
+    if (type === 'last-prompt' && typeof rec.lastPrompt === 'string') this.lastPrompt = rec.lastPrompt;
     const sidechain = rec.isSidechain === true;
     const node: Node = { line, type, sidechain, ts: str(rec.timestamp) };
     if (typeof rec.subtype === 'string') node.subtype = rec.subtype;
@@ -145,7 +147,7 @@ export class ClaudeCodeReader implements JsonlReader {
   }
 
   state(): Record<string, unknown> {
-    return { leafUuid: this.lastUuid, common: this.common };
+    return { leafUuid: this.lastUuid, common: this.common, ...(this.lastPrompt !== undefined ? { lastPrompt: this.lastPrompt } : {}) };
   }
 }
 

@@ -99,8 +99,13 @@ function checkpointText(e: MessageEvent): string {
  * `claude --resume <sessionId>` loads the compacted branch.
  */
 function writeClaudeCode(t: Transcript, original: string): string {
-  const st = t.source.state as { leafUuid?: string; common?: Rec };
+  const st = t.source.state as { leafUuid?: string; common?: Rec; lastPrompt?: string };
   const common = st.common ?? {};
+  // New lines get fresh, increasing timestamps: the new leaf must be the newest line of the
+  // file (the old leaf stays a leaf: the boundary links to it only through logicalParentUuid).
+  const t0 = Date.now();
+  let tick = 0;
+  const stamp = () => new Date(t0 + tick++).toISOString();
   const lines = new Lines(original);
   const out: Rec[] = [];
   const uuidMap = new Map<string, string>();
@@ -117,7 +122,7 @@ function writeClaudeCode(t: Transcript, original: string): string {
       subtype: 'compact_boundary',
       content: 'Conversation compacted',
       isMeta: false,
-      timestamp: new Date().toISOString(),
+      timestamp: stamp(),
       uuid: boundary,
       level: 'info',
       compactMetadata: { trigger: 'manual', preTokens: tokensBefore(t, cp) },
@@ -136,7 +141,7 @@ function writeClaudeCode(t: Transcript, original: string): string {
         isVisibleInTranscriptOnly: true,
         isCompactSummary: true,
         uuid: u,
-        timestamp: cp.ts,
+        timestamp: stamp(),
         ...common,
       });
       parent = u;
@@ -151,7 +156,7 @@ function writeClaudeCode(t: Transcript, original: string): string {
     const orig = imported(t, n) ? lines.record(n.meta!.line as number) : undefined;
     let rec: Rec;
     if (orig) {
-      rec = { ...orig, parentUuid: parent, uuid: u };
+      rec = { ...orig, parentUuid: parent, uuid: u, timestamp: stamp() };
       delete rec.logicalParentUuid;
       if (typeof orig.uuid === 'string') uuidMap.set(orig.uuid, u);
       if (typeof orig.sourceToolAssistantUUID === 'string') rec.sourceToolAssistantUUID = uuidMap.get(orig.sourceToolAssistantUUID) ?? orig.sourceToolAssistantUUID;
@@ -163,11 +168,13 @@ function writeClaudeCode(t: Transcript, original: string): string {
         role === 'assistant'
           ? { id: `msg_hm_${u.replace(/-/g, '').slice(0, 24)}`, type: 'message', role, model: n.model ?? 'unknown', content, stop_reason: content.some((c) => c.type === 'tool_use') ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } }
           : { role, content };
-      rec = { parentUuid: parent, isSidechain: false, type: role, message, uuid: u, timestamp: n.ts, ...common };
+      rec = { parentUuid: parent, isSidechain: false, type: role, message, uuid: u, timestamp: stamp(), ...common };
     }
     out.push(rec);
     parent = u;
   }
+  // Claude Code 2.1.x records the leaf of the latest prompt in a `last-prompt` line.
+  if (out.length && st.lastPrompt !== undefined && parent) out.push({ type: 'last-prompt', lastPrompt: st.lastPrompt, leafUuid: parent, ...(common.sessionId ? { sessionId: common.sessionId } : {}) });
   return joinOut(original, t, out);
 }
 
