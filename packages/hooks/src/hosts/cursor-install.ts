@@ -11,7 +11,7 @@
  * no extra keys are written into Cursor's entries, because Cursor's schema for an
  * entry is only documented as `{ command }` (plus optional fields we do not use).
  */
-import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
@@ -109,26 +109,117 @@ function commandOf(entry: unknown): unknown {
   return entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).command : undefined;
 }
 
+// ---- targeted text edits: jsonc-parser locates nodes, we insert or delete whole lines, so a
+// neighbour's layout and comments are never re-formatted (jsonc-parser's `modify` re-formats
+// the edited range and drops a comment that sits between two array elements).
+
+const lineStartOf = (t: string, off: number) => t.lastIndexOf('\n', off - 1) + 1;
+const lineEndOf = (t: string, off: number) => {
+  const i = t.indexOf('\n', off);
+  return i < 0 ? t.length : i;
+};
+
+/** Index of the next character that is not whitespace or a comment. */
+function skipTrivia(t: string, i: number): number {
+  for (;;) {
+    while (i < t.length && /\s/.test(t[i]!)) i++;
+    if (t.startsWith('//', i)) i = lineEndOf(t, i);
+    else if (t.startsWith('/*', i)) {
+      const e = t.indexOf('*/', i + 2);
+      i = e < 0 ? t.length : e + 2;
+    } else return i;
+  }
+}
+
+function nodeAt(text: string, jsonPath: Array<string | number>): Node | undefined {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  return root ? findNodeAtLocation(root, jsonPath) : undefined;
+}
+
+/** Append `snippet` (already-serialized JSON) as the last child of the container `node`. */
+function appendChild(text: string, node: Node, snippetFor: (indent: string) => string, fmt: FormattingOptions): string {
+  const kids = node.children ?? [];
+  const eol = fmt.eol ?? '\n';
+  const unit = fmt.insertSpaces === false ? '\t' : ' '.repeat(fmt.tabSize ?? 2);
+  const last = kids[kids.length - 1]!;
+  const lastEnd = last.offset + last.length;
+  const after = skipTrivia(text, lastEnd);
+  const trailingComma = text[after] === ',';
+  const ownLine = /^[ \t]*$/.test(text.slice(lineStartOf(text, last.offset), last.offset));
+  const indent = ownLine ? /^[ \t]*/.exec(text.slice(lineStartOf(text, last.offset)))![0] : /^[ \t]*/.exec(text.slice(lineStartOf(text, node.offset)))![0] + unit;
+  const rest = text.slice(trailingComma ? after + 1 : lastEnd, lineEndOf(text, lastEnd));
+  if (ownLine && /^[ \t]*(\/\/.*)?$/.test(rest)) {
+    // the last child ends its line (maybe with a comment): comma after it, ours on the next line
+    const at = lineEndOf(text, lastEnd) + 1;
+    const ins = `${indent}${snippetFor(indent)}${trailingComma ? ',' : ''}${eol}`;
+    const withComma = trailingComma ? text : text.slice(0, lastEnd) + ',' + text.slice(lastEnd);
+    const shift = trailingComma ? 0 : 1;
+    return withComma.slice(0, at + shift) + ins + withComma.slice(at + shift);
+  }
+  const at = trailingComma ? after + 1 : lastEnd;
+  return text.slice(0, at) + `${trailingComma ? '' : ','} ${snippetFor(indent)}` + text.slice(at);
+}
+
+/** Delete child `idx` of a container with at least two children, with its separating comma, keeping neighbours' comments. */
+function removeChild(text: string, kids: Node[], idx: number): string {
+  const el = kids[idx]!;
+  let start = el.offset;
+  let end = el.offset + el.length;
+  let commaAt = -1;
+  if (idx < kids.length - 1) {
+    const j = skipTrivia(text, end);
+    if (text[j] === ',') end = j + 1;
+  } else {
+    const prev = kids[idx - 1]!;
+    const j = skipTrivia(text, prev.offset + prev.length);
+    if (text[j] === ',') commaAt = j;
+    const k = skipTrivia(text, end);
+    if (text[k] === ',') end = k + 1; // a trailing comma after the last child goes with it
+  }
+  const ls = lineStartOf(text, start);
+  const le = lineEndOf(text, end);
+  if (/^[ \t]*$/.test(text.slice(ls, start)) && /^[ \t]*$/.test(text.slice(end, le))) {
+    start = ls;
+    end = Math.min(le + 1, text.length);
+  }
+  let out = text.slice(0, start) + text.slice(end);
+  if (commaAt >= 0 && commaAt < start) out = out.slice(0, commaAt) + out.slice(commaAt + 1);
+  return out;
+}
+
+function entrySnippet(command: string): string {
+  return `{ "command": ${JSON.stringify(command)} }`;
+}
+
 /** Compute the hooks.json text with our entries present (pure; used by install and dry-run). */
 export function cursorConfigWithHooks(file: string, before: string | undefined, prefix: string): string {
   let doc = load(file, before ?? '');
   if (doc.root.version === undefined) doc = edit(doc, ['version'], 1, file);
   if (hooksObject(doc, file) === undefined) doc = edit(doc, ['hooks'], {}, file);
+  const fmt = detectJsonFormatting(doc.text);
   for (const event of CURSOR_INSTALLED_EVENTS) {
     const command = hookCommand(prefix, 'cursor', event);
     const arr = eventArray(doc, event, file);
     if (arr === undefined) {
-      doc = edit(doc, ['hooks', event], [{ command }], file);
+      const hooksNode = nodeAt(doc.text, ['hooks'])!;
+      if (!hooksNode.children?.length) doc = edit(doc, ['hooks', event], [{ command }], file);
+      else {
+        const eol = fmt.eol ?? '\n';
+        const unit = fmt.insertSpaces === false ? '\t' : ' '.repeat(fmt.tabSize ?? 2);
+        doc = load(file, appendChild(doc.text, hooksNode, (ind) => `${JSON.stringify(event)}: [${eol}${ind}${unit}${entrySnippet(command)}${eol}${ind}]`, fmt));
+      }
       continue;
     }
     const ours = arr.map((e, i) => (isOurHookCommand(commandOf(e), 'cursor', event) ? i : -1)).filter((i) => i >= 0);
     if (ours.length === 0) {
-      doc = edit(doc, ['hooks', event, -1], { command }, file);
+      const arrNode = nodeAt(doc.text, ['hooks', event])!;
+      if (!arrNode.children?.length) doc = edit(doc, ['hooks', event, -1], { command }, file);
+      else doc = load(file, appendChild(doc.text, arrNode, () => entrySnippet(command), fmt));
       continue;
     }
     if (commandOf(arr[ours[0]!]) !== command) doc = edit(doc, ['hooks', event, ours[0]!, 'command'], command, file);
     // a second copy of ours (e.g. a hand-made duplicate) would run every hook twice
-    for (const i of ours.slice(1).reverse()) doc = edit(doc, ['hooks', event, i], undefined, file);
+    for (const i of ours.slice(1).reverse()) doc = load(file, removeChild(doc.text, nodeAt(doc.text, ['hooks', event])!.children!, i));
   }
   return doc.text;
 }
@@ -144,10 +235,15 @@ export function cursorConfigWithoutHooks(file: string, before: string): string {
     const ours = arr.map((e, i) => (isOurHookCommand(commandOf(e), 'cursor') ? i : -1)).filter((i) => i >= 0);
     if (ours.length === 0) continue;
     if (ours.length === arr.length) {
-      doc = edit(doc, ['hooks', event], undefined, file);
+      // the event holds only ours: remove the whole "event": [...] property
+      const hooksNode = nodeAt(doc.text, ['hooks'])!;
+      const props = hooksNode.children ?? [];
+      const pi = props.findIndex((p) => p.children?.[0]?.value === event);
+      if (props.length > 1) doc = load(file, removeChild(doc.text, props, pi));
+      else doc = load(file, doc.text.slice(0, hooksNode.offset) + '{}' + doc.text.slice(hooksNode.offset + hooksNode.length));
       continue;
     }
-    for (const i of ours.reverse()) doc = edit(doc, ['hooks', event, i], undefined, file);
+    for (const i of ours.reverse()) doc = load(file, removeChild(doc.text, nodeAt(doc.text, ['hooks', event])!.children!, i));
   }
   return doc.text;
 }
