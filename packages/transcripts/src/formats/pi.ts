@@ -39,11 +39,17 @@ export class PiReader implements JsonlReader {
     const ts = str(rec.timestamp);
     const id = str(rec.id);
     const meta: Record<string, unknown> = { line, entryIndex: index };
+    if (id && type !== 'session') meta.id = id;
+    this.entry(type, rec, meta, ts, line, chars);
+    // only after the entry was accepted: a skipped (lenient) line is not a parent
     if (id && type !== 'session') {
-      meta.id = id;
       this.hasIds = true;
       this.lastId = id;
     }
+  }
+
+  private entry(type: string, rec: Rec, meta: Record<string, unknown>, ts: string | undefined, line: number, chars: number): void {
+    const id = str(rec.id);
     switch (type) {
       case 'session':
         this.sessionId = id;
