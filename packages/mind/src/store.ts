@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TokenMeter } from '@hive-mind/compaction';
 import { MindError } from './errors.js';
@@ -395,6 +395,7 @@ export class Mind {
       throw wrapSqliteError(err, path, busy);
     }
     try {
+      Mind.checkHeader(path);
       Mind.probe(db, path);
       if (!opts.readonly) {
         try {
@@ -415,6 +416,41 @@ export class Mind {
         /* ignore */
       }
       throw wrapSqliteError(err, path, busy);
+    }
+  }
+
+  /**
+   * Byte-level check of the SQLite header (https://www.sqlite.org/fileformat.html, section 1.3):
+   * a file shorter than the page count its header declares (offset 28, valid when the
+   * version-valid-for number at offset 92 equals the change counter at 24) is truncated.
+   * Skipped while a WAL file holds content (pages may live there).
+   */
+  private static checkHeader(path: string): void {
+    let walBytes = 0;
+    try {
+      walBytes = statSync(`${path}-wal`).size;
+    } catch {
+      /* no wal */
+    }
+    const size = statSync(path).size;
+    if (size < 100 || walBytes > 0) return;
+    const fd = openSync(path, 'r');
+    const h = Buffer.alloc(100);
+    try {
+      readSync(fd, h, 0, 100, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (h.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return; // SQLite itself reports NOTADB
+    const raw = h.readUInt16BE(16);
+    const pageSize = raw === 1 ? 65536 : raw;
+    const pages = h.readUInt32BE(28);
+    if (pages > 0 && h.readUInt32BE(92) === h.readUInt32BE(24) && pageSize * pages > size) {
+      throw new MindError(
+        `${path}: truncated .mind file (header says ${pageSize * pages} bytes, file has ${size}); the file was left untouched. Run \`hive-mind mind doctor --repair\` to recover what SQLite can read into a new file`,
+        'CORRUPT',
+        path,
+      );
     }
   }
 
