@@ -98,7 +98,7 @@ describe.skipIf(!claude)('Claude Code 2.1.332 calls our MCP tool', () => {
       expect(f?.content).toBe(FACT);
       expect(f?.kind).toBe('decision');
       expect(f?.importance).toBe('important');
-      expect(f?.host).toMatch(/claude/i);
+      expect(f?.host).toBe('claude-code'); // the clientInfo name Claude Code sends in initialize
     } finally {
       mind.close();
     }
