@@ -228,3 +228,54 @@ async function waitFor(cond: () => boolean, ms: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+describe('bad input around the server', () => {
+  it('reports a corrupt .mind as a tool error naming the file, never overwrites it, and keeps serving', async () => {
+    requireBuilt();
+    const t = tempHome();
+    const path = `${t.home}/personal.mind`;
+    const junk = 'this is not an SQLite database\n'.repeat(64);
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    writeFileSync(path, junk);
+    const c = await connectStdio(t.home);
+    try {
+      expect(await callError(c.client, 'mind_stats', {})).toContain(path);
+      expect(await callError(c.client, 'save_memory', { content: 'a fact that must not clobber the file' })).toContain(path);
+      expect(readFileSync(path, 'utf8')).toBe(junk);
+      // notes do not need the .mind: they still work
+      const r = await c.client.callTool({ name: 'memory_notes', arguments: { action: 'add', target: 'user', content: 'Prefers tabs.' } });
+      expect(r.isError).toBeFalsy();
+    } finally {
+      await c.close();
+      t.cleanup();
+    }
+  });
+
+  it('rejects a bad --http port or --max-result-chars with exit 2 and one line on stderr', async () => {
+    requireBuilt();
+    const { spawnSync } = await import('node:child_process');
+    for (const args of [['--http', '99999'], ['--http', 'abc'], ['--max-result-chars', '10']]) {
+      const r = spawnSync(process.execPath, [CLI, 'mcp', ...args], { encoding: 'utf8', timeout: 30_000 });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(args[0]!));
+    }
+  });
+
+  it('exits 1 with a clear message when the HTTP port is taken', async () => {
+    requireBuilt();
+    const net = await import('node:net');
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as import('node:net').AddressInfo).port;
+    try {
+      const { spawnSync } = await import('node:child_process');
+      const r = spawnSync(process.execPath, [CLI, 'mcp', '--http', String(port)], { encoding: 'utf8', timeout: 30_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+    } finally {
+      blocker.close();
+    }
+  });
+});
