@@ -125,3 +125,36 @@ describe('detectFormat', () => {
     expect(detectFormat([{ foo: 1 }, 'x', 3])).toBeNull();
   });
 });
+
+describe('pi version 2+ trees', () => {
+  const e = (id: string, parentId: string | null, message: unknown) => ({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message });
+  it('follows the active branch from the last entry; abandoned entries are log-only; firstKeptEntryId compaction', () => {
+    const text = [
+      { type: 'session', version: 3, id: 'sess', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' },
+      e('a1', null, { role: 'user', content: 'one' }),
+      e('a2', 'a1', { role: 'assistant', content: [{ type: 'text', text: 'two' }] }),
+      e('b1', 'a2', { role: 'user', content: 'abandoned' }),
+      e('b2', 'b1', { role: 'assistant', content: [{ type: 'text', text: 'abandoned answer' }] }),
+      e('c1', 'a2', { role: 'user', content: 'three' }),
+      e('c2', 'c1', { role: 'assistant', content: [{ type: 'text', text: 'four' }] }),
+      { type: 'compaction', id: 'k1', parentId: 'c2', timestamp: '2026-01-01T00:00:01.000Z', summary: 'SUM', firstKeptEntryId: 'c1', tokensBefore: 10 },
+      e('c3', 'k1', { role: 'user', content: 'five' }),
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    const t = parseTranscript(text);
+    expect(t.format).toBe('pi');
+    expect(t.log.surface().map((n) => (n.kind === 'checkpoint' ? 'SUM' : n.meta?.id))).toEqual(['SUM', 'c1', 'c2', 'c3']);
+    const off = t.log.events().filter((x) => x.type === 'host/record').map((x) => (x as { data: { id: string } }).data.id);
+    expect(off).toEqual(['b1', 'b2']);
+    // write-back: a compaction entry with id/parentId/firstKeptEntryId
+    compactHalf(t, 'NEW');
+    const added = JSON.parse(writeTranscript(t, 'same').split('\n').filter(Boolean).at(-1)!);
+    expect(added).toMatchObject({ type: 'compaction', parentId: 'c3', summary: 'NEW', tokensBefore: 4321 });
+    expect(added.id).toMatch(/^[0-9a-f]{8}$/);
+    expect(typeof added.firstKeptEntryId).toBe('string');
+    expect(added).not.toHaveProperty('firstKeptEntryIndex');
+    const t2 = parseTranscript(writeTranscript(t, 'same'));
+    expect(surfaceShape(t2)).toEqual(surfaceShape(t));
+  });
+});

@@ -10,7 +10,9 @@ import type { JsonlReader } from './reader.js';
  * from the real files in shared/data/transcripts/pi and pi-mono's session manager:
  *
  * - first line `{type: 'session', id, cwd, provider, modelId, thinkingLevel, version?}`;
- *   version 2+ entries also carry `id`/`parentId` (this reader keeps file order).
+ *   version 2+ entries also carry `id`/`parentId` and form a tree (`/tree` branches): then
+ *   the active branch is followed from the last entry back to the root, like pi does on
+ *   load; entries off it are log-only `host/record {reason: 'off-branch'}`.
  * - `message` entries: `user` (string or text/image blocks), `assistant` (text, `thinking`
  *   with `thinkingSignature`, `toolCall {id, name, arguments}`; `api`, `model`, `usage`),
  *   `toolResult {toolCallId, toolName, content, isError}`, `bashExecution {command, output,
@@ -30,17 +32,33 @@ export class PiReader implements JsonlReader {
   private lastId: string | undefined;
   private hasIds = false;
 
-  constructor(private readonly b: LogBuilder) {}
+  private b: Sink;
+  /** Version 2+ (entries with parentId): entries wait until the end, when the active branch is known. */
+  private deferred: Array<{ id?: string; parentId: string | null; line: number; ts?: string; type: string; actions: Array<() => void> }> | null = null;
+
+  constructor(private readonly real: LogBuilder) {
+    this.b = real;
+  }
 
   record(rec: Rec, line: number, chars: number): void {
     const type = str(rec.type);
     if (!type) throw new RecordError('entry without a type', 'type');
-    const index = ++this.entryIndex;
     const ts = str(rec.timestamp);
     const id = str(rec.id);
-    const meta: Record<string, unknown> = { line, entryIndex: index };
+    if (!this.deferred && type !== 'session' && 'parentId' in rec) this.deferred = [];
+    // pi's loader skips lines that are not JSON but counts every parsed entry
+    const meta: Record<string, unknown> = { line, entryIndex: ++this.entryIndex };
     if (id && type !== 'session') meta.id = id;
-    this.entry(type, rec, meta, ts, line, chars);
+    if (this.deferred && type !== 'session') {
+      const actions: Array<() => void> = [];
+      this.b = recorder(this.real, actions);
+      try {
+        this.entry(type, rec, meta, ts, line, chars);
+      } finally {
+        this.b = this.real;
+      }
+      this.deferred.push({ id, parentId: str(rec.parentId) ?? null, line, ts, type, actions });
+    } else this.entry(type, rec, meta, ts, line, chars);
     // only after the entry was accepted: a skipped (lenient) line is not a parent
     if (id && type !== 'session') {
       this.hasIds = true;
@@ -150,7 +168,23 @@ export class PiReader implements JsonlReader {
     }
   }
 
-  finish(): void {}
+  finish(): void {
+    const list = this.deferred;
+    if (!list) return;
+    const byId = new Map<string, (typeof list)[number]>();
+    for (const d of list) if (d.id) byId.set(d.id, d);
+    const on = new Set<(typeof list)[number]>();
+    let cur = [...list].reverse().find((d) => d.id);
+    while (cur && !on.has(cur)) {
+      on.add(cur);
+      cur = cur.parentId ? byId.get(cur.parentId) : undefined;
+    }
+    for (const d of list) {
+      if (!d.id || on.has(d)) for (const a of d.actions) a();
+      else this.real.logOnly('host/record', { line: d.line, reason: 'off-branch', type: d.type, id: d.id }, d.ts, { line: d.line, id: d.id });
+    }
+    this.deferred = null;
+  }
 
   state(): Record<string, unknown> {
     return { version: this.version, sessionId: this.sessionId, hasIds: this.hasIds, lastId: this.lastId, entries: this.entryIndex + 1 };
@@ -174,4 +208,18 @@ function image(b: Rec): ImageBlock {
 
 function n(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+type Sink = Pick<LogBuilder, 'message' | 'logOnly' | 'hostCompaction'>;
+
+/** A sink that records builder calls to replay them later (deferred version 2+ entries). */
+function recorder(real: LogBuilder, actions: Array<() => void>): Sink {
+  return {
+    message: (...a: Parameters<LogBuilder['message']>) => void actions.push(() => real.message(...a)),
+    logOnly: (...a: Parameters<LogBuilder['logOnly']>) => void actions.push(() => real.logOnly(...a)),
+    hostCompaction: (...a: Parameters<LogBuilder['hostCompaction']>) => {
+      actions.push(() => void real.hostCompaction(...a));
+      return undefined as unknown as MessageEvent;
+    },
+  };
 }
