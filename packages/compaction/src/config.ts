@@ -41,6 +41,12 @@ export interface CompactionConfig {
   anchors?: boolean;
   /** Cap on identifier anchors taken from the retained tail. Default 40. Integer >= 0. */
   maxIdentifierAnchors?: number;
+  /**
+   * When pruning old tool results alone brings the surface under the threshold, land only
+   * the pruning (no checkpoint). Default true. Set false when the output must be a single
+   * checkpoint (e.g. writing back to a host format that can only express a compaction).
+   */
+  pruneOnly?: boolean;
 }
 
 /** A configuration with every default filled in. */
@@ -60,6 +66,7 @@ export interface ResolvedCompactionConfig {
   maskKeepRecent: number;
   anchors: boolean;
   maxIdentifierAnchors: number;
+  pruneOnly: boolean;
 }
 
 const KEYS = new Set([
@@ -78,6 +85,7 @@ const KEYS = new Set([
   'maskKeepRecent',
   'anchors',
   'maxIdentifierAnchors',
+  'pruneOnly',
 ]);
 
 function posInt(cfg: Record<string, unknown>, key: string, allowZero = false): number | undefined {
@@ -136,6 +144,7 @@ export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfi
   }
   const meter = raw.meter as TokenMeter | undefined;
   if (meter !== undefined && !(meter instanceof TokenMeter)) throw new CompactionConfigError('meter must be a TokenMeter', 'meter');
+  if (raw.pruneOnly !== undefined && typeof raw.pruneOnly !== 'boolean') throw new CompactionConfigError(`pruneOnly must be a boolean, got ${JSON.stringify(raw.pruneOnly)}`, 'pruneOnly');
   if (raw.anchors !== undefined && typeof raw.anchors !== 'boolean') throw new CompactionConfigError(`anchors must be a boolean, got ${JSON.stringify(raw.anchors)}`, 'anchors');
   return {
     contextWindow,
@@ -153,5 +162,6 @@ export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfi
     maskKeepRecent: posInt(raw, 'maskKeepRecent', true) ?? 5,
     anchors: (raw.anchors as boolean | undefined) ?? true,
     maxIdentifierAnchors: posInt(raw, 'maxIdentifierAnchors', true) ?? 40,
+    pruneOnly: (raw.pruneOnly as boolean | undefined) ?? true,
   };
 }

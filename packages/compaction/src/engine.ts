@@ -34,7 +34,7 @@ export interface CompactOptions {
   signal?: AbortSignal;
   /** Plan only: nothing is summarized or appended; the result estimates the outcome (`dryRun: true`). */
   dryRun?: boolean;
-  /** Phase reports for progress display (`measure`, `plan`, `summarize`, `verify`, `land`). */
+  /** Phase reports for progress display (`measuring`, `planning`, `summarize`, `verifying`, `landing`). */
   onProgress?: (phase: string, detail?: Record<string, unknown>) => void;
 }
 
@@ -166,7 +166,7 @@ export class BasicCompactionEngine implements CompactionEngine {
 
   async compactIfNeeded(log: SessionLog, opts: CompactOptions = {}): Promise<CompactionResult> {
     throwIfAborted(opts.signal);
-    opts.onProgress?.('measure');
+    opts.onProgress?.('measuring');
     const before = this.surfaceTokens(log);
     if (before <= this.config.threshold) return this.noop(before, 'under-threshold');
     return this.run(log, opts, before);
@@ -293,25 +293,23 @@ export class BasicCompactionEngine implements CompactionEngine {
     }
     const headTokens = sumRange(tokens, 0, headEnd);
     const unitTokens = suffix[lastUnitStart]!;
-    const room = (tail: number) => this.config.threshold - headTokens - tail;
-    if (cut < lastUnitStart && Math.min(this.config.summaryMaxTokens, room(suffix[cut]!)) < this.minCheckpoint()) cut = lastUnitStart;
-    if (cut <= headEnd || room(unitTokens) < this.minCheckpoint()) {
-      if (before > this.config.threshold || room(unitTokens) < this.minCheckpoint()) {
-        const smallest = this.smallestWorkableBudget(headTokens + unitTokens);
-        throw new BudgetTooSmallError(
-          `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${nodes[lastUnitStart]!.seq}..${nodes[n - 1]!.seq} (${unitTokens} tokens${headTokens ? ` + ${headTokens} of leading system messages` : ''}) must stay verbatim beside a checkpoint; the smallest budget that can work is ${smallest}`,
-          this.config.threshold,
-          smallest,
-          unitTokens,
-        );
-      }
-      if (cut <= headEnd) return 'nothing';
+    const room = (tail: number) => Math.min(this.config.summaryMaxTokens, this.config.threshold - headTokens - tail);
+    if (cut < lastUnitStart && room(suffix[cut]!) < this.minCheckpoint()) cut = lastUnitStart;
+    if (room(unitTokens) < this.minCheckpoint()) {
+      const smallest = this.smallestWorkableBudget(headTokens + unitTokens);
+      throw new BudgetTooSmallError(
+        `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${nodes[lastUnitStart]!.seq}..${nodes[n - 1]!.seq} (${unitTokens} tokens${headTokens ? ` + ${headTokens} of leading system messages` : ''}) must stay verbatim beside a checkpoint of at least ${this.minCheckpoint()} tokens; the smallest budget that can work is ${smallest}`,
+        this.config.threshold,
+        smallest,
+        unitTokens,
+      );
     }
+    if (cut <= headEnd) return 'nothing';
     return this.planFor(nodes, headEnd, cut, before, log);
   }
 
   private async run(log: SessionLog, opts: CompactOptions, before: number): Promise<CompactionResult> {
-    opts.onProgress?.('plan');
+    opts.onProgress?.('planning');
     const strategy = this.config.strategy;
     if (strategy === 'mask' || strategy === 'auto') {
       const masked = this.planMask(log);
@@ -329,7 +327,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     // Prune oversized old tool results; if that alone is enough, land only the pruning.
     const pruned = this.planPrune(plan);
     const savings = pruned.reduce((s, r) => s + r.saved, 0);
-    if (pruned.length && before - savings <= this.config.threshold && before > this.config.threshold) {
+    if (this.config.pruneOnly && pruned.length && before - savings <= this.config.threshold && before > this.config.threshold) {
       return this.landReplacements(log, opts, before, pruned, 'prune');
     }
     return this.execute(log, opts, plan, { pruned });
@@ -419,7 +417,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const startSeq = this.startRecord(log, id, { strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
     try {
       throwIfAborted(opts.signal);
-      opts.onProgress?.('land', { replacements: reps.length });
+      opts.onProgress?.('landing', { replacements: reps.length });
       let seq = log.lastSeq;
       const events: NewEvent[] = reps.map((r) => ({
         type: r.orig.type,
@@ -510,7 +508,7 @@ export class BasicCompactionEngine implements CompactionEngine {
           continue;
         }
         throwIfAborted(opts.signal);
-        opts.onProgress?.('verify', { attempt: attempt + 1 });
+        opts.onProgress?.('verifying', { attempt: attempt + 1 });
         if (!body) {
           errors.push(`attempt ${attempt + 1}: the summary is empty`);
           continue;
@@ -535,7 +533,7 @@ export class BasicCompactionEngine implements CompactionEngine {
         }
         // Land: one replace, then the summary and end records, atomically.
         throwIfAborted(opts.signal);
-        opts.onProgress?.('land');
+        opts.onProgress?.('landing');
         const checkpoint: NewEvent = {
           type: 'user/message',
           kind: 'checkpoint',

@@ -209,10 +209,10 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
 }
 
 /** Render sections as a checkpoint body (empty sections say `(none)`). */
-export function renderSections(sections: readonly Section[]): string {
+export function renderSections(sections: readonly Section[], omitEmpty = false): string {
   const out: string[] = [];
   for (const s of sections) {
-    if (!s.items.length && !(SECTIONS as readonly string[]).includes(s.heading)) continue;
+    if (!s.items.length && (omitEmpty || !(SECTIONS as readonly string[]).includes(s.heading))) continue;
     out.push(`## ${s.heading}`);
     if (!s.items.length) out.push('(none)');
     for (const it of s.items) out.push(`- ${it}`);
@@ -241,7 +241,15 @@ const DROP_ORDER = [
  * the kept items, then hard-truncate. The result never exceeds `maxTokens`.
  */
 export function fitSections(sections: Section[], maxTokens: number, meter: TokenMeter): string {
+  if (sections.every((s) => !s.items.length)) {
+    const cur = sections.find((s) => s.heading === 'Current work');
+    if (cur) cur.items.push('The compacted span held no user request, tool call or assistant text (only host-injected context).');
+  }
   let text = renderSections(sections);
+  if (meter.countText(text) <= maxTokens) return text;
+  // Under pressure, empty sections are left out rather than spelled "(none)".
+  const render = () => renderSections(sections, true);
+  text = render();
   if (meter.countText(text) <= maxTokens) return text;
   const itemTokens = new Map<string, number>();
   const tok = (s: string) => {
@@ -262,11 +270,11 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
     }
     if (total <= maxTokens) break;
   }
-  text = renderSections(sections);
+  text = render();
   // Clip the kept items progressively.
   for (let max = 600; meter.countText(text) > maxTokens && max >= 60; max = Math.floor(max / 2)) {
     for (const s of sections) s.items = s.items.map((it) => (it.length > max ? clip(it, max) : it));
-    text = renderSections(sections);
+    text = render();
   }
   if (meter.countText(text) <= maxTokens) return text;
   // Last resort: truncate by characters until it fits (binary search).

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzePairing, type SurfaceNode } from '@hive-mind/session';
+import { parseTranscript, readTranscriptFile } from '@hive-mind/transcripts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../../..');
+const bin = join(repo, 'packages/cli/bin/hive-mind.js');
+const dataDir = resolve(repo, '../shared/data/transcripts');
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawn the built CLI. */
+export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (p: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+  return new Promise((res, rej) => {
+    const p = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('error', rej);
+    p.on('close', (code, signal) => res({ code, signal, stdout, stderr }));
+    opts.onSpawn?.(p);
+  });
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...listFiles(p));
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+/** Budgets that force real compaction of the known files (tokens, o200k_base). */
+const BUDGETS: Record<string, string[]> = {
+  'claude-code/coverage-test-fix.jsonl': ['--budget', '1500'],
+  'claude-code/native-compact-2.1.332.jsonl': ['--budget', '300', '--summary-max', '150', '--retain', '80'],
+  'claude-code/python-to-rust-port.jsonl': ['--budget', '5000'],
+  'codex/hello-0.171.jsonl': ['--budget', '5030', '--summary-max', '100', '--retain', '20'],
+  'pi/before-compaction.jsonl': ['--budget', '50000'],
+  'pi/large-session.jsonl': ['--budget', '50000'],
+};
+
+let work: string;
+beforeAll(() => {
+  if (!existsSync(bin) || !existsSync(join(repo, 'packages/cli/dist/commands/compact.js'))) throw new Error('build the CLI first: npx tsc -b packages/cli');
+  work = mkdtempSync(join(tmpdir(), 'hm-compact-cli-'));
+  cpSync(dataDir, join(work, 'data'), { recursive: true });
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function balanced(nodes: readonly SurfaceNode[]): boolean {
+  return analyzePairing(nodes).unanswered.length === 0;
+}
+
+describe('hive-mind compact on every real transcript', () => {
+  const files = listFiles(dataDir).map((f) => relative(dataDir, f));
+  it('has the sample files', () => expect(files.length).toBeGreaterThanOrEqual(6));
+  for (const rel of files) {
+    it(`${rel}: tokensAfter <= budget, balanced pairing, output re-readable`, async () => {
+      const file = join(work, 'data', rel);
+      const inputBefore = readFileSync(file);
+      let args = BUDGETS[rel];
+      if (!args) {
+        // a file added later: half its surface tokens, or the smallest budget the engine names
+        const t = await readTranscriptFile(file);
+        const { TokenMeter } = await import('@hive-mind/compaction');
+        args = ['--budget', String(Math.max(1, Math.floor(new TokenMeter().countEvents(t.log.surface()) / 2)))];
+        const probe = await runCli(['compact', file, ...args, '--dry-run', '--json']);
+        const m = /smallest budget that can work is (\d+)/.exec(probe.stderr);
+        if (m) args = ['--budget', m[1]!];
+      }
+      const r = await runCli(['compact', file, ...args, '--json']);
+      expect(r.stderr).not.toMatch(/hive-mind:/);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'toolPairing', 'durationMs']);
+      expect(j.tokensAfter).toBeLessThanOrEqual(j.budget);
+      expect(j.toolPairing).toBe('balanced');
+      expect(Object.keys(j.anchors)).toEqual(['total', 'kept', 'reinserted']);
+      if (BUDGETS[rel]) {
+        // the chosen budgets force a real compaction
+        expect(j.tokensBefore).toBeGreaterThan(j.budget);
+        expect(j.shadowedEvents).toBeGreaterThan(0);
+        expect(j.summaryTokens).toBeGreaterThan(0);
+      }
+      // the input is untouched; the output sits next to it and reads back with the same surface size
+      expect(readFileSync(file).equals(inputBefore)).toBe(true);
+      if (j.shadowedEvents > 0) {
+        const out = file.replace(/(\.[^.]+)$/, '.compacted$1');
+        expect(existsSync(out)).toBe(true);
+        const back = await readTranscriptFile(out);
+        expect(back.format).toBe(j.format);
+        expect(balanced(back.log.surface())).toBe(true);
+        const { TokenMeter } = await import('@hive-mind/compaction');
+        expect(new TokenMeter().countEvents(back.log.surface())).toBeLessThanOrEqual(j.budget);
+        expect(back.log.surface().some((n) => n.content.some((b) => b.type === 'text' && b.text.includes('<compacted-summary>')))).toBe(true);
+      }
+      expect(readdirSync(dirname(file)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    });
+  }
+});
+
+describe('hive-mind compact: modes and bad input', () => {
+  const src = () => join(work, 'data', 'claude-code/python-to-rust-port.jsonl');
+
+  it('--to openai writes a message array where every tool call has its result', async () => {
+    const out = join(work, 'port.openai.json');
+    const r = await runCli(['compact', src(), '--budget', '5000', '--to', 'openai', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/compacted .*python-to-rust-port\.jsonl \(claude-code\): \d+ -> \d+ tokens \(budget 5000\)/);
+    expect(r.stdout).toContain(`wrote ${out} (openai)`);
+    const msgs = JSON.parse(readFileSync(out, 'utf8')) as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+    expect(JSON.stringify(msgs[0])).toContain('<compacted-summary>');
+    const calls = msgs.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    const results = new Set(msgs.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
+    for (const c of calls) expect(results.has(c)).toBe(true);
+    const back = parseTranscript(readFileSync(out, 'utf8'));
+    expect(back.format).toBe('openai');
+  });
+
+  it('--dry-run shows the span and the estimate and writes nothing', async () => {
+    const r = await runCli(['compact', src(), '--budget', '5000', '--dry-run', '--out', join(work, 'dry.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/would compact .*: \d+ -> <= \d+ tokens \(budget 5000\)/);
+    expect(r.stdout).toMatch(/would replace \d+ surface events \(seqs \d+\.\.\d+, \d+ tokens\) with a checkpoint of at most 750 tokens/);
+    expect(existsSync(join(work, 'dry.jsonl'))).toBe(false);
+  });
+
+  it('a session already under budget is a no-op that says so (exit 0, nothing written)', async () => {
+    const out = join(work, 'noop.jsonl');
+    const r = await runCli(['compact', src(), '--window', '1000000', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/is already under budget: \d+ tokens <= 800000; nothing to do, nothing written/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a budget below the newest indivisible unit exits 2 naming the smallest budget, which then works', async () => {
+    const file = join(work, 'data', 'pi/before-compaction.jsonl');
+    const r = await runCli(['compact', file, '--budget', '20000', '--json']);
+    expect(r.code).toBe(2);
+    const m = /^hive-mind: budget 20000 is below what the newest indivisible unit needs: .* the smallest budget that can work is (\d+)\n$/.exec(r.stderr);
+    expect(m).not.toBeNull();
+    expect(r.stdout).toBe('');
+    const ok = await runCli(['compact', file, '--budget', m![1]!, '--json', '--out', join(work, 'smallest.jsonl')]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).tokensAfter).toBeLessThanOrEqual(Number(m![1]));
+  });
+
+  it('rejects bad flags and unreadable input with exit 2 and one line', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['compact', src(), '--budget', '12.5'], /^hive-mind: --budget must be a positive integer \(tokens\), got "12\.5"\n$/],
+      [['compact', src(), '--budget', '100', '--window', '1000'], /give --window or --budget, not both/],
+      [['compact', src(), '--budget', '1000', '--retain', '1000'], /retainTokens \(1000\) must be below the threshold \(1000\)/],
+      [['compact', src(), '--strategy', 'fold'], /--strategy must be summarize, mask or auto/],
+      [['compact', src(), '--budget', '5000', '--strategy', 'mask'], /--strategy mask cannot be written back as claude-code/],
+      [['compact', join(work, 'missing.jsonl')], /missing\.jsonl/],
+      [['compact', src(), '--summarizer', 'openai', '--api-key-env', 'HM_TEST_NO_SUCH_KEY', '--budget', '5000'], /needs an API key: set HM_TEST_NO_SUCH_KEY/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('mask and auto strategies on a message-array output', async () => {
+    const out = join(work, 'mask.json');
+    const r = await runCli(['compact', join(work, 'data', 'pi/large-session.jsonl'), '--budget', '120000', '--strategy', 'mask', '--to', 'anthropic', '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.strategy).toBe('mask');
+    expect(j.summarizer).toBeNull();
+    expect(j.tokensAfter).toBeLessThanOrEqual(120000);
+    expect(readFileSync(out, 'utf8')).toContain('[observation masked by hive-mind:');
+    const auto = await runCli(['compact', join(work, 'data', 'pi/large-session.jsonl'), '--budget', '30000', '--strategy', 'auto', '--json', '--out', join(work, 'auto.jsonl')]);
+    expect(auto.code).toBe(0);
+    const a = JSON.parse(auto.stdout);
+    expect(a.summarizer).toBe('extractive');
+    expect(a.tokensAfter).toBeLessThanOrEqual(30000);
+  });
+});
