@@ -11,6 +11,7 @@ const loaders: Partial<Record<HostId, () => Promise<InstallerModule>>> = {
   'claude-code': () => import('./hosts/claude-code-install.js'),
   codex: () => import('./hosts/codex-install.js'),
   cursor: () => import('./hosts/cursor-install.js'),
+  openclaw: () => import('./hosts/openclaw-install.js'),
   hermes: () => import('./hosts/hermes-install.js'),
   // cursor, openclaw, hermes: one line each, e.g. `cursor: () => import('./hosts/cursor-install.js'),`
 };

@@ -11,6 +11,7 @@ const loaders: Partial<Record<HostId, () => Promise<AdapterModule>>> = {
   'claude-code': () => import('./hosts/claude-code.js'),
   codex: () => import('./hosts/codex.js'),
   cursor: () => import('./hosts/cursor.js'),
+  openclaw: () => import('./hosts/openclaw.js'),
   hermes: () => import('./hosts/hermes.js'),
   // cursor, openclaw, hermes: one line each, e.g. `cursor: () => import('./hosts/cursor.js'),`
 };
