@@ -191,7 +191,9 @@ describe.skipIf(!codex)('real Codex CLI against the loopback Responses server', 
     const output = input.find((i) => i.type === 'function_call_output' && i.call_id === 'call_cat_1');
     expect(JSON.stringify(output)).toContain('marigold');
   });
+});
 
+describe('writeCodexConfig', () => {
   it('merges into an existing config.toml instead of replacing it', () => {
     const { home } = tempWorld();
     mkdirSync(join(home, '.codex'), { recursive: true });
