@@ -40,7 +40,8 @@ const MEMORY_CUES: Array<{ re: RegExp; kind: StatementKind }> = [
 
 /**
  * Find durable statements the user made in a prompt ("remember that the build uses
- * pnpm", "from now on use tabs", "I prefer ...", "we decided to ..."). Returns each
+ * pnpm", "from now on use tabs", "I prefer ...", "we decided to ..."); questions are
+ * skipped. Returns each
  * statement (one sentence, at most 500 characters) with its kind and importance;
  * an empty array when the prompt states nothing to keep.
  */
@@ -48,6 +49,8 @@ export function durableStatements(prompt: string): Array<{ content: string; kind
   const out: Array<{ content: string; kind: StatementKind; importance: ImportanceLevel }> = [];
   const seen = new Set<string>();
   for (const sentence of splitSentences(prompt)) {
+    // questions ("do you remember ...?", "why does it always fail?") state nothing
+    if (/\?\s*$/.test(sentence)) continue;
     for (const cue of MEMORY_CUES) {
       const m = cue.re.exec(sentence);
       if (!m) continue;

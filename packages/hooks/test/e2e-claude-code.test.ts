@@ -26,7 +26,7 @@ const USER_SETTINGS = `{
 }
 `;
 
-describe.skipIf(!claude)('real Claude Code with hive-mind hooks', () => {
+describe.skipIf(!claude)('real Claude Code with hive-mind hooks', { timeout: 240_000 }, () => {
   let server: AnthropicServer;
   const root = mkdtempSync(join(tmpdir(), 'hm-e2e-claude-'));
   const home = join(root, 'home');

@@ -16,7 +16,7 @@ import { CLI, logLines } from './helpers.js';
 
 const codex = await hostOrSkip('codex');
 
-describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', () => {
+describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', { timeout: 240_000 }, () => {
   let server: ResponsesServer;
   const root = mkdtempSync(join(tmpdir(), 'hm-e2e-codex-'));
   const home = join(root, 'home');

@@ -23,6 +23,7 @@ describe('durableStatements', () => {
     expect(s.map((x) => x.kind)).toEqual(['instruction', 'preference']);
     expect(s[1]!.content).toBe('I prefer tabs over spaces');
     expect(durableStatements('say hi')).toEqual([]);
+    expect(durableStatements('Do you remember what the port is? Why does it always fail?')).toEqual([]);
   });
 });
 

@@ -35,7 +35,7 @@ export interface Run {
 }
 
 /** Spawn `node CLI ...args` with `stdin` (a string/Buffer, or 'hold' to keep stdin open). Killed after `killMs` (reported, not asserted on time). */
-export function runCli(args: string[], stdin: string | Buffer | 'hold', env: NodeJS.ProcessEnv, killMs = 25_000): Promise<Run> {
+export function runCli(args: string[], stdin: string | Buffer | 'hold', env: NodeJS.ProcessEnv, killMs = 90_000): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -78,13 +78,17 @@ describe('claude-code installer', () => {
     expect(r.files[0]!.backup).toBeUndefined();
   });
 
-  it('a missing settings file: install creates it, uninstall leaves an empty object', async () => {
+  it('a missing settings file: install creates it, uninstall removes it again (unless the user added to it)', async () => {
     const { file, opts } = setup();
     const inst = (await loadInstaller('claude-code'))!;
     await inst.install(opts);
     expect(Object.keys((parse(readFileSync(file, 'utf8')) as { hooks: object }).hooks)).toHaveLength(5);
     await inst.uninstall(opts);
-    expect(parse(readFileSync(file, 'utf8'))).toEqual({});
+    expect(existsSync(file)).toBe(false);
+    await inst.install(opts);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('{\n', '{\n  "model": "sonnet",\n'));
+    await inst.uninstall(opts);
+    expect(parse(readFileSync(file, 'utf8'))).toEqual({ model: 'sonnet' });
   });
 
   it('a moved CLI: reinstall updates our command in place, no duplicates', async () => {
@@ -123,7 +127,7 @@ describe('claude-code installer', () => {
     const ctx = JSON.parse(v.hooks[4]!.stdout).hookSpecificOutput.additionalContext as string;
     expect(ctx).toContain('Hive-mind verify ran here');
     expect(existsSync(join(home, '.hive-mind', 'workspaces'))).toBe(false);
-  });
+  }, 120_000);
 
   it('CLI: install --dry-run, install --json, verify, uninstall', async () => {
     const { s, home, file } = setup(USER_SETTINGS);
@@ -144,5 +148,5 @@ describe('claude-code installer', () => {
     const bad = await runCli(['install', 'emacs'], '', env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^hive-mind: unknown host "emacs"/);
-  });
+  }, 180_000);
 });

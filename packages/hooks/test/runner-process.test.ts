@@ -20,7 +20,7 @@ function expectFailOpen(r: Run, log: string, pattern: RegExp) {
   expect(lines[0]).toMatch(pattern);
 }
 
-describe('hook runner as a child process: bad input fails open', () => {
+describe('hook runner as a child process: bad input fails open', { timeout: 60_000 }, () => {
   const cases: Array<[string, string | Buffer, RegExp]> = [
     ['empty stdin', '', /claude-code Stop: empty stdin/],
     ['truncated JSON', JSON.stringify(payload('claude-code', 'Stop', 0)).slice(0, 80), /not valid JSON/],

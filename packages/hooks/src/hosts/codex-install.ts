@@ -8,6 +8,7 @@
  * Codex also runs a user hook only once it is trusted; install cannot do that for the
  * user, and says so in its notes.
  */
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
 import { editJsonHost, saveJsonHostState, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
@@ -74,13 +75,17 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
     if (!edit || edit.kind === 'none') edit = r.edit;
     notes.push(CODEX_TRUST_NOTE);
   }
-  const tomlChanged = tomlAfter !== (tomlBefore ?? '');
+  // config.toml did not exist before our first install: remember, and remove it again when it ends up empty
+  const tomlCreated = remove ? state?.extra?.tomlCreated === true : (state?.extra?.tomlCreated as boolean | undefined) ?? tomlBefore === undefined;
+  const deleteToml = remove && tomlCreated && tomlBefore !== undefined && tomlAfter.trim() === '';
+  const tomlChanged = deleteToml || tomlAfter !== (tomlBefore ?? '');
   let backup: string | undefined;
   if (tomlChanged && !opts.dryRun) {
     backup = backupFile(tomlPath);
-    writeAtomic(tomlPath, tomlAfter);
+    if (deleteToml) unlinkSync(tomlPath);
+    else writeAtomic(tomlPath, tomlAfter);
   }
-  if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit });
+  if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit, tomlCreated });
   const { created: _c, after: _a, ...jf } = jsonFile;
   return {
     host: 'codex',

@@ -195,6 +195,7 @@ export function uninstallJsonHooks(file: string, text: string, host: HostId, cre
     cur = onlyOurs ? removeArrayElement(cur, ['hooks', event], gi) : removeArrayElement(cur, o.path.slice(0, -1), o.path[4] as number);
   }
   for (const path of [...created].sort((a, b) => b.length - a.length)) {
+    if (path.length === 0) continue; // "the file itself": handled by the caller
     const d = parseJsonc(file, cur);
     let v: unknown = d;
     for (const k of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;

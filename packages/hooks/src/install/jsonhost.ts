@@ -5,6 +5,7 @@
 import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { defaultHookCommand, hookCommand } from './command.js';
 import { backupFile, readText, unifiedDiff, writeAtomic } from './files.js';
+import { unlinkSync } from 'node:fs';
 import { installJsonHooks, listOurHooks, uninstallJsonHooks } from './json-hooks.js';
 import { readState, writeState } from './state.js';
 import { verifyCommands } from './verify.js';
@@ -34,7 +35,13 @@ export function editJsonHost(spec: JsonHostSpec, home: string, opts: InstallOpti
   if (remove) {
     if (before === undefined) return { path: file, changed: false, diff: '', created, after: '' };
     const state = readState(spec.host, opts);
-    after = uninstallJsonHooks(file, before, spec.host, state?.created[file] ?? []);
+    const created_ = state?.created[file] ?? [];
+    after = uninstallJsonHooks(file, before, spec.host, created_);
+    // the file did not exist before our install and nothing else is in it now: remove it
+    if (created_.some((p) => p.length === 0) && isEmptyObjectText(after)) {
+      if (!opts.dryRun) unlinkSync(file);
+      return { path: file, changed: true, diff: unifiedDiff(file, before, ''), created, after: '' };
+    }
   } else {
     const prefix = commandPrefix(opts);
     const entries = spec.events.map((event) => ({ event, command: hookCommand(prefix, spec.host, event), timeout: HOST_HOOK_TIMEOUT_S }));
@@ -42,6 +49,8 @@ export function editJsonHost(spec: JsonHostSpec, home: string, opts: InstallOpti
     after = edit.text;
     // keep containers recorded by an earlier install (a re-install creates nothing new)
     const prev = readState(spec.host, opts)?.created[file] ?? [];
+    // [] (the empty path) records that our install created the file itself
+    if (before === undefined) edit.created.unshift([]);
     created = [...prev, ...edit.created.filter((c) => !prev.some((p) => p.join('\0') === c.join('\0')))];
   }
   const changed = after !== (before ?? '');
@@ -73,4 +82,9 @@ export async function verifyJsonHost(spec: JsonHostSpec, home: string, opts: Ins
     .sort((a, b) => order(a.event) - order(b.event) || spec.events.indexOf(a.event) - spec.events.indexOf(b.event))
     .map((o) => ({ event: o.event, command: o.command, payload: (cwd: string) => spec.sample(o.event, cwd) }));
   return verifyCommands(spec.host, targets, { env: opts.env });
+}
+
+/** True when `text` is `{}` give or take whitespace (no comments, no keys). */
+function isEmptyObjectText(text: string): boolean {
+  return /^\s*\{\s*\}\s*$/.test(text);
 }
