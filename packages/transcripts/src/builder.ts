@@ -61,7 +61,7 @@ export class LogBuilder {
   }
 
   /** Append a message, repairing tool pairing as described on the class. */
-  message(type: MessageEventType, content: ContentBlock[], extra: MessageExtra = {}): void {
+  message(type: MessageEventType, content: ContentBlock[], extra: MessageExtra = {}, surfaceOp: MessageEvent['surfaceOp'] = 'append'): void {
     const hasResult = content.some((b) => b.type === 'tool-result');
     if (this.open.size) {
       if ((type === 'user/message' || type === 'system/message') && !hasResult) this.repairOpen(extra.ts);
@@ -111,7 +111,7 @@ export class LogBuilder {
     // Tool calls opened by this event get the seq it is about to receive.
     const seq = this.log.lastSeq + 1;
     for (const b of out) if (b.type === 'tool-call') this.open.get(b.id)!.seq = seq;
-    this.appendMessage(t, out, { ...extra, kind });
+    this.appendMessage(t, out, { ...extra, kind }, surfaceOp);
   }
 
   private appendMessage(type: MessageEventType, content: ContentBlock[], extra: MessageExtra, surfaceOp: MessageEvent['surfaceOp'] = 'append'): MessageEvent {
@@ -148,19 +148,23 @@ export class LogBuilder {
    * @returns the checkpoint event.
    */
   hostCompaction(
-    summary: string,
+    summary: string | null,
     opts: {
       keepFrom?: (node: MessageEvent) => boolean;
       /** Leading surface nodes that stay (default: system messages). */
       keepPrefix?: (node: MessageEvent) => boolean;
-      /** Messages the host puts before its summary in the new history (Codex replacement history). */
+      /**
+       * Messages the host puts in the new history before its summary (Codex replacement
+       * history; the first Claude Code line after a boundary without a summary). The first
+       * takes the place of the old span. With `summary: null` there is no checkpoint.
+       */
       lead?: Array<{ type: MessageEventType; content: ContentBlock[]; extra: MessageExtra }>;
       ts?: string;
       meta?: Record<string, unknown>;
       data?: Record<string, unknown>;
       summarizer: string;
     },
-  ): MessageEvent {
+  ): MessageEvent | undefined {
     this.repairOpen(opts.ts);
     const id = `host-${++this.hostCompactions}`;
     const surface = this.log.surface();
@@ -171,27 +175,28 @@ export class LogBuilder {
     while (b < surface.length && !(opts.keepFrom?.(surface[b]!) ?? false)) b++;
     const shadowed = surface.slice(a, b).map((n) => n.seq);
     this.logOnly('compaction/start', { id, host: true, summarizer: opts.summarizer }, opts.ts);
-    const content: TextBlock[] = [{ type: 'text', text: summary }];
+    // Ids only need to be unique on the surface: a host re-emits retained items with their ids.
+    const gone = new Set(shadowed);
+    this.usedIds.clear();
+    for (const n of surface) if (!gone.has(n.seq)) for (const c of n.content) if (c.type === 'tool-call') this.usedIds.add(c.id);
     const op: MessageEvent['surfaceOp'] = shadowed.length ? { op: 'replace', start: shadowed[0]!, end: shadowed[shadowed.length - 1]! } : 'append';
-    let cp: MessageEvent;
+    let cp: MessageEvent | undefined;
     const lead = opts.lead ?? [];
+    const checkpoint = (surfaceOp: MessageEvent['surfaceOp']) =>
+      summary === null ? undefined : this.appendMessage('user/message', [{ type: 'text', text: summary } as TextBlock], { kind: 'checkpoint', ts: opts.ts, meta: opts.meta }, surfaceOp);
     if (lead.length && b === surface.length) {
-      // The host's new history starts with these messages and ends with the summary:
-      // the first one takes the place of the old span, the rest and the checkpoint follow.
-      lead.forEach((m, i) => this.appendMessage(m.type, m.content, m.extra, i === 0 ? op : 'append'));
-      cp = this.appendMessage('user/message', content, { kind: 'checkpoint', ts: opts.ts, meta: opts.meta });
+      // the host's new history: the lead messages, then the summary
+      lead.forEach((m, i) => this.message(m.type, m.content, m.extra, i === 0 ? op : 'append'));
+      cp = checkpoint('append');
     } else if (op === 'append' && b < surface.length) {
       // Nothing to replace but nodes follow: a zero-width span cannot be expressed, so
       // the checkpoint is appended (the host's summary stays visible).
-      cp = this.appendMessage('user/message', content, { kind: 'checkpoint', ts: opts.ts, meta: opts.meta });
+      cp = checkpoint('append');
     } else {
-      cp = this.appendMessage('user/message', content, { kind: 'checkpoint', ts: opts.ts, meta: opts.meta }, op);
+      cp = checkpoint(op);
     }
-    this.logOnly('compaction/summary', { id, host: true, summarizer: opts.summarizer, checkpointSeq: cp.seq, shadowedSeqs: shadowed, ...opts.data }, opts.ts);
+    this.logOnly('compaction/summary', { id, host: true, summarizer: opts.summarizer, checkpointSeq: cp?.seq ?? null, shadowedSeqs: shadowed, ...opts.data }, opts.ts);
     this.logOnly('compaction/end', { id }, opts.ts);
-    // Ids only need to be unique on the surface: a host re-emits retained items with their ids.
-    this.usedIds.clear();
-    for (const n of this.log.surface()) for (const c of n.content) if (c.type === 'tool-call') this.usedIds.add(c.id);
     this.report.compactions++;
     return cp;
   }

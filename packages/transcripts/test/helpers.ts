@@ -35,3 +35,21 @@ export function compactHalf(t: Transcript, text = '<compacted-summary>\nTEST SUM
 export function surfaceShape(t: Transcript): Array<{ type: string; content: unknown }> {
   return t.log.surface().map((n) => ({ type: n.type, content: n.content }));
 }
+
+/**
+ * Mask old tool results the way the compaction engine's `mask` strategy lands them: one
+ * single-node replace per result, same event type, the original's meta copied, the
+ * result's text swapped for a one-line placeholder.
+ */
+export function maskOldResults(t: Transcript, keepNewest = 2): number {
+  const results = t.log.surface().filter((n) => n.content.some((b) => b.type === 'tool-result') && n.kind === undefined);
+  const old = results.slice(0, Math.max(0, results.length - keepNewest));
+  t.log.append({ type: 'compaction/start', data: { id: 'mask' } });
+  for (const n of old) {
+    const content = n.content.map((b) => (b.type === 'tool-result' ? { ...b, content: [{ type: 'text' as const, text: `[masked ${b.toolName ?? 'tool'} output]` }] } : b));
+    t.log.append({ type: n.type, surfaceOp: { op: 'replace', start: n.seq, end: n.seq }, content, sourceSeqs: [n.seq], ...(n.meta ? { meta: { ...n.meta } } : {}) } as never);
+  }
+  t.log.append({ type: 'compaction/summary', data: { id: 'mask', tokensBefore: 999 } });
+  t.log.append({ type: 'compaction/end', data: { id: 'mask' } });
+  return old.length;
+}

@@ -124,6 +124,17 @@ export class ClaudeCodeReader implements JsonlReader {
     let boundary: Node | undefined;
     for (const n of this.nodes) {
       if (n.msg && onBranch.has(n)) {
+        if (boundary && !n.msg.compactSummary) {
+          // a boundary without a summary line (a rewritten history): the lines after it replace the old surface
+          this.b.hostCompaction(null, {
+            summarizer: 'host:claude-code',
+            ts: n.ts,
+            lead: [{ type: n.msg.type, content: n.msg.content, extra: n.msg.extra }],
+            meta: { boundaryLine: boundary.line, boundaryUuid: boundary.uuid },
+          });
+          boundary = undefined;
+          continue;
+        }
         if (boundary && n.msg.compactSummary) {
           const text = n.msg.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
           this.b.hostCompaction(text, {

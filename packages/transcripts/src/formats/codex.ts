@@ -68,7 +68,8 @@ export class CodexReader implements JsonlReader {
           }
         }
       }
-      const summary = at >= 0 ? textOf(converted[at]!) : message || `[Codex compacted the conversation; ${items.length} items were kept]`;
+      // no summary at all (a history rewritten without one): the history alone
+      const summary = at >= 0 ? textOf(converted[at]!) : message ? message : converted.some(Boolean) ? null : `[Codex compacted the conversation; ${items.length} items were kept]`;
       const end = at >= 0 ? at : converted.length;
       const lead: Array<{ type: MessageEventType; content: ContentBlock[]; extra: { ts?: string; meta: Record<string, unknown> } }> = [];
       for (let i = 0; i < end; i++) {

@@ -46,30 +46,50 @@ function newEvents(t: Transcript): SessionEvent[] {
   return t.log.events(t.importedLastSeq + 1);
 }
 
-/** The newest checkpoint landed after import, or undefined. */
-function newCheckpoint(t: Transcript): MessageEvent | undefined {
-  let cp: MessageEvent | undefined;
-  for (const e of newEvents(t)) if (isMessageEvent(e) && e.surfaceOp !== 'append') cp = e;
-  return cp;
+/**
+ * What changed on the surface after import: `replaced` when any replace landed (a
+ * checkpoint, or single-node replacements such as masked or pruned tool results), and the
+ * checkpoint on the surface when there is one.
+ */
+function changes(t: Transcript): { replaced: boolean; cp?: MessageEvent; k: number; surface: readonly SurfaceNode[] } {
+  let replaced = false;
+  for (const e of newEvents(t)) if (isMessageEvent(e) && e.surfaceOp !== 'append') replaced = true;
+  const surface = t.log.surface();
+  let k = -1;
+  for (let i = 0; i < surface.length; i++) if (surface[i]!.kind === 'checkpoint' && surface[i]!.seq > t.importedLastSeq) k = i;
+  return { replaced, cp: k >= 0 ? surface[k] : undefined, k, surface };
 }
 
+/** An imported node, unchanged: its original record can be copied. */
 function imported(t: Transcript, e: MessageEvent): boolean {
   return e.seq <= t.importedLastSeq && typeof e.meta?.line === 'number' && e.kind === undefined;
 }
 
+/** A node that replaced one imported node (masked/pruned): the original record with new content. */
+function modified(t: Transcript, e: MessageEvent): boolean {
+  return e.seq > t.importedLastSeq && typeof e.meta?.line === 'number' && e.kind === undefined;
+}
+
+function leadingSystem(surface: readonly SurfaceNode[], k: number): boolean {
+  return surface.slice(0, k).every((n) => n.type === 'system/message');
+}
+
 /** Tokens before the newest compaction as recorded on its `compaction/summary` event, else a chars/4 estimate of the shadowed events. */
-function tokensBefore(t: Transcript, cp: MessageEvent): number {
+function tokensBefore(t: Transcript, cp: MessageEvent | undefined): number {
   for (const e of newEvents(t)) {
     if (e.type !== 'compaction/summary' || isMessageEvent(e)) continue;
     const d = (e as { data?: Rec }).data ?? {};
     const cand = [d.tokensBefore, (d.tokens as Rec | undefined)?.before, d.before];
     for (const c of cand) if (typeof c === 'number' && Number.isFinite(c)) return c;
   }
-  const op = cp.surfaceOp as { start: number; end: number };
+  // chars/4 of the message events on the surface as it was at import
   let chars = 0;
-  for (const e of t.log.events(op.start)) {
-    if (e.seq > op.end) break;
-    if (isMessageEvent(e)) chars += blocksText(e.content).length;
+  const shadowed = new Set<number>();
+  for (const e of newEvents(t)) if (isMessageEvent(e) && e.surfaceOp !== 'append') for (let s = e.surfaceOp.start; s <= e.surfaceOp.end; s++) shadowed.add(s);
+  void cp;
+  for (const e of t.log.events()) {
+    if (e.seq > t.importedLastSeq) break;
+    if (isMessageEvent(e) && (t.log.surfacePosition(e.seq) !== undefined || shadowed.has(e.seq))) chars += blocksText(e.content).length;
   }
   return Math.ceil(chars / 4);
 }
@@ -110,9 +130,9 @@ function writeClaudeCode(t: Transcript, original: string): string {
   const out: Rec[] = [];
   const uuidMap = new Map<string, string>();
   let parent: string | null = st.leafUuid ?? null;
-  const cp = newCheckpoint(t);
+  const { replaced, cp, k, surface } = changes(t);
   let nodes: readonly SurfaceNode[];
-  if (cp) {
+  if (replaced) {
     const boundary = randomUUID();
     out.push({
       parentUuid: null,
@@ -129,9 +149,7 @@ function writeClaudeCode(t: Transcript, original: string): string {
       ...common,
     });
     parent = boundary;
-    const surface = t.log.surface();
-    const k = surface.findIndex((n) => n.seq === cp.seq);
-    if (k === 0 || surface.slice(0, k).every((n) => n.type === 'system/message')) {
+    if (cp && leadingSystem(surface, k)) {
       const u = randomUUID();
       out.push({
         parentUuid: parent,
@@ -146,22 +164,27 @@ function writeClaudeCode(t: Transcript, original: string): string {
       });
       parent = u;
       nodes = surface.slice(k + 1);
-    } else nodes = surface; // a middle span: the checkpoint is re-emitted in place as a user line
+    } else nodes = surface; // no checkpoint, or one in the middle (re-emitted in place as a user line)
   } else {
     nodes = newEvents(t).filter(isMessageEvent);
   }
   for (const n of nodes) {
     if (n.type === 'system/message') continue;
     const u = randomUUID();
-    const orig = imported(t, n) ? lines.record(n.meta!.line as number) : undefined;
+    const role = n.type === 'assistant/message' ? 'assistant' : 'user';
+    const orig = imported(t, n) || modified(t, n) ? lines.record(n.meta!.line as number) : undefined;
     let rec: Rec;
     if (orig) {
       rec = { ...orig, parentUuid: parent, uuid: u, timestamp: stamp() };
       delete rec.logicalParentUuid;
+      if (modified(t, n)) {
+        // new content (e.g. a masked tool result); the full tool output copy goes too
+        rec.message = { ...(orig.message as Rec), content: anthropicBlocks(n.content, role) };
+        delete rec.toolUseResult;
+      }
       if (typeof orig.uuid === 'string') uuidMap.set(orig.uuid, u);
       if (typeof orig.sourceToolAssistantUUID === 'string') rec.sourceToolAssistantUUID = uuidMap.get(orig.sourceToolAssistantUUID) ?? orig.sourceToolAssistantUUID;
     } else {
-      const role = n.type === 'assistant/message' ? 'assistant' : 'user';
       const content = anthropicBlocks(n.content, role);
       if (!content.length) continue;
       const message: Rec =
@@ -197,6 +220,23 @@ function piMessage(n: MessageEvent): Rec | undefined {
   return { role: 'user', content: n.content.map(text), timestamp: ts };
 }
 
+/** A pi message for a surface node: the original entry's message (new content when modified), else rendered. */
+function piEntryMessage(t: Transcript, lines: Lines, n: MessageEvent): Rec | undefined {
+  if (imported(t, n) || modified(t, n)) {
+    const orig = lines.record(n.meta!.line as number);
+    const m = orig?.message as Rec | undefined;
+    if (m && typeof m === 'object') {
+      if (imported(t, n)) return m;
+      const fresh = piMessage(n);
+      if (!fresh) return undefined;
+      const out: Rec = { ...m, content: fresh.content ?? m.content };
+      delete out.details;
+      return out;
+    }
+  }
+  return piMessage(n);
+}
+
 /**
  * pi: the original entries untouched, then a `compaction` entry like the ones pi writes
  * (`summary`, `firstKeptEntryIndex` for version-1 files without entry ids, else `id`,
@@ -209,30 +249,52 @@ function writePi(t: Transcript, original: string): string {
   const out: Rec[] = [];
   let parentId = st.lastId;
   const newId = () => randomBytes(4).toString('hex');
-  const withId = (r: Rec): Rec => {
+  const withId = (r: Rec, given?: string): Rec => {
     if (!st.hasIds) return r;
-    const id = newId();
+    const id = given ?? newId();
     const o = { type: r.type, id, parentId: parentId ?? null, ...r };
     parentId = id;
     return o;
   };
-  const cp = newCheckpoint(t);
+  const lines = new Lines(original);
+  const ch = changes(t);
+  const { replaced, surface } = ch;
+  let { cp, k } = ch;
+  if (!cp) {
+    // no new checkpoint: pi's own summary at the front (imported) is still the summary
+    k = surface.findIndex((n) => n.type !== 'system/message');
+    cp = k >= 0 && surface[k]!.kind === 'checkpoint' ? surface[k] : undefined;
+  }
   let tail: MessageEvent[];
-  if (cp) {
-    const surface = t.log.surface();
-    const k = surface.findIndex((n) => n.seq === cp.seq);
-    if (!surface.slice(0, k).every((n) => n.type === 'system/message')) throw new TranscriptError('pi can only record a compaction of the oldest span; this checkpoint is in the middle of the surface', t.report.path, 1);
-    const after = surface.slice(k + 1);
-    const firstKept = after.find((n) => imported(t, n) && typeof n.meta?.entryIndex === 'number');
-    const entry: Rec = { type: 'compaction', timestamp: cp.ts, summary: checkpointText(cp) };
-    if (st.hasIds) entry.firstKeptEntryId = firstKept?.meta?.id ?? null;
-    else entry.firstKeptEntryIndex = firstKept ? (firstKept.meta!.entryIndex as number) : st.entries ?? 0;
+  if (replaced) {
+    if (cp && !leadingSystem(surface, k)) throw new TranscriptError('pi can only record a compaction of the oldest span; this checkpoint is in the middle of the surface', t.report.path, 1);
+    const after = (cp ? surface.slice(k + 1) : surface).filter((n) => n.type !== 'system/message');
+    // pi keeps original entries by reference; when a retained node changed (masked, pruned)
+    // or is new, the whole tail is written again after the compaction entry instead.
+    const rewrite = after.some((n) => n.seq > t.importedLastSeq);
+    const firstKept = rewrite ? undefined : after.find((n) => imported(t, n) && typeof n.meta?.entryIndex === 'number');
+    const summary = cp ? checkpointText(cp) : '[hive-mind: older tool outputs in this session were shortened; the conversation continues below]';
+    const entry: Rec = { type: 'compaction', timestamp: cp?.ts ?? new Date().toISOString(), summary };
+    const entryId = st.hasIds ? newId() : undefined;
+    const firstTailId = rewrite && st.hasIds ? newId() : undefined;
+    if (st.hasIds) entry.firstKeptEntryId = firstKept ? firstKept.meta!.id ?? null : firstTailId ?? null;
+    else entry.firstKeptEntryIndex = firstKept ? (firstKept.meta!.entryIndex as number) : (st.entries ?? 0) + 1;
     entry.tokensBefore = tokensBefore(t, cp);
-    out.push(withId(entry));
-    tail = after.filter((n) => n.seq > t.importedLastSeq && n.kind === undefined);
-  } else tail = newEvents(t).filter(isMessageEvent).filter((n) => n.kind === undefined);
+    out.push(withId(entry, entryId));
+    tail = rewrite ? after.filter((n) => n.kind === undefined) : after.filter((n) => n.seq > t.importedLastSeq && n.kind === undefined);
+    let first = true;
+    for (const n of tail) {
+      const m = piEntryMessage(t, lines, n);
+      if (m) {
+        out.push(withId({ type: 'message', timestamp: n.ts, message: m }, first ? firstTailId : undefined));
+        first = false;
+      }
+    }
+    return joinOut(original, t, out);
+  }
+  tail = newEvents(t).filter(isMessageEvent).filter((n) => n.kind === undefined);
   for (const n of tail) {
-    const m = piMessage(n);
+    const m = piEntryMessage(t, lines, n);
     if (m) out.push(withId({ type: 'message', timestamp: n.ts, message: m }));
   }
   return joinOut(original, t, out);
@@ -286,15 +348,15 @@ function writeCodex(t: Transcript, original: string): string {
     return codexItems(n);
   };
   const out: Rec[] = [];
-  const cp = newCheckpoint(t);
-  if (cp) {
+  const { replaced, cp } = changes(t);
+  if (replaced) {
     const history: Rec[] = [];
     for (const n of t.log.surface()) {
       if (n.meta?.codexField === 'base_instructions') continue;
-      if (n.seq === cp.seq) history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: checkpointText(cp) }] });
+      if (cp && n.seq === cp.seq) history.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: checkpointText(cp) }] });
       else history.push(...itemsOf(n));
     }
-    out.push(line('compacted', { message: checkpointText(cp), replacement_history: history }));
+    out.push(line('compacted', { message: cp ? checkpointText(cp) : '', replacement_history: history }));
   } else {
     for (const n of newEvents(t).filter(isMessageEvent)) for (const it of codexItems(n)) out.push(line('response_item', it));
   }
