@@ -97,6 +97,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 class RequestTimeout extends Error {}
 
+/** A broken reply worth sending the same request again (truncated stream, empty text). */
+class TransientReplyError extends Error {}
+
 interface Classified {
   retryable: boolean;
   message: string;
@@ -115,7 +118,7 @@ function retryAfter(headers: unknown): number | undefined {
 }
 
 function classify(err: unknown, vendor: string): Classified {
-  if (err instanceof SummarizerError) return { retryable: err.retryable, message: err.message, status: err.status };
+  if (err instanceof TransientReplyError) return { retryable: true, message: err.message };
   const e = err as { status?: unknown; message?: string; name?: string; headers?: unknown };
   const isApi = err instanceof OpenAI.APIError || err instanceof Anthropic.APIError;
   if (isApi && typeof e.status === 'number') {
@@ -173,10 +176,12 @@ abstract class LlmSummarizer implements Summarizer {
       try {
         const out = await this.call(system, prompt, input.maxTokens, ac.signal);
         const text = stripReasoning(out.text);
-        if (!text) throw new SummarizerError(`${this.name} endpoint returned an empty summary`, true);
+        if (!text) throw new TransientReplyError(`${this.name} endpoint returned an empty summary`);
         return { ...out, text };
       } catch (err) {
         if (input.signal?.aborted) throw new CompactionAbortedError(abortMessage(input.signal));
+        // A verdict on the reply itself (output limit hit, malformed answer): sending the same request again would not help.
+        if (err instanceof SummarizerError) throw err;
         if (ac.signal.aborted && ac.signal.reason instanceof RequestTimeout) {
           last = { retryable: true, message: `${this.name} endpoint did not answer within ${timeout} ms (timed out)` };
         } else last = classify(err, this.name);
@@ -251,7 +256,7 @@ export class OpenAISummarizer extends LlmSummarizer {
       if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
     }
     if (finish === 'length') throw new SummarizerError(`openai summary hit the ${maxTokens}-token output limit (finish_reason length)`, true);
-    if (!finish) throw new SummarizerError('openai stream ended before a finish_reason (truncated stream)', true);
+    if (!finish) throw new TransientReplyError('openai stream ended before a finish_reason (truncated stream)');
     return { text, model: model ?? this.model, usage };
   }
 }
@@ -302,7 +307,7 @@ export class AnthropicSummarizer extends LlmSummarizer {
       } else if (ev.type === 'message_stop') done = true;
     }
     if (stop === 'max_tokens') throw new SummarizerError(`anthropic summary hit the ${maxTokens}-token output limit (stop_reason max_tokens)`, true);
-    if (!done) throw new SummarizerError('anthropic stream ended before message_stop (truncated stream)', true);
+    if (!done) throw new TransientReplyError('anthropic stream ended before message_stop (truncated stream)');
     return { text, model: model ?? this.model, usage };
   }
 }

@@ -1,37 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzePairing, type SurfaceNode } from '@hive-mind/session';
 import { parseTranscript, readTranscriptFile } from '@hive-mind/transcripts';
+import { runCli } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../../..');
 const bin = join(repo, 'packages/cli/bin/hive-mind.js');
 const dataDir = resolve(repo, '../shared/data/transcripts');
-
-export interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawn the built CLI. */
-export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (p: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
-  return new Promise((res, rej) => {
-    const p = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('error', rej);
-    p.on('close', (code, signal) => res({ code, signal, stdout, stderr }));
-    opts.onSpawn?.(p);
-  });
-}
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];

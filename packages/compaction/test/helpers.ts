@@ -1,4 +1,11 @@
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MemorySessionLog, type NewEvent } from '@hive-mind/session';
+
+/** The built CLI entry (build first: npx tsc -b packages/cli). */
+export const cliBin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'packages/cli/bin/hive-mind.js');
+
 
 /** Builds realistic coding-agent logs by hand (user turns, tool calls with results). */
 export class LogBuilder {
@@ -64,3 +71,25 @@ export function codingSession(turns = 8): LogBuilder {
   b.assistant('I will call tokenize_source from main with LexerConfig::default() and lexer_state reset.');
   return b;
 }
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawn the built CLI. */
+export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (p: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+  return new Promise((res, rej) => {
+    const p = spawn(process.execPath, [cliBin, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('error', rej);
+    p.on('close', (code, signal) => res({ code, signal, stdout, stderr }));
+    opts.onSpawn?.(p);
+  });
+}
+
