@@ -220,6 +220,16 @@ describe('cursor installer', () => {
     await expect(cursorInstaller.install(opts())).rejects.toThrow(/field "hooks\.preCompact" must be an array/);
   });
 
+  it('keeps what the user had: an empty event array of theirs, a file without "version"', async () => {
+    fs.mkdirSync(path.dirname(file()), { recursive: true });
+    const original = '{\n  "hooks": {\n    "preCompact": [],\n    "stop": [{ "command": "./s.sh" }]\n  }\n}\n';
+    fs.writeFileSync(file(), original);
+    await cursorInstaller.install(opts());
+    expect((parse(fs.readFileSync(file(), 'utf8')) as { version: number }).version).toBe(1);
+    await cursorInstaller.uninstall(opts());
+    expect(fs.readFileSync(file(), 'utf8')).toBe(original);
+  });
+
   it('verify runs each installed hook with a documented sample payload', async () => {
     expect((await cursorInstaller.verify(opts())).ok).toBe(false);
     await cursorInstaller.install(opts());
@@ -239,5 +249,34 @@ describe('cursor installer', () => {
     const v = await cursorInstaller.verify(opts());
     expect(v.ok).toBe(false);
     expect(v.hooks.find((h) => h.event === 'beforeSubmitPrompt')!.error).toMatch(/continue/);
+  });
+});
+
+describe('cursor installer (property)', () => {
+  it('install then uninstall restores any user hooks.json byte for byte', async () => {
+    const { cursorConfigWithHooks, cursorConfigWithoutHooks, cursorInstallEdit } = await import('../src/hosts/cursor-install.js');
+    const fc = (await import('fast-check')).default;
+    const event = fc.constantFrom('beforeShellExecution', 'afterFileEdit', 'beforeSubmitPrompt', 'stop', 'sessionStart', 'preCompact');
+    const entry = fc.record({ command: fc.stringMatching(/^\.\/hooks\/[a-z-]{1,10}\.sh$/), comment: fc.boolean(), oneLine: fc.boolean() });
+    fc.assert(
+      fc.property(fc.dictionary(event, fc.array(entry, { maxLength: 3 }), { maxKeys: 4 }), fc.boolean(), fc.constantFrom('  ', '    ', '\t'), (hooks, topComment, ind) => {
+        const evs = Object.entries(hooks).map(([ev, entries]) => {
+          const items = entries.map((e, i) => {
+            const body = e.oneLine ? `{ "command": ${JSON.stringify(e.command)} }` : `{\n${ind.repeat(4)}"command": ${JSON.stringify(e.command)}\n${ind.repeat(3)}}`;
+            return `${ind.repeat(3)}${body}${i < entries.length - 1 ? ',' : ''}${e.comment ? ' // note' : ''}`;
+          });
+          return `${ind.repeat(2)}${JSON.stringify(ev)}: [${items.length ? `\n${items.join('\n')}\n${ind.repeat(2)}` : ''}]`;
+        });
+        const text = `{\n${topComment ? `${ind}// mine\n` : ''}${ind}"version": 1,\n${ind}"hooks": {${evs.length ? `\n${evs.join(',\n')}\n${ind}` : ''}}\n}\n`;
+        const { text: installed, created } = cursorInstallEdit('h.json', text, '/usr/bin/node /x/hive-mind.js');
+        expect(cursorConfigWithHooks('h.json', installed, '/usr/bin/node /x/hive-mind.js')).toBe(installed);
+        const data = parse(installed) as { hooks: Record<string, Array<{ command: string }>> };
+        for (const ev of ['sessionStart', 'beforeSubmitPrompt', 'afterAgentResponse', 'preCompact']) {
+          expect(data.hooks[ev]!.filter((e) => e.command.includes('hive-mind.js'))).toHaveLength(1);
+        }
+        expect(cursorConfigWithoutHooks('h.json', installed, created)).toBe(text);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -18,7 +18,7 @@ import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from 
 import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
 import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
 import { hookCommand } from '../install/command.js';
-import { homeOf } from '../install/state.js';
+import { homeOf, readState, statePath, writeState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
 
@@ -181,6 +181,11 @@ function removeChild(text: string, kids: Node[], idx: number): string {
   if (/^[ \t]*$/.test(text.slice(ls, start)) && /^[ \t]*$/.test(text.slice(end, le))) {
     start = ls;
     end = Math.min(le + 1, text.length);
+  } else if (commaAt >= 0) {
+    start = commaAt; // inline: drop ", element" as one run
+    commaAt = -1;
+  } else {
+    while (end < text.length && (text[end] === ' ' || text[end] === '\t')) end++; // inline: drop "element, "
   }
   let out = text.slice(0, start) + text.slice(end);
   if (commaAt >= 0 && commaAt < start) out = out.slice(0, commaAt) + out.slice(commaAt + 1);
@@ -193,14 +198,31 @@ function entrySnippet(command: string): string {
 
 /** Compute the hooks.json text with our entries present (pure; used by install and dry-run). */
 export function cursorConfigWithHooks(file: string, before: string | undefined, prefix: string): string {
+  return cursorInstallEdit(file, before, prefix).text;
+}
+
+/**
+ * Install edit plus what it created (`version`, `hooks`, `hooks.<event>`), recorded in the
+ * install state so uninstall removes exactly those and leaves what the user had (an empty
+ * `"stop": []` of theirs stays).
+ */
+export function cursorInstallEdit(file: string, before: string | undefined, prefix: string): { text: string; created: string[][] } {
+  const created: string[][] = [];
   let doc = load(file, before ?? '');
-  if (doc.root.version === undefined) doc = edit(doc, ['version'], 1, file);
-  if (hooksObject(doc, file) === undefined) doc = edit(doc, ['hooks'], {}, file);
+  if (doc.root.version === undefined) {
+    created.push(['version']);
+    doc = edit(doc, ['version'], 1, file);
+  }
+  if (hooksObject(doc, file) === undefined) {
+    created.push(['hooks']);
+    doc = edit(doc, ['hooks'], {}, file);
+  }
   const fmt = detectJsonFormatting(doc.text);
   for (const event of CURSOR_INSTALLED_EVENTS) {
     const command = hookCommand(prefix, 'cursor', event);
     const arr = eventArray(doc, event, file);
     if (arr === undefined) {
+      created.push(['hooks', event]);
       const hooksNode = nodeAt(doc.text, ['hooks'])!;
       if (!hooksNode.children?.length) doc = edit(doc, ['hooks', event], [{ command }], file);
       else {
@@ -221,11 +243,18 @@ export function cursorConfigWithHooks(file: string, before: string | undefined, 
     // a second copy of ours (e.g. a hand-made duplicate) would run every hook twice
     for (const i of ours.slice(1).reverse()) doc = load(file, removeChild(doc.text, nodeAt(doc.text, ['hooks', event])!.children!, i));
   }
-  return doc.text;
+  return { text: doc.text, created };
 }
 
-/** Compute the hooks.json text with every hive-mind cursor entry removed (pure). */
-export function cursorConfigWithoutHooks(file: string, before: string): string {
+/**
+ * Compute the hooks.json text with every hive-mind cursor entry removed (pure). `created`
+ * (from the install state) names what install added: an event array is deleted only when
+ * install created it (else it is left as the user had it, maybe `[]`), and `hooks` /
+ * `version` only when install created them and nothing else is in `hooks`. Without a state,
+ * an event array holding only our entry is deleted.
+ */
+export function cursorConfigWithoutHooks(file: string, before: string, created?: string[][]): string {
+  const made = (p: string[]) => created === undefined || created.some((c) => c.join('\u0000') === p.join('\u0000'));
   let doc = load(file, before);
   const hooks = hooksObject(doc, file);
   if (!hooks) return doc.text;
@@ -234,8 +263,8 @@ export function cursorConfigWithoutHooks(file: string, before: string): string {
     if (!arr) continue;
     const ours = arr.map((e, i) => (isOurHookCommand(commandOf(e), 'cursor') ? i : -1)).filter((i) => i >= 0);
     if (ours.length === 0) continue;
-    if (ours.length === arr.length) {
-      // the event holds only ours: remove the whole "event": [...] property
+    if (ours.length === arr.length && made(['hooks', event])) {
+      // the event holds only ours and install created it: remove the whole "event": [...] property
       const hooksNode = nodeAt(doc.text, ['hooks'])!;
       const props = hooksNode.children ?? [];
       const pi = props.findIndex((p) => p.children?.[0]?.value === event);
@@ -243,7 +272,24 @@ export function cursorConfigWithoutHooks(file: string, before: string): string {
       else doc = load(file, doc.text.slice(0, hooksNode.offset) + '{}' + doc.text.slice(hooksNode.offset + hooksNode.length));
       continue;
     }
-    for (const i of ours.reverse()) doc = load(file, removeChild(doc.text, nodeAt(doc.text, ['hooks', event])!.children!, i));
+    for (const i of ours.reverse()) {
+      const arrNode = nodeAt(doc.text, ['hooks', event])!;
+      if (arrNode.children!.length === 1) doc = load(file, doc.text.slice(0, arrNode.offset) + '[]' + doc.text.slice(arrNode.offset + arrNode.length));
+      else doc = load(file, removeChild(doc.text, arrNode.children!, i));
+    }
+  }
+  if (created !== undefined) {
+    const rootNode = () => nodeAt(doc.text, [])!;
+    const dropRootKey = (key: string) => {
+      const props = rootNode().children ?? [];
+      const i = props.findIndex((p) => p.children?.[0]?.value === key);
+      if (i < 0) return;
+      if (props.length > 1) doc = load(file, removeChild(doc.text, props, i));
+      else doc = load(file, doc.text.slice(0, rootNode().offset) + '{}' + doc.text.slice(rootNode().offset + rootNode().length));
+    };
+    const h = hooksObject(doc, file);
+    if (made(['hooks']) && h && Object.keys(h).length === 0) dropRootKey('hooks');
+    if (made(['version']) && doc.root.version === 1) dropRootKey('version');
   }
   return doc.text;
 }
@@ -293,15 +339,32 @@ export function checkCursorStdout(event: string, stdout: string): string | undef
   return undefined;
 }
 
+function dedupe(paths: string[][]): string[][] {
+  const seen = new Set<string>();
+  return paths.filter((p) => {
+    const k = p.join('\u0000');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
   const file = cursorHooksPath(homeOf(opts));
   const before = readText(file);
   let after: string | undefined;
+  let created: string[][] = [];
+  const state = readState('cursor', opts);
   if (action === 'install') {
-    after = cursorConfigWithHooks(file, before, resolveHookCommand(opts));
+    const e = cursorInstallEdit(file, before, resolveHookCommand(opts));
+    after = e.text;
+    created = [...(state?.created?.[file] ?? []), ...e.created];
+    if (before === undefined) created.push(['<file>']);
   } else if (before !== undefined) {
-    after = cursorConfigWithoutHooks(file, before);
-    if (after === SKELETON) after = undefined; // we created it from nothing and nothing else is left
+    const recorded = state?.created?.[file];
+    after = cursorConfigWithoutHooks(file, before, recorded);
+    // we created the file from nothing and nothing else is left in it
+    if (after === SKELETON || (recorded?.some((p) => p[0] === '<file>') && /^\s*\{\s*\}\s*$/.test(after))) after = undefined;
   }
   const changed = after !== before;
   const report: InstallReport = {
@@ -315,6 +378,16 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
     report.files[0]!.backup = backupFile(file);
     if (after === undefined) fs.unlinkSync(file);
     else writeAtomic(file, after);
+  }
+  if (!opts.dryRun) {
+    if (action === 'install') writeState({ host: 'cursor', installedAt: new Date().toISOString(), created: { [file]: dedupe(created) } }, opts);
+    else {
+      try {
+        fs.unlinkSync(statePath('cursor', opts));
+      } catch {
+        /* no state */
+      }
+    }
   }
   if (action === 'install') {
     report.notes.push('Cursor reads ~/.cursor/hooks.json at start-up: restart Cursor (or reload the window) and check Settings > Hooks lists the hive-mind entries.');

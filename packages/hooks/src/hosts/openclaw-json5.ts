@@ -260,6 +260,11 @@ export function removeMember(t: string, obj: J5Node, index: number): string {
   if (/^[ \t]*$/.test(t.slice(ls, s)) && /^[ \t]*$/.test(t.slice(e, lineEnd(t, e)))) {
     s = ls;
     e = Math.min(lineEnd(t, e) + 1, t.length);
+  } else if (commaAt >= 0) {
+    s = commaAt; // inline: drop ", member" as one run
+    commaAt = -1;
+  } else {
+    while (e < t.length && (t[e] === ' ' || t[e] === '\t')) e++; // inline: drop "member, "
   }
   let out = t.slice(0, s) + t.slice(e);
   if (commaAt >= 0 && commaAt < s) out = out.slice(0, commaAt) + out.slice(commaAt + 1);
