@@ -134,6 +134,16 @@ describe('hermes installer', () => {
     expect(out).toContain('# keep');
   });
 
+  it("keeps the user's own empty list of an event we also use", async () => {
+    fs.mkdirSync(path.dirname(cfgFile()), { recursive: true });
+    const original = 'hooks:\n  pre_llm_call: []\n  post_tool_call:\n    - command: ~/fmt.sh\n';
+    fs.writeFileSync(cfgFile(), original);
+    await hermesInstaller.install(opts());
+    expect(ourEvents(fs.readFileSync(cfgFile(), 'utf8'))).toMatchObject({ pre_llm_call: 1 });
+    await hermesInstaller.uninstall(opts());
+    expect(parseDocument(fs.readFileSync(cfgFile(), 'utf8')).toJS()).toEqual({ hooks: { pre_llm_call: [], post_tool_call: [{ command: '~/fmt.sh' }] } });
+  });
+
   it('rejects a broken YAML file naming file and line, and changes nothing', async () => {
     fs.mkdirSync(path.dirname(cfgFile()), { recursive: true });
     const bad = 'model:\n  default: x\nhooks:\n  pre_llm_call: [\n';

@@ -26,7 +26,7 @@ import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from 
 import { HERMES_INSTALLED_EVENTS } from './hermes.js';
 import { hookCommand } from '../install/command.js';
 import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
-import { homeOf } from '../install/state.js';
+import { homeOf, readState, statePath, writeState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
 
@@ -136,7 +136,19 @@ function sameData(a: string, b: string): boolean {
 
 /** Compute config.yaml with our hooks present (pure; used by install and dry-run). */
 export function hermesConfigWithHooks(file: string, before: string | undefined, prefix: string): string {
+  return hermesInstallEdit(file, before, prefix).text;
+}
+
+/** Install edit plus what it created (`hooks`, `hooks.<event>`), recorded in the install state for uninstall. */
+export function hermesInstallEdit(file: string, before: string | undefined, prefix: string): { text: string; created: string[][] } {
   const text = before ?? '';
+  const created: string[][] = [];
+  {
+    const d0 = parseOrThrow(file, text);
+    const m0 = hooksMap(d0, file, text);
+    if (!m0) created.push(['hooks']);
+    for (const event of HERMES_INSTALLED_EVENTS) if (!eventSeq(m0, event, file, text)) created.push(['hooks', event]);
+  }
   const doc = parseOrThrow(file, text);
   const want = (event: string) => hookCommand(prefix, 'hermes', event);
 
@@ -222,16 +234,22 @@ export function hermesConfigWithHooks(file: string, before: string | undefined, 
   if (ok) {
     const result = applyTextEdits(text, edits);
     try {
-      if (sameData(result, reference)) return result;
+      if (sameData(result, reference)) return { text: result, created };
     } catch {
       /* fall through to the Document API output */
     }
   }
-  return reference;
+  return { text: reference, created };
 }
 
 /** Compute config.yaml with every hive-mind hermes hook removed (pure). */
-export function hermesConfigWithoutHooks(file: string, before: string): string {
+/**
+ * `created` (from the install state) names what install added: an event list is deleted
+ * only when install created it, `hooks` only when install created it and it is empty.
+ * Without a state, a list left empty by removing ours is deleted.
+ */
+export function hermesConfigWithoutHooks(file: string, before: string, created?: string[][]): string {
+  const made = (p: string[]) => created === undefined || created.some((c) => c.join('\u0000') === p.join('\u0000'));
   const doc = parseOrThrow(file, before);
   const map = hooksMap(doc, file, before);
   if (!map) return before;
@@ -252,9 +270,9 @@ export function hermesConfigWithoutHooks(file: string, before: string): string {
           removed++;
         }
       }
-      if (removed > 0 && seq.items.length === 0) m.delete(event);
+      if (removed > 0 && seq.items.length === 0 && made(['hooks', event])) m.delete(event);
     }
-    if (m.items.length === 0) d.delete('hooks');
+    if (m.items.length === 0 && made(['hooks'])) d.delete('hooks');
   });
 
   const edits: Edit[] = [];
@@ -271,6 +289,10 @@ export function hermesConfigWithoutHooks(file: string, before: string): string {
       break;
     }
     if (ours.length === seq.items.length) {
+      if (!made(['hooks', event])) {
+        ok = false; // the user's list would be left empty: let the Document API write `[]`
+        break;
+      }
       const pair = map.items.find((p) => isScalar(p.key) && p.key.value === event) as Pair;
       const kr = (pair.key as { range?: [number, number, number] }).range!;
       edits.push({ start: lineStart(before, kr[0]), end: lineEndIncl(before, Math.max(seq.range![1] - 1, kr[0])), text: '' });
@@ -282,7 +304,7 @@ export function hermesConfigWithoutHooks(file: string, before: string): string {
       edits.push({ start: lineStart(before, r[0]), end: lineEndIncl(before, Math.max(r[1] - 1, r[0])), text: '' });
     }
   }
-  if (ok && removedEvents === map.items.length) {
+  if (ok && removedEvents === map.items.length && made(['hooks'])) {
     // nothing of the user's is left under hooks: drop the key itself
     const pair = (doc.contents as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === 'hooks') as Pair;
     const kr = (pair.key as { range?: [number, number, number] }).range!;
@@ -343,9 +365,14 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
   const file = hermesConfigPath(opts);
   const before = readText(file);
   let after: string | undefined = before;
-  if (action === 'install') after = hermesConfigWithHooks(file, before, resolveHookCommand(opts));
-  else if (before !== undefined) {
-    after = hermesConfigWithoutHooks(file, before);
+  const state = readState('hermes', opts);
+  let created: string[][] = [];
+  if (action === 'install') {
+    const e = hermesInstallEdit(file, before, resolveHookCommand(opts));
+    after = e.text;
+    created = [...(state?.created?.[file] ?? []), ...e.created];
+  } else if (before !== undefined) {
+    after = hermesConfigWithoutHooks(file, before, state?.created?.[file]);
     if (after.trim() === '' && before.trim() !== '') after = undefined; // the file only ever held our hooks
   }
   const changed = after !== before;
@@ -354,6 +381,19 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
     report.files[0]!.backup = backupFile(file);
     if (after === undefined) fs.unlinkSync(file);
     else writeAtomic(file, after);
+  }
+  if (!opts.dryRun) {
+    if (action === 'install') {
+      const seen = new Set<string>();
+      const unique = created.filter((p) => !seen.has(p.join('.')) && !!seen.add(p.join('.')));
+      writeState({ host: 'hermes', installedAt: new Date().toISOString(), created: { [file]: unique } }, opts);
+    } else {
+      try {
+        fs.unlinkSync(statePath('hermes', opts));
+      } catch {
+        /* no state */
+      }
+    }
   }
   if (action === 'install') {
     report.notes.push(
