@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+// Benchmark of the .mind store (packages/mind), printed, never asserted.
+//
+// 1. Save throughput (frames/s), one `Mind.save` per frame (one BEGIN IMMEDIATE transaction each,
+//    with redaction, threat scan, dedupe and FTS5 indexing): from one process, and from 8 processes
+//    writing one file at once. Baseline in the same run: a raw better-sqlite3 INSERT of the same
+//    text into a plain table, one transaction per row, same WAL / synchronous=NORMAL settings.
+// 2. Search latency p50/p95 (Mind.search, BM25 + blended re-rank, limit 10) at 1k, 10k, 100k frames,
+//    beside a raw FTS5 MATCH ... ORDER BY rank LIMIT 10 on the same file.
+// 3. Recall time at 100k frames (no query, and with a query; budget 1500 tokens, estimate meter).
+// 4. 16 processes x 250 saves into one new file: frames found and errors (expected 4000 and 0).
+//
+// Needs a build (`npx tsc -b packages/mind`). Usage: node bench/mind.mjs [--quick]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const distIndex = join(root, 'packages/mind/dist/index.js');
+const { Mind, ftsQuery } = await import(distIndex);
+const Database = createRequire(join(root, 'packages/mind/package.json'))('better-sqlite3');
+
+// ---- deterministic synthetic frames (a Zipf-ish vocabulary of engineering words) ----
+const VOCAB = (
+  'deploy build test server client database index query cache token budget memory frame session hook compaction summary ' +
+  'checkpoint tool call result error fix branch merge commit release staging production cluster container image registry ' +
+  'config schema migration backup restore latency throughput retry timeout lock queue worker thread process file path ' +
+  'parser lexer compiler linter formatter bundle module package version dependency upgrade rollback feature flag metric ' +
+  'alert dashboard log trace span user admin role permission secret key vault policy network proxy gateway route handler ' +
+  'request response stream socket buffer encoding unicode json yaml toml markdown python rust typescript node sqlite fts5'
+).split(' ');
+let seed = 42;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const word = () => VOCAB[Math.floor(VOCAB.length * Math.pow(rnd(), 2))];
+const sentence = (i) => `Note ${i}: ${Array.from({ length: 10 + Math.floor(rnd() * 14) }, word).join(' ')}.`;
+const IMPS = ['normal', 'normal', 'normal', 'important', 'critical', 'temporary'];
+const KINDS = ['fact', 'decision', 'preference', 'error', 'instruction'];
+const frameOf = (i) => ({ content: sentence(i), kind: KINDS[i % KINDS.length], importance: IMPS[i % IMPS.length], host: 'bench', sessionId: 's' + (i % 50) });
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const f1 = (x) => x.toFixed(1);
+const fint = (x) => Math.round(x).toLocaleString('en-US');
+
+if (process.argv.includes('--only-16')) {
+  const dir = mkdtempSync(join(tmpdir(), 'hm-bench-mind-'));
+  const p = join(dir, 'x.mind');
+  const rs = await Promise.all(Array.from({ length: 16 }, (_, w) => runWorker(p, 250, w)));
+  const span = (Math.max(...rs.map((r) => r.end)) - Math.min(...rs.map((r) => r.start))) / 1000;
+  const m = Mind.open(p);
+  console.log('16x250', m.stats().frames, 'errors', rs.reduce((a, r) => a + r.errors, 0), 'span', span.toFixed(1), 's', (4000 / span).toFixed(0), 'frames/s');
+  m.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+// ---- worker mode: save N frames into a file, print {n, errors, ms} ----
+if (process.argv[2] === '--worker') {
+  const [, , , path, nStr, wStr] = process.argv;
+  const n = Number(nStr);
+  const w = Number(wStr);
+  const m = Mind.open(path);
+  let errors = 0;
+  const start = performance.timeOrigin + performance.now();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    try {
+      m.save({ content: `worker ${w} frame ${i}: ${sentence(w * 100000 + i)}`, host: 'w' + w, sessionId: 'bench', turnId: 't' + i, kind: 'fact' });
+    } catch (e) {
+      errors++;
+      process.stderr.write(String(e.message) + '\n');
+    }
+  }
+  const ms = performance.now() - t0;
+  const end = performance.timeOrigin + performance.now();
+  m.close();
+  process.stdout.write(JSON.stringify({ n, errors, ms, start, end }) + '\n');
+  process.exit(0);
+}
+
+function runWorker(path, n, w) {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--worker', path, String(n), String(w)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('error', reject);
+    c.on('close', (code) => {
+      try {
+        const r = JSON.parse(out.trim());
+        resolve({ ...r, stderr: err, code });
+      } catch {
+        resolve({ n, errors: n, ms: 0, stderr: err || `exit ${code}`, code });
+      }
+    });
+  });
+}
+
+const quick = process.argv.includes('--quick');
+const dir = mkdtempSync(join(tmpdir(), 'hm-bench-mind-'));
+const out = [];
+const say = (s) => {
+  out.push(s);
+  process.stdout.write(s + '\n');
+};
+say(`# bench/mind.mjs — node ${process.version}, ${cpus().length} CPUs, better-sqlite3 ${createRequire(join(root, 'packages/mind/package.json'))('better-sqlite3/package.json').version}, SQLite ${new Database(':memory:').prepare('select sqlite_version() v').get().v}${quick ? ' (quick)' : ''}`);
+
+try {
+  // 1a. raw baseline: one INSERT per transaction, same pragmas
+  const N1 = quick ? 2000 : 5000;
+  {
+    const p = join(dir, 'raw.db');
+    const db = new Database(p);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, content TEXT NOT NULL)');
+    const ins = db.prepare('INSERT INTO t (content) VALUES (?)');
+    const tx = db.transaction((c) => ins.run(c));
+    const texts = Array.from({ length: N1 }, (_, i) => sentence(i));
+    const t0 = performance.now();
+    for (const c of texts) tx.immediate(c);
+    const rawRate = N1 / ((performance.now() - t0) / 1000);
+    db.close();
+    // 1b. Mind.save from one process
+    const m = Mind.open(join(dir, 'one.mind'));
+    const frames = Array.from({ length: N1 }, (_, i) => frameOf(i));
+    const t1 = performance.now();
+    for (const f of frames) m.save(f);
+    const saveRate = N1 / ((performance.now() - t1) / 1000);
+    m.close();
+    say('');
+    say('## save throughput (one transaction per frame)');
+    say(`baseline raw better-sqlite3 INSERT (1 process):  ${fint(rawRate)} rows/s`);
+    say(`Mind.save, 1 process, ${N1} frames:            ${fint(saveRate)} frames/s  (${f1(rawRate / saveRate)}x slower than the raw INSERT: redaction, threat scan, hash dedupe, FTS5 index)`);
+  }
+  // 1c. 8 processes at once
+  {
+    const p = join(dir, 'eight.mind');
+    Mind.open(p).close();
+    const per = quick ? 250 : 500;
+    const t0 = performance.now();
+    const rs = await Promise.all(Array.from({ length: 8 }, (_, w) => runWorker(p, per, w)));
+    const wall = (performance.now() - t0) / 1000;
+    const errors = rs.reduce((a, r) => a + r.errors, 0);
+    const m = Mind.open(p);
+    const found = m.stats().frames;
+    m.close();
+    const span = (Math.max(...rs.map((r) => r.end)) - Math.min(...rs.map((r) => r.start))) / 1000;
+    say(`Mind.save, 8 processes x ${per} at once:          ${fint((8 * per) / span)} frames/s aggregate (first save to last save across processes; ${fint((8 * per) / wall)} frames/s incl. process start); ${found}/${8 * per} found, ${errors} errors`);
+  }
+
+  // 2. search latency at 1k / 10k / 100k
+  say('');
+  say('## search latency (limit 10, 200 queries of 1-3 words each)');
+  const sizes = quick ? [1000, 10000] : [1000, 10000, 100000];
+  const big = join(dir, 'big.mind');
+  const m = Mind.open(big);
+  let have = 0;
+  const queries = Array.from({ length: 200 }, () => Array.from({ length: 1 + Math.floor(rnd() * 3) }, word).join(' '));
+  for (const size of sizes) {
+    const tb = performance.now();
+    while (have < size) {
+      const n = Math.min(1000, size - have);
+      m.saveMany(Array.from({ length: n }, (_, k) => frameOf(have + k)));
+      have += n;
+    }
+    const buildS = (performance.now() - tb) / 1000;
+    const times = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      m.search(q, { limit: 10 });
+      times.push(performance.now() - t0);
+    }
+    const raw = m.database.prepare('SELECT rowid FROM frames_fts WHERE frames_fts MATCH ? ORDER BY rank LIMIT 10');
+    const rawTimes = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      raw.all(ftsQuery(q));
+      rawTimes.push(performance.now() - t0);
+    }
+    say(
+      `${String(size).padStart(6)} frames: Mind.search p50 ${f1(pct(times, 50))} ms, p95 ${f1(pct(times, 95))} ms | raw FTS5 MATCH ORDER BY rank p50 ${f1(pct(rawTimes, 50))} ms, p95 ${f1(pct(rawTimes, 95))} ms (ratio p50 ${f1(pct(times, 50) / Math.max(0.001, pct(rawTimes, 50)))}x) | filled in ${f1(buildS)} s via saveMany`,
+    );
+  }
+
+  // 3. recall at the largest size
+  say('');
+  say(`## recall at ${have} frames (budget 1500 tokens, estimate meter)`);
+  const rt = [];
+  const rq = [];
+  let last;
+  for (let i = 0; i < 30; i++) {
+    let t0 = performance.now();
+    last = m.recall({ budgetTokens: 1500 });
+    rt.push(performance.now() - t0);
+    t0 = performance.now();
+    m.recall({ budgetTokens: 1500, query: queries[i] });
+    rq.push(performance.now() - t0);
+  }
+  say(`recall without query: p50 ${f1(pct(rt, 50))} ms, p95 ${f1(pct(rt, 95))} ms (${last.frames.length} frames, ${last.tokens} tokens)`);
+  say(`recall with a query:  p50 ${f1(pct(rq, 50))} ms, p95 ${f1(pct(rq, 95))} ms`);
+  const st = m.stats();
+  say(`file size: ${(statSync(big).size / 1048576).toFixed(1)} MiB for ${st.frames} frames`);
+  m.close();
+
+  // 4. 16 processes x 250 saves
+  say('');
+  say('## 16 processes x 250 saves into one new file');
+  {
+    const p = join(dir, 'sixteen.mind');
+    const t0 = performance.now();
+    const rs = await Promise.all(Array.from({ length: 16 }, (_, w) => runWorker(p, 250, w)));
+    const wall = (performance.now() - t0) / 1000;
+    const errors = rs.reduce((a, r) => a + r.errors, 0);
+    const mm = Mind.open(p);
+    const found = mm.stats().frames;
+    const integrity = mm.integrityCheck().join('; ');
+    mm.close();
+    const span = (Math.max(...rs.map((r) => r.end)) - Math.min(...rs.map((r) => r.start))) / 1000;
+    say(`frames found ${found} (expected 4000), errors ${errors} (expected 0), integrity ${integrity}; ${fint(4000 / span)} frames/s aggregate over ${f1(span)} s of saving, ${f1(wall)} s wall incl. process start`);
+    for (const r of rs) if (r.stderr) say(`  worker stderr: ${r.stderr.split('\n')[0]}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
