@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Mind, Notes } from '@hive-mind/mind';
 import { resolveLimits, type Limits } from './limits.js';
 
@@ -8,6 +9,13 @@ export interface ServerOptions {
    * `<HIVE_MIND_HOME or ~/.hive-mind>/personal.mind` (created on first use).
    */
   mindPath?: string;
+  /**
+   * The project whose workspace mind (`<home>/workspaces/<id>.mind`, the one the hooks recall
+   * from) the tools use beside the personal mind. A directory: its git root is the workspace, as
+   * for the hooks. Default: the client's first `file://` root (MCP roots), else the server's
+   * working directory unless that is the home directory or `/`. `false`: personal mind only.
+   */
+  workspace?: string | false;
   /** Environment used to find the home directory (`HIVE_MIND_HOME`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Size bounds of results (characters). See {@link Limits}. */
@@ -38,9 +46,11 @@ export class ServerContext {
   readonly log: (line: string) => void;
   private readonly explicitPath: string | undefined;
   private readonly busyTimeoutMs: number | undefined;
-  private opening: Promise<Mind> | undefined;
-  private opened: Mind | undefined;
+  private readonly minds = new Map<string, Promise<Mind>>();
+  private readonly openedMinds = new Set<Mind>();
   private resolvedPath: string | undefined;
+  /** The `workspace` option as given. */
+  readonly workspaceOption: string | false | undefined;
   private closed = false;
   private notesInstance: Notes | undefined;
   readonly notesTurnGapMs: number;
@@ -53,6 +63,7 @@ export class ServerContext {
     this.explicitPath = opts.mindPath;
     this.busyTimeoutMs = opts.busyTimeoutMs;
     this.notesOpts = opts.notes;
+    this.workspaceOption = opts.workspace;
     const gapEnv = this.env.HIVE_MIND_MCP_TURN_GAP_MS;
     this.notesTurnGapMs = opts.notesTurnGapMs ?? (gapEnv !== undefined && gapEnv !== '' ? Number(gapEnv) : 30_000);
     if (!Number.isInteger(this.notesTurnGapMs) || this.notesTurnGapMs < 0) {
@@ -77,23 +88,39 @@ export class ServerContext {
     return this.resolvedPath;
   }
 
-  /** The open mind (opened once, on the first call; a failed open is retried on the next call). */
+  /** The personal mind (opened once, on the first call; a failed open is retried on the next call). */
   async mind(): Promise<Mind> {
+    return this.openMind(await this.mindPath());
+  }
+
+  /** The mind in the file `path`, opened once and shared by every session; a failed open is retried next time. */
+  async openMind(path: string): Promise<Mind> {
     if (this.closed) throw new Error('the server is shutting down');
-    if (this.opened) return this.opened;
-    if (!this.opening) {
-      this.opening = (async () => {
+    let p = this.minds.get(path);
+    if (!p) {
+      p = (async () => {
         const { Mind } = await this.mindModule();
-        const path = await this.mindPath();
         const m = Mind.open(path, this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs } : {});
-        this.opened = m;
+        this.openedMinds.add(m);
         return m;
       })();
-      this.opening.catch(() => {
-        this.opening = undefined;
-      });
+      this.minds.set(path, p);
+      p.catch(() => this.minds.delete(path));
     }
-    return this.opening;
+    return p;
+  }
+
+  /**
+   * The workspace mind of the project directory `dir` (its git root, as the hooks compute it):
+   * `{id, path, mind}`; `mind` is undefined when the file does not exist yet and `create` is false
+   * (reads never create a file).
+   */
+  async workspaceMind(dir: string, create: boolean): Promise<{ id: string; path: string; mind?: Mind }> {
+    const [{ workspaceMindPath }, { workspaceOf }] = await Promise.all([this.mindModule(), import('@hive-mind/hooks')]);
+    const id = workspaceOf(dir) ?? dir;
+    const path = workspaceMindPath(id, this.env);
+    if (!create && !existsSync(path)) return { id, path };
+    return { id, path, mind: await this.openMind(path) };
   }
 
   /**
@@ -108,14 +135,17 @@ export class ServerContext {
     return this.notesInstance;
   }
 
-  /** Close the mind if it was opened. Idempotent. */
+  /** Close every mind that was opened. Idempotent. */
   close(): void {
     this.closed = true;
-    try {
-      this.opened?.close();
-    } catch (err) {
-      this.log(`closing the mind failed: ${err instanceof Error ? err.message : String(err)}`);
+    for (const m of this.openedMinds) {
+      try {
+        m.close();
+      } catch (err) {
+        this.log(`closing a mind failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
-    this.opened = undefined;
+    this.openedMinds.clear();
+    this.minds.clear();
   }
 }

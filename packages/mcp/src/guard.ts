@@ -23,6 +23,12 @@ export interface SessionInfo {
   host(): string;
   /** A stable id of this MCP session (HTTP session id, or one per stdio process). */
   readonly id: string;
+  /**
+   * The project directory of this session, for the workspace mind: the `workspace` option, else
+   * the client's first `file://` root, else the server's working directory (unless it is the home
+   * directory or `/`). Undefined when there is none or the option is `false`.
+   */
+  workspace(): Promise<string | undefined>;
 }
 
 /**

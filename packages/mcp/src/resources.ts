@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { NotesTarget } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
+import type { SessionInfo } from './guard.js';
 import { clip, toJson } from './limits.js';
 import { statsObject } from './tools-mind.js';
 
@@ -13,14 +14,14 @@ import { statsObject } from './tools-mind.js';
  * Notes are rendered as a session would see them: secrets redacted, entries flagged by the threat
  * scan left out. Every body is cut at `maxResultChars` with a closing note naming the tool that pages.
  */
-export function registerResources(server: McpServer, ctx: ServerContext): void {
+export function registerResources(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
   const max = ctx.limits.maxResultChars;
   server.registerResource(
     'mind-stats',
     'memory://stats',
-    { title: 'Memory statistics', description: 'Counts of the .mind store: frames by importance and kind, quarantined, file size (JSON).', mimeType: 'application/json' },
+    { title: 'Memory statistics', description: 'Counts of the personal and workspace .mind stores: frames by importance and kind, quarantined, file size (JSON).', mimeType: 'application/json' },
     async (uri) => {
-      const text = clip(toJson(await statsObject(ctx)), max).text;
+      const text = clip(toJson(await statsObject(ctx, session)), max).text;
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );

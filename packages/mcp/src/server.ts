@@ -1,6 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ServerContext, type ServerOptions } from './context.js';
 import type { SessionInfo } from './guard.js';
 import { registerMindTools } from './tools-mind.js';
@@ -28,19 +32,44 @@ export function createMcpServer(ctx: ServerContext, sessionId: string = randomUU
     { name: SERVER_NAME, title: 'hive-mind memory and compaction', version: pkg.version },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
+  let workspace: Promise<string | undefined> | undefined;
   const session: SessionInfo = {
     id: sessionId,
     host: () => {
       const name = server.server.getClientVersion()?.name;
       return name ? name.slice(0, 64) : 'mcp';
     },
+    workspace: () => (workspace ??= findWorkspace(server, ctx)),
   };
+  // the client's roots changed: find the workspace again on the next call
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    workspace = undefined;
+  });
   server.server.onerror = (err) => ctx.log(`protocol error: ${err.message}`);
   registerMindTools(server, ctx, session);
   registerNotesTool(server, ctx, session);
   registerCompactTool(server, ctx);
-  registerResources(server, ctx);
+  registerResources(server, ctx, session);
   return server;
+}
+
+/** See {@link SessionInfo.workspace}. Roots are asked for once per session (2 s timeout; a failure falls back to the cwd). */
+async function findWorkspace(server: McpServer, ctx: ServerContext): Promise<string | undefined> {
+  const opt = ctx.workspaceOption;
+  if (opt === false) return undefined;
+  if (typeof opt === 'string') return resolve(opt);
+  if (server.server.getClientCapabilities()?.roots) {
+    try {
+      const { roots } = await server.server.listRoots(undefined, { timeout: 2_000 });
+      const first = roots.find((r) => r.uri.startsWith('file://'));
+      if (first) return fileURLToPath(first.uri);
+    } catch (err) {
+      ctx.log(`roots/list failed (${err instanceof Error ? err.message : String(err)}); using the working directory as the workspace`);
+    }
+  }
+  const cwd = process.cwd();
+  if (cwd === '/' || cwd === resolve(homedir()) || (ctx.env.HOME && cwd === resolve(ctx.env.HOME))) return undefined;
+  return cwd;
 }
 
 export { ServerContext, type ServerOptions };

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Mind } from '@hive-mind/mind';
+import type { Mind, SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -31,6 +31,49 @@ const kind = z
   .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'kind must be a lowercase word of 1-40 characters (a-z, 0-9, _ or -), e.g. fact, decision, preference')
   .describe('What sort of memory: fact (default), decision, preference, instruction, error, file, outcome, note.');
 const frameId = z.number().int().positive().describe('The frame id, as shown by search_memory or save_memory.');
+const whichMind = z
+  .enum(['personal', 'workspace'])
+  .describe('Which memory store the id belongs to: "personal" (default) or "workspace" (the current project\'s), as shown in the `mind` field of a search hit or save result.');
+const sources = z
+  .enum(['all', 'personal', 'workspace'])
+  .describe('Which memory stores to use: all (default: the current project\'s workspace memory, then the personal one), personal, or workspace.');
+
+/** A memory store the tools read: the personal mind, or the workspace mind of the session's project. */
+export interface MindSource {
+  name: 'personal' | 'workspace';
+  /** Workspace id (its git root directory) for the workspace mind. */
+  id?: string;
+  path: string;
+  mind: Mind;
+}
+
+/**
+ * The minds to read for `which`: the workspace mind (when the session has a workspace and its
+ * file exists) then the personal mind. Reads never create a file.
+ */
+export async function readSources(ctx: ServerContext, session: SessionInfo, which: 'all' | 'personal' | 'workspace' = 'all'): Promise<MindSource[]> {
+  const out: MindSource[] = [];
+  if (which !== 'personal') {
+    const dir = await session.workspace();
+    if (dir) {
+      const ws = await ctx.workspaceMind(dir, false);
+      if (ws.mind) out.push({ name: 'workspace', id: ws.id, path: ws.path, mind: ws.mind });
+    } else if (which === 'workspace') {
+      throw new FieldError('mind', 'this session has no workspace (start the server from the project folder or with --workspace DIR)');
+    }
+  }
+  if (which !== 'workspace') out.push({ name: 'personal', path: await ctx.mindPath(), mind: await ctx.mind() });
+  return out;
+}
+
+/** The one mind `which` names, for get/forget/supersedes (`create` for writes). */
+async function oneSource(ctx: ServerContext, session: SessionInfo, which: 'personal' | 'workspace', create: boolean): Promise<MindSource | undefined> {
+  if (which === 'personal') return { name: 'personal', path: await ctx.mindPath(), mind: await ctx.mind() };
+  const dir = await session.workspace();
+  if (!dir) throw new FieldError(create ? 'scope' : 'mind', 'this session has no workspace (start the server from the project folder or with --workspace DIR)');
+  const ws = await ctx.workspaceMind(dir, create);
+  return ws.mind ? { name: 'workspace', id: ws.id, path: ws.path, mind: ws.mind } : undefined;
+}
 
 /** Register save_memory, search_memory, get_memory, recall, forget_memory, cleanup_frames, mind_stats. */
 export function registerMindTools(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
@@ -44,7 +87,8 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         'Store one lasting fact, decision or preference in the long-term memory (the .mind), so it can be found in later sessions. ' +
         'Save self-contained statements ("The user prefers pnpm over npm", "We chose SQLite FTS5 for search because ..."), one per call, not transcripts. ' +
         'Secrets (API keys, tokens, passwords) are redacted before storage; text that looks like a prompt injection is stored but quarantined. ' +
-        'Saving the same content twice returns the existing id (status "duplicate"). To correct an older memory, pass its id in `supersedes`.',
+        'Saving the same content twice returns the existing id (status "duplicate"). To correct an older memory, pass its id in `supersedes`. ' +
+        'scope "workspace" (and "thread") memories go to the current project\'s workspace memory, which the session-start hooks of every host recall in that project; "personal" ones to the personal memory.',
       inputSchema: z.strictObject({
         content: z
           .string()
@@ -55,20 +99,28 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         importance: importance.optional(),
         kind: kind.optional(),
         scope: scope.optional(),
+        thread: z.string().min(1).max(300).optional().describe('Thread key (conversation or task id) for scope "thread".'),
         tags: z.array(z.string().min(1).max(40)).max(10).optional().describe('Up to 10 short labels.'),
         supersedes: frameId.optional().describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history.'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     guarded('save_memory', ctx, async (args) => {
-      const mind = await ctx.mind();
-      const r = mind.save({
+      const scopeOf = args.scope ?? 'personal';
+      if (args.thread !== undefined && scopeOf !== 'thread') throw new FieldError('thread', 'applies only to scope "thread"');
+      // workspace and thread memories belong to the project when there is one (as the hooks store them)
+      const dir = scopeOf === 'personal' ? undefined : await session.workspace();
+      if (scopeOf === 'workspace' && !dir) throw new FieldError('scope', 'this session has no workspace (start the server from the project folder or with --workspace DIR); use scope "personal"');
+      const target = (await oneSource(ctx, session, dir ? 'workspace' : 'personal', true))!;
+      const r = target.mind.save({
         content: args.content,
         kind: args.kind ?? 'fact',
         importance: args.importance ?? 'normal',
-        scope: args.scope ?? 'personal',
+        scope: scopeOf,
         source: 'agent_inferred',
         host: session.host(),
+        ...(target.id ? { workspace: target.id } : {}),
+        ...(args.thread !== undefined ? { threadKey: args.thread } : {}),
         ...(args.tags ? { tags: args.tags } : {}),
         ...(args.supersedes !== undefined ? { supersedes: args.supersedes } : {}),
       });
@@ -80,7 +132,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
             : r.status === 'idempotent'
               ? 'This write was already applied.'
               : 'Saved.';
-      const out: Record<string, unknown> = { id: r.id, status: r.status, redactions: r.redactions, threats: r.threats, note };
+      const out: Record<string, unknown> = { id: r.id, mind: target.name, status: r.status, redactions: r.redactions, threats: r.threats, note };
       if (r.ids.length > 1) out.ids = r.ids;
       if (r.notices.length) out.notices = r.notices;
       return jsonResult(out, max);
@@ -100,24 +152,31 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(`Hits per page, 1-${MAX_SEARCH_LIMIT}. Default 10.`),
         offset: z.number().int().min(0).max(MAX_SEARCH_OFFSET).optional().describe('Hits to skip (from a previous nextOffset). Default 0.'),
         scope: scope.optional().describe('Only memories of this scope. Default: all scopes.'),
+        mind: sources.optional(),
         includeTemporary: z.boolean().optional().describe('Also search temporary frames (captured prompts and the like). Default false.'),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('search_memory', ctx, async (args) => {
-      const mind = await ctx.mind();
       const limit = args.limit ?? 10;
       const offset = args.offset ?? 0;
-      const hits = mind.search(args.query, {
-        limit: offset + limit + 1,
-        ...(args.scope ? { scopes: [args.scope] } : {}),
-        ...(args.includeTemporary ? { includeTemporary: true } : {}),
-      });
+      const hits: Array<{ hit: SearchHit; from: MindSource }> = [];
+      for (const src of await readSources(ctx, session, args.mind ?? 'all')) {
+        for (const hit of src.mind.search(args.query, {
+          limit: offset + limit + 1,
+          ...(args.scope ? { scopes: [args.scope] } : {}),
+          ...(args.includeTemporary ? { includeTemporary: true } : {}),
+        })) {
+          hits.push({ hit, from: src });
+        }
+      }
+      // one ranking across stores: the blended score is comparable (same formula, same weights)
+      hits.sort((a, b) => b.hit.score - a.hit.score || a.hit.id - b.hit.id);
       const page = hits.slice(offset, offset + limit);
-      const results: FrameView[] = [];
+      const results: Array<FrameView & { mind: string }> = [];
       let used = 400;
-      for (const h of page) {
-        const v = frameView(h, ctx.limits.previewChars);
+      for (const { hit, from } of page) {
+        const v = { ...frameView(hit, ctx.limits.previewChars), mind: from.name };
         const size = JSON.stringify(v).length + 8;
         if (used + size > max && results.length > 0) break;
         used += size;
@@ -144,14 +203,16 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         'Content longer than one page is returned in pieces: call again with `offset: nextOffset`.',
       inputSchema: z.strictObject({
         id: frameId,
+        mind: whichMind.optional(),
         offset: z.number().int().min(0).optional().describe('Character offset into the content. Default 0.'),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('get_memory', ctx, async (args) => {
-      const mind = await ctx.mind();
-      const f = mind.get(args.id);
-      if (!f) throw new FieldError('id', `no memory with id ${args.id}`);
+      const src = await oneSource(ctx, session, args.mind ?? 'personal', false);
+      const mind = src?.mind;
+      const f = mind?.get(args.id);
+      if (!mind || !f) throw new FieldError('id', `no memory with id ${args.id} in the ${args.mind ?? 'personal'} memory`);
       // A long save is stored as linked parts (split at whitespace): read them all as one content.
       const head = f.partOf !== null && f.partOf !== undefined ? (mind.get(f.partOf) ?? f) : f;
       let content = head.content;
@@ -164,13 +225,13 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       if (offset > 0 && offset >= content.length) throw new FieldError('offset', `offset ${offset} is past the end of the content (${content.length} characters)`);
       const room = max - 1_200;
       const view = frameView({ ...head, content: content.slice(offset) }, room);
-      const out: Record<string, unknown> = { ...view, offset, contentChars: content.length };
+      const out: Record<string, unknown> = { ...view, mind: src.name, offset, contentChars: content.length };
       delete out.truncated;
       delete out.part;
       const end = offset + view.content.length;
       if (end < content.length) {
         out.nextOffset = end;
-        out.note = `Content continues: call get_memory with id ${head.id} and offset ${end}.`;
+        out.note = `Content continues: call get_memory with id ${head.id}${src.name === 'workspace' ? ', mind "workspace"' : ''} and offset ${end}.`;
       }
       return jsonResult(out, max);
     }),
@@ -194,29 +255,50 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
           .optional()
           .describe(`Largest size of the briefing in tokens, 50-${MAX_RECALL_TOKENS}. Default ${DEFAULT_RECALL_TOKENS}.`),
         scope: scope.optional().describe('Only memories of this scope. Default: all scopes.'),
+        mind: sources.optional(),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('recall', ctx, async (args) => {
-      const mind = await ctx.mind();
       const budgetTokens = args.budgetTokens ?? DEFAULT_RECALL_TOKENS;
-      const r = mind.recall({
-        budgetTokens,
-        ...(args.query ? { query: args.query } : {}),
-        ...(args.scope ? { scopes: [args.scope] } : {}),
-      });
-      const c = clip(r.text, max - 600);
+      // as the session-start hooks do: the workspace memory first, then the personal one, in one budget;
+      // each part's header line costs a few tokens, kept in reserve
+      const HEADER_RESERVE = 16;
+      let left = budgetTokens;
+      const parts: string[] = [];
+      const frameIds: Record<string, number[]> = {};
+      let tokens = 0;
+      let omitted = 0;
+      const dropped: number[] = [];
+      let any = false;
+      for (const src of await readSources(ctx, session, args.mind ?? 'all')) {
+        if (left <= HEADER_RESERVE + 32) break;
+        const r = src.mind.recall({
+          budgetTokens: left - HEADER_RESERVE,
+          ...(args.query ? { query: args.query } : {}),
+          ...(args.scope ? { scopes: [args.scope] } : {}),
+        });
+        omitted += r.omitted;
+        dropped.push(...r.droppedByScan);
+        if (!r.text.trim()) continue;
+        any = any || r.frames.length > 0;
+        parts.push(`## hive-mind memory (${src.name === 'workspace' ? `workspace ${src.id}` : 'personal'})\n${r.text.trim()}`);
+        frameIds[src.name] = r.frames.map((f) => f.id).slice(0, 200);
+        tokens += r.tokens + HEADER_RESERVE;
+        left -= r.tokens + HEADER_RESERVE;
+      }
+      const c = clip(parts.join('\n\n'), max - 600);
       const out: Record<string, unknown> = {
         text: c.text,
-        tokens: r.tokens,
+        tokens: Math.min(tokens, budgetTokens),
         budgetTokens,
-        frameIds: r.frames.map((f) => f.id).slice(0, 200),
+        frameIds,
       };
-      if (r.omitted) out.omitted = r.omitted;
-      if (r.droppedByScan.length) out.droppedByScan = r.droppedByScan;
+      if (omitted) out.omitted = omitted;
+      if (dropped.length) out.droppedByScan = dropped;
       if (c.truncated) out.note = `Cut at ${c.text.length} of ${c.totalChars} characters; ask for a smaller budgetTokens or use search_memory.`;
-      else if (r.omitted) out.note = `${r.omitted} more matching memories did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.`;
-      if (!r.frames.length) out.note = 'Nothing to recall yet.';
+      else if (omitted) out.note = `${omitted} more matching memories did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.`;
+      if (!any) out.note = 'Nothing to recall yet.';
       return jsonResult(out, max);
     }),
   );
@@ -227,14 +309,15 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       title: 'Forget a memory',
       description:
         'Delete one memory by id (from search_memory). Use it when the user asks to forget something or a memory is wrong and should not be corrected (to correct, save_memory with `supersedes`).',
-      inputSchema: z.strictObject({ id: frameId }),
+      inputSchema: z.strictObject({ id: frameId, mind: whichMind.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     guarded('forget_memory', ctx, async (args) => {
-      const mind = await ctx.mind();
-      const ok = mind.forget(args.id);
-      if (!ok) throw new FieldError('id', `no memory with id ${args.id}; nothing was deleted`);
-      return jsonResult({ id: args.id, forgotten: true }, max);
+      const which = args.mind ?? 'personal';
+      const src = await oneSource(ctx, session, which, false);
+      const ok = src ? src.mind.forget(args.id) : false;
+      if (!ok) throw new FieldError('id', `no memory with id ${args.id} in the ${which} memory; nothing was deleted`);
+      return jsonResult({ id: args.id, mind: which, forgotten: true }, max);
     }),
   );
 
@@ -251,9 +334,11 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     guarded('cleanup_frames', ctx, async (args) => {
-      const mind = await ctx.mind();
-      const report = mind.cleanup({ mode: args.mode ?? 'compact' });
-      return jsonResult({ ...report }, max);
+      const out: Record<string, unknown> = { mode: args.mode ?? 'compact' };
+      for (const src of await readSources(ctx, session, 'all')) {
+        out[src.name] = { path: src.path, ...src.mind.cleanup({ mode: args.mode ?? 'compact' }) };
+      }
+      return jsonResult(out, max);
     }),
   );
 
@@ -261,12 +346,12 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     'mind_stats',
     {
       title: 'Memory statistics',
-      description: 'Counts of the memory store: frames by importance, kind and scope, quarantined frames, file size and path.',
+      description: 'Counts of the memory stores (personal, and the current project\'s workspace memory): frames by importance and kind, quarantined frames, file size and path.',
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('mind_stats', ctx, async () => {
-      return jsonResult(await statsObject(ctx), max);
+      return jsonResult(await statsObject(ctx, session), max);
     }),
   );
 }
@@ -277,8 +362,13 @@ function partIds(mind: Mind, headId: number): number[] {
   return rows.map((r) => r.id);
 }
 
-/** The stats of the mind as a plain object, with the file path (shared by the tool and the resource). */
-export async function statsObject(ctx: ServerContext): Promise<Record<string, unknown>> {
-  const mind = await ctx.mind();
-  return { ...mind.stats() };
+/** The stats of every mind this session uses, as a plain object (shared by the tool and the resource). */
+export async function statsObject(ctx: ServerContext, session: SessionInfo): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { personal: { ...(await ctx.mind()).stats() } };
+  const dir = await session.workspace();
+  if (dir) {
+    const ws = await ctx.workspaceMind(dir, false);
+    out.workspace = ws.mind ? { id: ws.id, ...ws.mind.stats() } : { id: ws.id, path: ws.path, exists: false };
+  } else out.workspace = null;
+  return out;
 }

@@ -62,7 +62,7 @@ describe('hive-mind mcp --http (streamable HTTP on 127.0.0.1)', () => {
       expect(new Set(found.results.map((r: any) => r.host))).toEqual(new Set(['http-a', 'http-b']));
       expect(await callError(a, 'search_memory', { query: 'x', limit: 'ten' })).toMatch(/limit/);
       const res = await a.readResource({ uri: 'memory://stats' });
-      expect(JSON.parse((res.contents[0] as { text: string }).text).live).toBe(20);
+      expect(JSON.parse((res.contents[0] as { text: string }).text).personal.live).toBe(20);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

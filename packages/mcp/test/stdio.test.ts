@@ -60,10 +60,10 @@ describe('hive-mind mcp over stdio (real process, SDK client)', () => {
     const rec = await callJson(c.client, 'recall', { query: 'package manager pnpm', budgetTokens: 300 });
     expect(rec.text).toContain('pnpm');
     expect(rec.tokens).toBeLessThanOrEqual(300);
-    expect(rec.frameIds).toContain(saved.id);
+    expect(rec.frameIds.personal).toContain(saved.id);
 
     const gone = await callJson(c.client, 'forget_memory', { id: saved.id });
-    expect(gone).toEqual({ id: saved.id, forgotten: true });
+    expect(gone).toEqual({ id: saved.id, mind: 'personal', forgotten: true });
     const after = await callJson(c.client, 'search_memory', { query: 'pnpm' });
     expect(after.results.map((r: any) => r.id)).not.toContain(saved.id);
     expect(await callError(c.client, 'forget_memory', { id: saved.id })).toMatch(/^forget_memory: id: no memory with id/);
@@ -98,14 +98,16 @@ describe('hive-mind mcp over stdio (real process, SDK client)', () => {
 
   it('cleans up and reports stats', async () => {
     const stats = await callJson(c.client, 'mind_stats');
-    expect(stats.path).toBe(`${t.home}/personal.mind`);
+    expect(stats.personal.path).toBe(`${t.home}/personal.mind`);
     const cleaned = await callJson(c.client, 'cleanup_frames', { mode: 'compact' });
     expect(cleaned.mode).toBe('compact');
+    expect(cleaned.personal.mode).toBe('compact');
     const rec = await callJson(c.client, 'cleanup_frames', { mode: 'reconcile' });
-    expect(rec.mode).toBe('reconcile');
+    expect(rec.personal.mode).toBe('reconcile');
     const res = await c.client.readResource({ uri: 'memory://stats' });
     const body = JSON.parse((res.contents[0] as { text: string }).text);
-    expect(body.path).toBe(stats.path);
+    expect(body.personal.path).toBe(stats.personal.path);
+    expect(body.personal.live).toBe(stats.personal.live);
   });
 
   it('answers bad arguments with isError naming the field, and keeps serving', async () => {
@@ -124,7 +126,7 @@ describe('hive-mind mcp over stdio (real process, SDK client)', () => {
     expect(await callError(c.client, 'cleanup_frames', { mode: 'everything' })).toMatch(/mode/);
     expect(await callError(c.client, 'get_memory', { id: 999_999 })).toMatch(/^get_memory: id: no memory/);
     const stats = await callJson(c.client, 'mind_stats');
-    expect(stats.path).toBeTruthy();
+    expect(stats.personal.path).toBeTruthy();
   });
 
   it('bounds every result and says how to get the rest', async () => {
@@ -182,7 +184,7 @@ describe('two clients on one .mind at once', () => {
       const fromB = await callJson(b.client, 'search_memory', { query: 'alpha marmoset', limit: 50 });
       expect(fromB.results.filter((r: any) => r.host === 'client-a').length).toBeGreaterThan(0);
       const stats = await callJson(b.client, 'mind_stats');
-      expect(JSON.stringify(stats)).toContain(String(2 * N));
+      expect(stats.personal.live).toBe(2 * N);
     } finally {
       await Promise.all([a.close(), b.close()]);
       t.cleanup();

@@ -22,15 +22,18 @@ export function register(program: Command): void {
     .description('Run the MCP server (memory and compaction tools) over stdio, or over streamable HTTP on 127.0.0.1 with --http PORT.')
     .option('--http <port>', 'serve streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)', intOption('--http', 0, 65535))
     .option('--mind <path>', 'the .mind file to use (default: <HIVE_MIND_HOME or ~/.hive-mind>/personal.mind)')
+    .option('--workspace <dir>', "the project whose workspace mind (<home>/workspaces/<id>.mind) the tools use beside the personal one (default: the client's first root, else the working directory)")
+    .option('--no-workspace', 'use the personal mind only')
     .option('--max-result-chars <n>', 'upper bound of one tool result in characters', intOption('--max-result-chars', 2000, 1_000_000), 16000)
     .addHelpText(
       'after',
       '\nstdout carries only the MCP protocol; diagnostics go to stderr.\nAdd to Claude Code: claude mcp add hive-mind -- hive-mind mcp',
     )
-    .action(async (opts: { http?: number; mind?: string; maxResultChars: number }) => {
+    .action(async (opts: { http?: number; mind?: string; workspace?: string | boolean; maxResultChars: number }) => {
       const mcp = await import('@hive-mind/mcp');
       const base = {
         ...(opts.mind ? { mindPath: resolve(opts.mind) } : {}),
+        ...(opts.workspace === false ? { workspace: false as const } : typeof opts.workspace === 'string' ? { workspace: resolve(opts.workspace) } : {}),
         limits: { maxResultChars: opts.maxResultChars },
       };
       if (opts.http === undefined) {
