@@ -22,6 +22,17 @@ const USER_SETTINGS = `// my Claude Code settings
 }
 `;
 
+// The same without comments: what Claude Code 2.1.332 actually loads (it refuses comments).
+const STRICT_SETTINGS = `{
+  "model": "opus",
+  "hooks": {
+    "Stop": [
+      { "hooks": [ { "type": "command", "command": "notify-send done" } ] }
+    ]
+  }
+}
+`;
+
 function setup(text?: string) {
   const s = sandbox();
   const home = join(s.root, 'home');
@@ -38,6 +49,7 @@ describe('claude-code installer', () => {
     const inst = (await loadInstaller('claude-code'))!;
     const r1 = await inst.install(opts);
     expect(r1.files[0]!.changed).toBe(true);
+    expect(r1.notes[0]).toMatch(/^warning: .*settings\.json: line 1, column 1: InvalidCommentToken: Claude Code 2\.1\.332 refuses/);
     expect(readFileSync(r1.files[0]!.backup!, 'utf8')).toBe(USER_SETTINGS);
     const t1 = readFileSync(file, 'utf8');
     expect(t1.startsWith('// my Claude Code settings\n{\n  "model": "opus", // keep this\n  /* permissions first */')).toBe(true);
@@ -110,8 +122,19 @@ describe('claude-code installer', () => {
     expect(readdirSync(join(file, '..'))).toEqual(['settings.json']);
   });
 
+  it('verify fails on a settings file Claude Code will not load (comments), naming the line', async () => {
+    const { opts } = setup(USER_SETTINGS);
+    const inst = (await loadInstaller('claude-code'))!;
+    await inst.install(opts);
+    const v = await inst.verify(opts);
+    expect(v.ok).toBe(false);
+    expect(v.hooks[0]).toMatchObject({ event: '(config)', ok: false });
+    expect(v.hooks[0]!.error).toMatch(/line 1, column 1: InvalidCommentToken/);
+    expect(v.hooks.slice(1).every((h) => h.ok)).toBe(true);
+  }, 120_000);
+
   it('verify runs every installed hook with a sample payload, in a throw-away memory', async () => {
-    const { opts, home } = setup(USER_SETTINGS);
+    const { opts, home } = setup(STRICT_SETTINGS);
     const inst = (await loadInstaller('claude-code'))!;
     expect((await inst.verify(opts)).ok).toBe(false);
     await inst.install(opts);
@@ -130,12 +153,12 @@ describe('claude-code installer', () => {
   }, 120_000);
 
   it('CLI: install --dry-run, install --json, verify, uninstall', async () => {
-    const { s, home, file } = setup(USER_SETTINGS);
+    const { s, home, file } = setup(STRICT_SETTINGS);
     const env = { ...s.env, HOME: home };
     const dry = await runCli(['install', 'claude-code', '--dry-run'], '', env);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('would change: ' + file);
-    expect(readFileSync(file, 'utf8')).toBe(USER_SETTINGS);
+    expect(readFileSync(file, 'utf8')).toBe(STRICT_SETTINGS);
     const ins = await runCli(['install', 'claude-code', '--json'], '', env);
     expect(ins.code).toBe(0);
     expect(JSON.parse(ins.stdout).files[0].changed).toBe(true);
@@ -144,7 +167,7 @@ describe('claude-code installer', () => {
     expect(ver.code).toBe(0);
     const un = await runCli(['uninstall', 'claude-code'], '', env);
     expect(un.code).toBe(0);
-    expect(readFileSync(file, 'utf8')).toBe(USER_SETTINGS);
+    expect(readFileSync(file, 'utf8')).toBe(STRICT_SETTINGS);
     const bad = await runCli(['install', 'emacs'], '', env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^hive-mind: unknown host "emacs"/);

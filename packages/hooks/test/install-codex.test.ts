@@ -113,6 +113,13 @@ describe('codex installer', () => {
     expect([existsSync(g.toml), existsSync(g.hooks)]).toEqual([false, false]);
   });
 
+  it('a hooks.json with comments is kept, with a warning that Codex will not load it', async () => {
+    const f = setup({ hooks: '// mine\n' + USER_HOOKS });
+    const r = await (await loadInstaller('codex'))!.install(f.opts);
+    expect(r.notes[0]).toMatch(/^warning: .*hooks\.json: line 1, column 1: InvalidCommentToken: Codex 0\.171\.0 refuses/);
+    expect(readFileSync(f.hooks, 'utf8').startsWith('// mine\n{')).toBe(true);
+  });
+
   it('dry-run shows both diffs and writes nothing', async () => {
     const f = setup({ toml: USER_TOML, hooks: USER_HOOKS });
     const inst = (await loadInstaller('codex'))!;

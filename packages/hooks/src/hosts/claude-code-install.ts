@@ -5,7 +5,7 @@
  * `{"type":"command","command":"<node> <bin> hook claude-code <Event>","timeout":30}`.
  */
 import { join } from 'node:path';
-import { editJsonHost, saveJsonHostState, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
+import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
 import { homeOf } from '../install/state.js';
 import type { HostInstaller, InstallOptions, InstallReport } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
@@ -35,6 +35,7 @@ export const claudeCodeSpec: JsonHostSpec = {
   file: (home) => join(home, '.claude', 'settings.json'),
   events: CLAUDE_CODE_EVENTS,
   sample,
+  strictJson: 'Claude Code 2.1.332 refuses such a settings.json ("Invalid or malformed JSON") and loads none of it, hooks included.',
 };
 
 async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport> {
@@ -42,9 +43,11 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
   const f = editJsonHost(claudeCodeSpec, home, opts, remove);
   if (!remove) saveJsonHostState(claudeCodeSpec, opts, { [f.path]: f.created });
   const { created: _c, after: _a, ...file } = f;
-  const notes = remove
+  const notes: string[] = remove
     ? [f.changed || opts.dryRun ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.']
     : ['Claude Code loads hooks at session start: new sessions use hive-mind; running sessions need a restart (or review them under /hooks).'];
+  const warning = strictJsonWarning(claudeCodeSpec, f.path, remove ? undefined : f.after);
+  if (warning) notes.unshift(`warning: ${warning}`);
   return { host: 'claude-code', action: remove ? 'uninstall' : 'install', dryRun: !!opts.dryRun, files: [file], notes };
 }
 

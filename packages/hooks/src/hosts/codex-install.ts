@@ -11,7 +11,7 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
-import { editJsonHost, saveJsonHostState, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
+import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
 import { listOurHooks, parseJsonc } from '../install/json-hooks.js';
 import { homeOf, readState } from '../install/state.js';
 import { disableHooksFeature, enableHooksFeature, type FeatureEdit } from '../install/toml-features.js';
@@ -43,7 +43,13 @@ export const CODEX_TRUST_NOTE =
 
 function spec(opts: InstallOptions): JsonHostSpec {
   const dir = codexDir(opts);
-  return { host: 'codex', file: () => join(dir, 'hooks.json'), events: CODEX_EVENTS, sample };
+  return {
+    host: 'codex',
+    file: () => join(dir, 'hooks.json'),
+    events: CODEX_EVENTS,
+    sample,
+    strictJson: 'Codex 0.171.0 refuses such a hooks.json ("failed to parse hooks config") and runs none of its hooks.',
+  };
 }
 
 async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport> {
@@ -74,6 +80,8 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
     // an earlier install's edit stays the one to undo
     if (!edit || edit.kind === 'none') edit = r.edit;
     notes.push(CODEX_TRUST_NOTE);
+    const warning = strictJsonWarning(s, jsonFile.path, jsonFile.after);
+    if (warning) notes.unshift(`warning: ${warning}`);
   }
   // config.toml did not exist before our first install: remember, and remove it again when it ends up empty
   const tomlCreated = remove ? state?.extra?.tomlCreated === true : (state?.extra?.tomlCreated as boolean | undefined) ?? tomlBefore === undefined;

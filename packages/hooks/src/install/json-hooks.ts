@@ -44,6 +44,20 @@ export function parseJsonc(file: string, text: string): Record<string, unknown> 
   return value as Record<string, unknown>;
 }
 
+/**
+ * Why `text` is not strict JSON (comments, trailing commas, ...): `file: line L, column C:
+ * <error>`, or undefined when it is strict JSON. Claude Code 2.1.332 and Codex 0.171.0 both
+ * refuse a hooks config with comments (seen with the real binaries), so installers warn.
+ */
+export function strictJsonProblem(file: string, text: string): string | undefined {
+  if (!text.trim()) return undefined;
+  const errors: ParseError[] = [];
+  parse(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (!errors.length) return undefined;
+  const e = errors[0]!;
+  return `${file}: ${lineCol(text, e.offset)}: ${printParseErrorCode(e.error)}`;
+}
+
 /** Formatting of new text: the file's own indentation (tabs or N spaces, default 2) and line ending. */
 export function detectFormatting(text: string): FormattingOptions {
   const m = /\n([ \t]+)\S/.exec(text);

@@ -6,7 +6,7 @@ import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../typ
 import { defaultHookCommand, hookCommand } from './command.js';
 import { backupFile, readText, unifiedDiff, writeAtomic } from './files.js';
 import { unlinkSync } from 'node:fs';
-import { installJsonHooks, listOurHooks, uninstallJsonHooks } from './json-hooks.js';
+import { installJsonHooks, listOurHooks, strictJsonProblem, uninstallJsonHooks } from './json-hooks.js';
 import { readState, writeState } from './state.js';
 import { verifyCommands } from './verify.js';
 
@@ -20,6 +20,15 @@ export interface JsonHostSpec {
   events: string[];
   /** Sample stdin payload per event, for `verify` (built from the recorded real payloads). */
   sample: (event: string, cwd: string) => unknown;
+  /** What the host does with a document that is not strict JSON (comments, trailing commas); installers warn with it and verify fails. */
+  strictJson?: string;
+}
+
+/** The warning for a hooks document the host will not load, or undefined. */
+export function strictJsonWarning(spec: JsonHostSpec, file: string, text: string | undefined): string | undefined {
+  if (!spec.strictJson || text === undefined) return undefined;
+  const p = strictJsonProblem(file, text);
+  return p ? `${p}: ${spec.strictJson} hive-mind kept your comments as they are; remove them (and trailing commas) so the host loads its hooks.` : undefined;
 }
 
 export function commandPrefix(opts: InstallOptions): string {
@@ -81,7 +90,10 @@ export async function verifyJsonHost(spec: JsonHostSpec, home: string, opts: Ins
     .filter((o) => spec.events.includes(o.event))
     .sort((a, b) => order(a.event) - order(b.event) || spec.events.indexOf(a.event) - spec.events.indexOf(b.event))
     .map((o) => ({ event: o.event, command: o.command, payload: (cwd: string) => spec.sample(o.event, cwd) }));
-  return verifyCommands(spec.host, targets, { env: opts.env });
+  const report = await verifyCommands(spec.host, targets, { env: opts.env });
+  const warning = strictJsonWarning(spec, file, text);
+  if (warning) report.hooks.unshift({ event: '(config)', command: file, exitCode: null, ms: 0, stdout: '', ok: false, error: warning });
+  return { ...report, ok: report.ok && !warning };
 }
 
 /** True when `text` is `{}` give or take whitespace (no comments, no keys). */
