@@ -71,6 +71,10 @@ class JsonlImport {
     }
     if (!isObj(rec)) return this.bad(raw.line, `expected a JSON object, got ${Array.isArray(rec) ? 'an array' : typeof rec === 'object' ? 'null' : typeof rec}`);
     this.records++;
+    if (this.records === 1 && this.opts.format) {
+      const seen = detectFormat([rec]);
+      if (seen && seen !== this.opts.format) throw new TranscriptError(`the content is ${seen}, not ${this.opts.format} as requested`, this.file, raw.line);
+    }
     if (!this.reader) {
       this.pending.push({ rec, line: raw.line, chars: text.length });
       const f = detectFormat(this.pending.map((p) => p.rec));

@@ -124,3 +124,22 @@ describe('bad input: one-line TranscriptError naming file, line, reason (and fie
     expect((await readTranscriptFile(p)).format).toBe('codex');
   });
 });
+
+describe('reader options', () => {
+  it('onProgress reports bytes read up to the file size', async () => {
+    const seen: Array<[number, number]> = [];
+    await readTranscriptFile(DATA + 'pi/before-compaction.jsonl', { onProgress: (b, total) => seen.push([b, total]) });
+    expect(seen.length).toBeGreaterThan(1);
+    const size = readFileSync(DATA + 'pi/before-compaction.jsonl').length;
+    expect(seen.at(-1)).toEqual([size, size]);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]![0]).toBeGreaterThan(seen[i - 1]![0]);
+  });
+
+  it('format forces a reader; content of another format is refused', async () => {
+    const e = await fails(DATA + 'codex/hello-0.171.jsonl', { format: 'pi' });
+    expect(e.line).toBe(1);
+    expect(e.reason).toBe('the content is codex, not pi as requested');
+    const ok = await readTranscriptFile(DATA + 'codex/hello-0.171.jsonl', { format: 'codex' });
+    expect(ok.format).toBe('codex');
+  });
+});
