@@ -9,9 +9,11 @@
  * only `DeferredToolPlaceholder`), so the scripted model first calls
  * `ToolSearch {query: "select:mcp__hive-mind__save_memory"}`, as a real model does, and
  * `--allowedTools mcp__hive-mind__save_memory` lets the tool run under `-p` without a prompt.
+ * A second call with `scope: "workspace"` must land in the workspace mind of the project folder
+ * Claude Code runs in (the mind its session-start hook recalls from).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostOrSkip, runClaude, expectSuccess, parseClaudeJsonResult } from '../../../test-support/hosts.js';
 import { startAnthropicServer, type AnthropicServer, type RecordedRequest } from '../../../test-support/llm-servers.js';
@@ -20,6 +22,7 @@ import { CLI, requireBuilt, tempHome } from './helpers.js';
 const claude = await hostOrSkip('claude');
 const TOOL = 'mcp__hive-mind__save_memory';
 const FACT = 'The user deploys the marmot service with blue-green releases on Fridays';
+const WS_FACT = 'This project pins Node 20 and builds with tsc -b';
 
 function toolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
   const out: Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> = [];
@@ -57,6 +60,9 @@ describe.skipIf(!claude)('Claude Code 2.1.332 calls our MCP tool', () => {
         if (!results.some((r) => r.tool_use_id === 'toolu_hm_e2e_1')) {
           return { content: [{ type: 'text', text: 'Saving that.' }, { type: 'tool_use', id: 'toolu_hm_e2e_1', name: TOOL, input: { content: FACT, importance: 'important', kind: 'decision' } }] };
         }
+        if (!results.some((r) => r.tool_use_id === 'toolu_hm_e2e_2')) {
+          return { content: [{ type: 'tool_use', id: 'toolu_hm_e2e_2', name: TOOL, input: { content: WS_FACT, scope: 'workspace' } }] };
+        }
         return 'Saved it to memory.';
       },
     });
@@ -66,7 +72,7 @@ describe.skipIf(!claude)('Claude Code 2.1.332 calls our MCP tool', () => {
     t.cleanup();
   });
 
-  it('registers with `claude mcp add`, runs save_memory, and returns its result to the model', async () => {
+  it('registers with `claude mcp add`, runs save_memory (personal and workspace), and returns its results to the model', async () => {
     const base = { home: t.home, cwd, baseUrl: server.url, timeoutMs: 120_000 };
     expectSuccess(await runClaude(['mcp', 'add', '-s', 'user', 'hive-mind', '-e', `HIVE_MIND_HOME=${mindHome}`, '--', process.execPath, CLI, 'mcp'], base));
 
@@ -91,7 +97,7 @@ describe.skipIf(!claude)('Claude Code 2.1.332 calls our MCP tool', () => {
     expect(payload.id).toBeGreaterThan(0);
 
     // Our server executed it: the frame is in the .mind, with the host's client name as provenance.
-    const { Mind } = await import('@hive-mind/mind');
+    const { Mind, workspaceMindPath } = await import('@hive-mind/mind');
     const mind = Mind.open(join(mindHome, 'personal.mind'), { readonly: true });
     try {
       const f = mind.get(payload.id);
@@ -101,6 +107,17 @@ describe.skipIf(!claude)('Claude Code 2.1.332 calls our MCP tool', () => {
       expect(f?.host).toBe('claude-code'); // the clientInfo name Claude Code sends in initialize
     } finally {
       mind.close();
+    }
+
+    // A workspace memory lands in the project's workspace mind (Claude Code starts the server in the project folder).
+    const ws = withTool.flatMap(toolResults).find((b) => b.tool_use_id === 'toolu_hm_e2e_2');
+    const wsPayload = JSON.parse(resultText(ws!.content));
+    expect(wsPayload.mind).toBe('workspace');
+    const wsMind = Mind.open(workspaceMindPath(realpathSync(cwd), { HIVE_MIND_HOME: mindHome }), { readonly: true });
+    try {
+      expect(wsMind.get(wsPayload.id)?.content).toBe(WS_FACT);
+    } finally {
+      wsMind.close();
     }
   }, 180_000);
 });
