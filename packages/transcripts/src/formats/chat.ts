@@ -63,9 +63,11 @@ export function readOpenAIMessages(b: LogBuilder, messages: unknown[], base: str
 }
 
 /**
- * Hermes agent session JSON (`~/.hermes/sessions/session_<id>.json`): an object with
- * `system_prompt` and `messages` in OpenAI chat form (`tool_calls`, `role: 'tool'`), plus
- * session fields (`session_id`, `model`, `platform`, ...) kept as `session/meta`.
+ * Hermes agent session JSON (`~/.hermes/sessions/session_<id>.json`), as hermes-agent's
+ * `run_agent.py` writes it: `{session_id, model, base_url, platform, session_start,
+ * last_updated, system_prompt, tools, message_count, messages}`, `messages` in OpenAI chat
+ * form (`tool_calls`, `role: 'tool'`, assistant `reasoning`). Session fields are kept as
+ * `session/meta` and in the envelope for write-back.
  */
 export function readHermes(b: LogBuilder, obj: Rec): void {
   const { messages, system_prompt: sp, ...rest } = obj;

@@ -379,6 +379,7 @@ function writeWhole(t: Transcript): string {
     if (sys) obj.system_prompt = checkpointText(sys);
     obj.messages = messages;
     if (typeof env.message_count === 'number') obj.message_count = messages.length;
+    if (typeof env.last_updated === 'string' && t.log.lastSeq > t.importedLastSeq) obj.last_updated = new Date().toISOString().replace('Z', '');
     return JSON.stringify(obj, null, 2) + '\n';
   }
   // anthropic: the array form cannot carry `system`; it only arises from input without one
