@@ -41,7 +41,10 @@ export function guarded<A>(name: string, ctx: ServerContext, fn: (args: A, extra
     try {
       return await fn(args, extra);
     } catch (err) {
-      const msg = messageOf(err);
+      let msg = messageOf(err);
+      // the mind's own argument errors name their field in prose; give it the usual `field: ` prefix
+      const code = (err as { code?: unknown } | null)?.code;
+      if (code === 'EMPTY_QUERY' && !msg.startsWith('query')) msg = `query: ${msg}`;
       if (!(err instanceof FieldError) && !isUserError(err)) ctx.log(`${name} failed: ${msg}`);
       return errorResult(`${name}: ${msg}`);
     }

@@ -120,6 +120,7 @@ describe('hive-mind mcp over stdio (real process, SDK client)', () => {
     expect(await callError(c.client, 'search_memory', { query: 'a', limit: 0 })).toMatch(/limit/);
     expect(await callError(c.client, 'search_memory', { query: 'a', limit: '5' })).toMatch(/limit/);
     expect(await callError(c.client, 'search_memory', { limit: 5 })).toMatch(/query/);
+    expect(await callError(c.client, 'search_memory', { query: '?!… --' })).toMatch(/^search_memory: query: search query is empty/);
     expect(await callError(c.client, 'recall', { budgetTokens: 10 ** 9 })).toMatch(/budgetTokens/);
     expect(await callError(c.client, 'forget_memory', { id: -1 })).toMatch(/id/);
     expect(await callError(c.client, 'forget_memory', { id: 1.5 })).toMatch(/id/);
