@@ -118,6 +118,9 @@ describe('AnthropicServer', () => {
     expect(count.input_tokens).toBeGreaterThanOrEqual(100);
     const models = await c.models.list();
     expect(models.data.map((m) => m.id)).toContain('claude-sonnet-4-5');
+    // Claude Code's startup probe when nonessential traffic is allowed.
+    expect((await rawRequest(s.url, 'HEAD', '/api/hello')).status).toBe(200);
+    expect(s.unknownRequests).toEqual([]);
   });
 
   it('takes replies from a function of the request', async () => {
