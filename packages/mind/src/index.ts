@@ -30,6 +30,8 @@ export {
   type MindStats,
   type MindOptions,
   type RankingWeights,
+  type TokenCounter,
+  ESTIMATE_METER,
 } from './store.js';
 export {
   Notes,

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
-import type { TokenMeter } from '@hive-mind/compaction';
+import type { TokenCounter } from './store.js';
 import { MindError } from './errors.js';
 import { memoriesDir, safeFileName } from './paths.js';
 import { Mind } from './store.js';
@@ -147,7 +147,7 @@ export interface NotesOptions {
   /** Lock wait in ms. Default 5000. */
   lockTimeoutMs?: number;
   /** Token meter for usage in tokens. Default: estimate mode (chars / 4, no tokenizer load). */
-  meter?: TokenMeter;
+  meter?: TokenCounter;
   /** The .mind file where unwritable facts are kept as `pending-note` frames. Default `<home>/personal.mind`. */
   mindPath?: string;
   /** Clock (tests). */
@@ -207,7 +207,7 @@ export class Notes {
   readonly autoConsolidate: boolean;
   readonly failureCap: number;
   private readonly lockTimeoutMs: number;
-  private readonly meter?: TokenMeter;
+  private readonly meter?: TokenCounter;
   private readonly mindPath: string;
   private readonly now: () => Date;
   private readonly localFailures = new Map<string, number>();

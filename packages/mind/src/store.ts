@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { TokenMeter } from '@hive-mind/compaction';
+// type only: the default meter is a local estimate, so importing the mind loads nothing of the compaction package
+// (its index also loads the LLM summarizers, openai and @anthropic-ai/sdk: ~1.3 s measured)
+import type { TokenMeter } from '@hive-mind/compaction/tokens';
 import { MindError } from './errors.js';
 import { sleepSync } from './lock.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -180,8 +182,12 @@ export interface MindOptions {
   readonly?: boolean;
   /** SQLite `busy_timeout` in ms: how long a writer waits for another process's lock. Default 10000. */
   busyTimeoutMs?: number;
-  /** Token meter for recall budgets. Default `new TokenMeter({ mode: 'estimate' })` (never loads the tokenizer). */
-  meter?: TokenMeter;
+  /**
+   * Token meter for recall budgets: a `TokenMeter` from @hive-mind/compaction (or anything with
+   * `countText`). Default: the estimate `ceil(chars / 4)`, the same rule as `TokenMeter({mode: 'estimate'})`,
+   * without importing the compaction package (whose index loads the LLM SDKs: ~1.3 s measured).
+   */
+  meter?: TokenCounter | TokenMeter;
   /** Content larger than this (UTF-8 bytes, after cleaning) is refused with `TOO_LARGE`. Default 16 MiB. */
   maxContentBytes?: number;
   /** Content longer than this (characters) is split into linked part frames. Default 8000. */
@@ -195,6 +201,14 @@ export interface MindOptions {
   /** Clock (tests). Default `() => new Date()`. */
   now?: () => Date;
 }
+
+/** What recall needs from a token meter. `TokenMeter` satisfies it. */
+export interface TokenCounter {
+  countText(text: string): number;
+}
+
+/** `ceil(chars / 4)`: OpenAI's rule of thumb, as `TokenMeter` in `estimate` mode with its default charsPerToken. */
+export const ESTIMATE_METER: TokenCounter = { countText: (text: string) => (text ? Math.ceil(text.length / 4) : 0) };
 
 const IMPORTANCE_RANK: Record<Importance, number> = { deprecated: 0, temporary: 1, normal: 2, important: 3, critical: 4 };
 /** Importance term of the blended score. */
@@ -359,7 +373,7 @@ export function ftsQuery(query: string): string {
 export class Mind {
   readonly path: string;
   readonly readonly: boolean;
-  readonly meter: TokenMeter;
+  readonly meter: TokenCounter;
   private readonly db: Database.Database;
   private readonly busyTimeoutMs: number;
   private readonly maxContentBytes: number;
@@ -374,7 +388,7 @@ export class Mind {
     this.path = path;
     this.db = db;
     this.readonly = !!opts.readonly;
-    this.meter = opts.meter ?? new TokenMeter({ mode: 'estimate' });
+    this.meter = opts.meter ?? ESTIMATE_METER;
     this.busyTimeoutMs = opts.busyTimeoutMs ?? 10_000;
     this.maxContentBytes = opts.maxContentBytes ?? 16 * 1024 * 1024;
     this.chunkChars = opts.chunkChars ?? 8000;
