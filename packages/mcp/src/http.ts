@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ServerContext, type ServerOptions } from './context.js';
@@ -42,6 +42,8 @@ interface Session {
  */
 export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpServer> {
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new RangeError(`port must be an integer 0-65535, got ${opts.port}`);
+  // loaded here, not at module load: a stdio server never pays for the HTTP stack
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const ctx = new ServerContext(opts);
   const sessions = new Map<string, Session>();
   let port = opts.port;
