@@ -351,15 +351,23 @@ function validateInput(input: FrameInput, i: number): void {
 
 /**
  * Turn free text into an FTS5 query: the words (Unicode letters/digits) of `query`, each quoted
- * (so FTS5 operators in user text are inert), joined with OR; BM25 ranks frames matching more
- * and rarer words higher. Throws `EMPTY_QUERY` when there is no word.
+ * (so FTS5 operators in user text are inert), joined with OR. `search` first runs the AND of the
+ * words and falls back to this OR form when that finds fewer than `limit` frames.
+ * Throws `EMPTY_QUERY` when there is no word.
  */
 export function ftsQuery(query: string): string {
+  return queryWords(query)
+    .map((w) => `"${w}"`)
+    .join(' OR ');
+}
+
+/** The distinct words (Unicode letters, digits, marks; lower-cased, at most 64) of a query. Throws `EMPTY_QUERY` when there is none. */
+function queryWords(query: string): string[] {
   if (typeof query !== 'string') throw new MindError('search query must be a string', 'EMPTY_QUERY');
   const words = cleanText(query).text.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
   const uniq = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, 64);
   if (uniq.length === 0) throw new MindError(`search query is empty: give at least one word to search for (got ${JSON.stringify(query.slice(0, 40))})`, 'EMPTY_QUERY');
-  return uniq.map((w) => `"${w}"`).join(' OR ');
+  return uniq;
 }
 
 /**
@@ -735,14 +743,14 @@ export class Mind {
    * Throws `EMPTY_QUERY` for a query with no words.
    */
   search(query: string, opts: SearchOptions = {}): SearchHit[] {
-    const match = ftsQuery(query);
+    const words = queryWords(query);
     const limit = opts.limit ?? 10;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MindError(`search option \`limit\` must be an integer 1-1000, got ${opts.limit}`, 'INVALID');
     const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
     for (const s of scopes) if (!SCOPES.includes(s)) throw new MindError(`search option \`scopes\`: unknown scope ${JSON.stringify(s)}`, 'INVALID');
     const now = this.now();
     const where: string[] = ['frames_fts MATCH ?', `f.scope IN (${scopes.map(() => '?').join(',')})`];
-    const params: unknown[] = [match, ...scopes];
+    const params: unknown[] = [...scopes];
     if (!opts.includeQuarantined) where.push('f.quarantined = 0');
     if (!opts.includeRetired) {
       where.push("f.importance <> 'deprecated'", 'f.superseded_by IS NULL', '(f.expires_at IS NULL OR f.expires_at > ?)');
@@ -750,11 +758,19 @@ export class Mind {
     }
     if (!opts.includeTemporary) where.push("f.importance <> 'temporary'");
     const candidates = Math.max(limit * 5, 50);
+    // ids and bm25 only: the sorter never carries frame content
+    const sql = `SELECT f.id AS id, bm25(frames_fts, 1.0, 0.5) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
+         WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
     return this.guard(() => {
-      const rows = this.stmt(
-        `SELECT f.*, bm25(frames_fts, 1.0, 0.5) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
-         WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`,
-      ).all(...params, ) as Array<Row & { bm25: number }>;
+      // frames holding every word first (small match sets, precise); any word when that finds too few
+      let hits = this.stmt(sql).all(words.map((w) => `"${w}"`).join(' AND '), ...params) as Array<{ id: number; bm25: number }>;
+      if (words.length > 1 && hits.length < limit) {
+        const seen = new Set(hits.map((h) => h.id));
+        const more = this.stmt(sql).all(words.map((w) => `"${w}"`).join(' OR '), ...params) as Array<{ id: number; bm25: number }>;
+        hits = [...hits, ...more.filter((h) => !seen.has(h.id))];
+      }
+      const get = this.stmt('SELECT * FROM frames WHERE id = ?');
+      const rows = hits.map((h) => ({ ...(get.get(h.id) as Row), bm25: h.bm25 }));
       return this.rank(rows, now).slice(0, limit);
     });
   }
@@ -800,7 +816,7 @@ export class Mind {
     const liveWhere = `quarantined = 0 AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) AND scope IN (${scopes.map(() => '?').join(',')})`;
     this.guard(() => {
       if (opts.query !== undefined && opts.query.trim() !== '') {
-        for (const h of this.search(opts.query, { limit: 100, scopes: [...scopes] })) push(h);
+        for (const h of this.search(opts.query, { limit: 40, scopes: [...scopes] })) push(h);
       }
       const byImportance = (imp: Importance, n: number) =>
         (this.stmt(`SELECT * FROM frames WHERE importance = ? AND ${liveWhere} ORDER BY updated_at DESC, id DESC LIMIT ${n}`).all(imp, nowIso, ...scopes) as Row[]).map(toFrame);
