@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { cursorAdapter } from '../src/hosts/cursor.js';
 import { cursorHooksPath, cursorInstaller } from '../src/hosts/cursor-install.js';
-import { CLI, logLines, runCli, sandbox } from './helpers.js';
+import { CLI, logLines, payload, runCli, sandbox } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtureText = (name: string) => fs.readFileSync(path.join(here, 'fixtures', 'cursor', name), 'utf8');
@@ -97,6 +97,17 @@ describe('cursor hooks through the real CLI', () => {
     expect(r4.code).toBe(0);
     expect(JSON.parse(r4.stdout)).toEqual({});
     expect(logLines(path.join(s.home, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
+  it("another host's payload (real Claude Code UserPromptSubmit) is refused: exit 0, valid Cursor JSON, one log line, nothing stored", async () => {
+    const s = sandbox();
+    const r = await runCli(['hook', 'cursor', 'beforeSubmitPrompt'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 0, s.project)), s.env);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ continue: true });
+    const lines = logLines(path.join(s.home, 'logs', 'hooks.log'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/payload is for event "UserPromptSubmit", not cursor beforeSubmitPrompt/);
+    expect(fs.existsSync(workspaceMindPath(s.project, s.env))).toBe(false);
   });
 
   it('bad input: exits 0, prints valid Cursor JSON, one log line', async () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Mind, personalMindPath, workspaceMindPath } from '@hive-mind/mind';
 import { hermesAdapter } from '../src/hosts/hermes.js';
-import { logLines, runCli, sandbox } from './helpers.js';
+import { logLines, payload, runCli, sandbox } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string, cwd?: string): Record<string, unknown> => {
@@ -88,6 +88,17 @@ describe('hermes hooks through the real CLI', () => {
       m.close();
     }
     expect(logLines(path.join(s.home, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
+  it("another host's payload (real Codex Stop) is refused: exit 0, {}, one log line, nothing stored", async () => {
+    const s = sandbox();
+    const r = await runCli(['hook', 'hermes', 'post_llm_call'], JSON.stringify(payload('codex', 'Stop', 0, s.project)), s.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('{}');
+    const lines = logLines(path.join(s.home, 'logs', 'hooks.log'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/payload is for event "Stop", not hermes post_llm_call/);
+    expect(fs.existsSync(workspaceMindPath(s.project, s.env))).toBe(false);
   });
 
   it('compact-on-stop: a failing cleanup still exits 0, the save is done once, no stamp is written', async () => {

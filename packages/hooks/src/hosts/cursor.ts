@@ -25,6 +25,7 @@
  */
 import type { HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
 import { obj, stableId, str, strArray } from './cursor-openclaw-hermes-shared.js';
+import { PayloadError } from './payload.js';
 
 /** Cursor event name -> lifecycle. */
 export const CURSOR_EVENTS: Readonly<Record<string, Lifecycle>> = Object.freeze({
@@ -54,6 +55,9 @@ export const cursorAdapter: HostAdapter = {
     const lifecycle = Object.prototype.hasOwnProperty.call(CURSOR_EVENTS, nativeEvent) ? CURSOR_EVENTS[nativeEvent] : undefined;
     if (!lifecycle) throw new Error(`cursor: unsupported hook event "${nativeEvent}" (supported: ${Object.keys(CURSOR_EVENTS).join(', ')})`);
     const p = obj(payload);
+    // every cursor payload names its event (hook_event_name): another event's or host's payload is refused
+    const named = p.hook_event_name;
+    if (named !== undefined && named !== nativeEvent) throw new PayloadError(`payload is for event ${JSON.stringify(named)}, not cursor ${nativeEvent}; ignored`);
     const roots = strArray(p.workspace_roots);
     // conversation_id is the chat thread and is stable across its generations; sessionStart
     // also carries session_id. Prefer the thread so every event of one chat shares a key.

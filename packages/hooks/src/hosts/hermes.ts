@@ -29,6 +29,7 @@
  */
 import type { HookContext, HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
 import { obj, stableId, str } from './cursor-openclaw-hermes-shared.js';
+import { PayloadError } from './payload.js';
 
 /** Hermes event name -> lifecycle (the first `pre_llm_call` of a session is re-routed to session-start in `normalize`). */
 export const HERMES_EVENTS: Readonly<Record<string, Lifecycle>> = Object.freeze({
@@ -53,6 +54,9 @@ export const hermesAdapter: HostAdapter = {
     let lifecycle = lifecycleOf(nativeEvent);
     if (!lifecycle) throw new Error(`hermes: unsupported hook event "${nativeEvent}" (supported: ${Object.keys(HERMES_EVENTS).join(', ')})`);
     const p = obj(payload);
+    // every hermes payload names its event (hook_event_name): another event's or host's payload is refused
+    const named = p.hook_event_name;
+    if (named !== undefined && named !== nativeEvent) throw new PayloadError(`payload is for event ${JSON.stringify(named)}, not hermes ${nativeEvent}; ignored`);
     const extra = obj(p.extra);
     const sessionId = str(p.session_id);
     const cwd = str(p.cwd);
