@@ -102,7 +102,7 @@ describe('openclaw installer and Gateway handler', () => {
     for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
   };
   let importN = 0;
-  const loadHandler = async () => (await import(pathToFileURL(path.join(openclawHookDir({ home, env: {} }), 'handler.js')).href + `?n=${++importN}`)) as { default: (e: unknown) => Promise<void>; flushAll: () => Promise<void> };
+  const loadHandler = async () => (await import(pathToFileURL(path.join(openclawHookDir({ home, env: {} }), 'handler.mjs')).href + `?n=${++importN}`)) as { default: (e: unknown) => Promise<void>; flushAll: () => Promise<void> };
   const ev = (type: string, action: string, context: Record<string, unknown>) => ({ type, action, sessionKey: 'agent:main:main', timestamp: new Date('2026-11-30T12:00:00Z'), messages: [], context });
 
   it('installs the hook directory (HOOK.md + handler) and enables it in a commented JSON5 config, keeping every user byte', async () => {
@@ -111,7 +111,7 @@ describe('openclaw installer and Gateway handler', () => {
     fs.writeFileSync(cfg(), original);
     const r = await openclawInstaller.install(opts());
     const dir = openclawHookDir({ home, env: {} });
-    expect(fs.readdirSync(dir).sort()).toEqual(['HOOK.md', 'handler.js', 'handler.ts']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['HOOK.md', 'handler.mjs', 'handler.ts']);
     const md = fs.readFileSync(path.join(dir, 'HOOK.md'), 'utf8');
     const front = /^---\n([\s\S]*?)\n---/.exec(md)![1]!;
     expect(front).toMatch(/^name: hive-mind$/m);
@@ -198,7 +198,7 @@ describe('openclaw installer and Gateway handler', () => {
     await openclawInstaller.install(opts());
     const v = await openclawInstaller.verify(opts());
     expect(v.hooks.map((h) => [h.event, h.exitCode, h.ok])).toEqual([
-      ['handler.js', 0, true],
+      ['handler.mjs', 0, true],
       ['agent:bootstrap', 0, true],
       ['message:received', 0, true],
       ['message:sent', 0, true],

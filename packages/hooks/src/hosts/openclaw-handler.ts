@@ -2,7 +2,7 @@
  * The files hive-mind installs as an OpenClaw hook directory (`~/.openclaw/hooks/hive-mind/`),
  * laid out per OpenClaw's hooks documentation ("Hook Structure"): `HOOK.md` (YAML
  * frontmatter: name, description, `metadata.openclaw.events`) and `handler.ts` (default
- * export called with each event). `handler.ts` only re-exports `handler.js`, plain ESM
+ * export called with each event). `handler.ts` only re-exports `handler.mjs`, plain ESM
  * JavaScript that the Gateway (and our tests, on plain Node) can load.
  *
  * What the handler does inside the Gateway, per event (never throws; failures go to
@@ -50,16 +50,16 @@ Each event runs \`hive-mind hook openclaw <event>\` as a child process; failures
 `;
 }
 
-/** handler.ts text: re-exports handler.js (OpenClaw looks for handler.ts). */
+/** handler.ts text: re-exports handler.mjs (OpenClaw looks for handler.ts). */
 export function openclawHandlerTs(): string {
-  return `// Installed by hive-mind. The implementation is plain JavaScript in handler.js.\nexport { default } from './handler.js';\n`;
+  return `// Installed by hive-mind. The implementation is plain JavaScript in handler.mjs.\nexport { default } from './handler.mjs';\n`;
 }
 
 /**
- * handler.js text. `prefix` is the shell command prefix that runs hive-mind (e.g.
+ * handler.mjs text. `prefix` is the shell command prefix that runs hive-mind (e.g.
  * `'/usr/bin/node' '/opt/hive-mind/bin/hive-mind.js'`); it is embedded as a JSON string.
  */
-export function openclawHandlerJs(prefix: string): string {
+export function openclawHandlerMjs(prefix: string): string {
   return `// Installed by hive-mind (hive-mind install openclaw). Do not edit: reinstall instead.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

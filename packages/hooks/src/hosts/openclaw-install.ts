@@ -2,7 +2,7 @@
  * OpenClaw installer.
  *
  * 1. Hook directory `~/.openclaw/hooks/hive-mind/` (OpenClaw's "managed hooks" directory,
- *    `$OPENCLAW_STATE_DIR/hooks` when that is set): `HOOK.md`, `handler.ts`, `handler.js`
+ *    `$OPENCLAW_STATE_DIR/hooks` when that is set): `HOOK.md`, `handler.ts`, `handler.mjs`
  *    (openclaw-handler.ts). Uninstall deletes exactly these three files, and the directory
  *    only when nothing else is left in it.
  * 2. Config `~/.openclaw/openclaw.json` (JSON5; `$OPENCLAW_CONFIG_PATH` when set): turns the
@@ -26,7 +26,7 @@ import { homeOf, readState, statePath, writeState, type InstallState } from '../
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { OPENCLAW_INSTALLED_EVENTS } from './openclaw.js';
-import { OPENCLAW_HOOK_NAME, openclawHandlerJs, openclawHandlerTs, openclawHookMd } from './openclaw-handler.js';
+import { OPENCLAW_HOOK_NAME, openclawHandlerMjs, openclawHandlerTs, openclawHookMd } from './openclaw-handler.js';
 import { insertMember, Json5ConfigError, json5Value, locate, nodeAtPath, parseJson5, removeMember, replaceValue, sameData, type J5Node } from './openclaw-json5.js';
 import { resolveHookCommand } from './cursor-openclaw-hermes-shared.js';
 
@@ -202,14 +202,14 @@ function hookFiles(opts: InstallOptions, prefix: string): Array<{ path: string; 
   const dir = openclawHookDir(opts);
   return [
     { path: join(dir, 'HOOK.md'), content: openclawHookMd() },
-    { path: join(dir, 'handler.js'), content: openclawHandlerJs(prefix) },
+    { path: join(dir, 'handler.mjs'), content: openclawHandlerMjs(prefix) },
     { path: join(dir, 'handler.ts'), content: openclawHandlerTs() },
   ];
 }
 
-/** Prefix embedded in an installed handler.js, if any. */
+/** Prefix embedded in an installed handler.mjs, if any. */
 export function installedPrefix(opts: InstallOptions = {}): string | undefined {
-  const js = readText(join(openclawHookDir(opts), 'handler.js'));
+  const js = readText(join(openclawHookDir(opts), 'handler.mjs'));
   const m = js ? /^const PREFIX = (".*");$/m.exec(js) : null;
   return m ? (JSON.parse(m[1]!) as string) : undefined;
 }
@@ -248,7 +248,7 @@ async function install(opts: InstallOptions = {}): Promise<InstallReport> {
 async function uninstall(opts: InstallOptions = {}): Promise<InstallReport> {
   const report: InstallReport = { host: 'openclaw', action: 'uninstall', dryRun: !!opts.dryRun, files: [], notes: [] };
   const dir = openclawHookDir(opts);
-  for (const name of ['HOOK.md', 'handler.js', 'handler.ts']) {
+  for (const name of ['HOOK.md', 'handler.mjs', 'handler.ts']) {
     const p = join(dir, name);
     const before = readText(p);
     if (before === undefined) continue;
@@ -307,7 +307,7 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
   const dir = openclawHookDir(opts);
   const prefix = installedPrefix(opts);
   const problems: VerifyReport['hooks'] = [];
-  for (const name of ['HOOK.md', 'handler.ts', 'handler.js']) {
+  for (const name of ['HOOK.md', 'handler.ts', 'handler.mjs']) {
     if (!existsSync(join(dir, name))) problems.push({ event: name, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `missing ${join(dir, name)}` });
   }
   const cfg = openclawConfigPath(opts);
@@ -321,9 +321,9 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
   const targets: VerifyTarget[] = [];
   if (prefix !== undefined) {
     // the handler module loads on plain Node and exports a function (what the Gateway imports)
-    const jsPath = join(dir, 'handler.js');
+    const jsPath = join(dir, 'handler.mjs');
     targets.push({
-      event: 'handler.js',
+      event: 'handler.mjs',
       command: `${JSON.stringify(process.execPath)} --input-type=module -e ${JSON.stringify(`const m = await import(${JSON.stringify('file://' + jsPath)}); if (typeof m.default !== 'function') { console.error('no default export'); process.exit(3); } console.log(JSON.stringify({ default: typeof m.default }));`)}`,
       payload: () => ({}),
     });
