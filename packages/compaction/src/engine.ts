@@ -159,16 +159,25 @@ export class BasicCompactionEngine implements CompactionEngine {
     return total;
   }
 
+  /**
+   * The threshold in this meter's raw tokens: `threshold` divided by the meter's
+   * calibration factor (1 until the caller reports provider usage via `meter.calibrate`).
+   */
+  limit(): number {
+    const f = this.meter.calibration;
+    return f === 1 ? this.config.threshold : Math.max(1, Math.floor(this.config.threshold / f));
+  }
+
   /** True when the surface is above the threshold. */
   isOverThreshold(log: SessionLog): boolean {
-    return this.surfaceTokens(log) > this.config.threshold;
+    return this.surfaceTokens(log) > this.limit();
   }
 
   async compactIfNeeded(log: SessionLog, opts: CompactOptions = {}): Promise<CompactionResult> {
     throwIfAborted(opts.signal);
     opts.onProgress?.('measuring');
     const before = this.surfaceTokens(log);
-    if (before <= this.config.threshold) return this.noop(before, 'under-threshold');
+    if (before <= this.limit()) return this.noop(before, 'under-threshold');
     return this.run(log, opts, before);
   }
 
@@ -293,7 +302,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     }
     const headTokens = sumRange(tokens, 0, headEnd);
     const unitTokens = suffix[lastUnitStart]!;
-    const room = (tail: number) => Math.min(this.config.summaryMaxTokens, this.config.threshold - headTokens - tail);
+    const room = (tail: number) => Math.min(this.config.summaryMaxTokens, this.limit() - headTokens - tail);
     if (cut < lastUnitStart && room(suffix[cut]!) < this.minCheckpoint()) cut = lastUnitStart;
     if (room(unitTokens) < this.minCheckpoint()) {
       const smallest = this.smallestWorkableBudget(headTokens + unitTokens);
@@ -314,8 +323,8 @@ export class BasicCompactionEngine implements CompactionEngine {
     if (strategy === 'mask' || strategy === 'auto') {
       const masked = this.planMask(log);
       const after = before - masked.reduce((s, r) => s + r.saved, 0);
-      if (strategy === 'mask' || after <= this.config.threshold) {
-        if (strategy === 'mask' && after > this.config.threshold && !opts.dryRun) {
+      if (strategy === 'mask' || after <= this.limit()) {
+        if (strategy === 'mask' && after > this.limit() && !opts.dryRun) {
           return this.failClosed(log, opts, before, 'mask', `observation masking leaves ${after} tokens, above the threshold ${this.config.threshold}; use strategy auto or summarize`);
         }
         if (!masked.length) return this.noop(before, 'nothing-to-compact');
@@ -327,7 +336,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     // Prune oversized old tool results; if that alone is enough, land only the pruning.
     const pruned = this.planPrune(plan);
     const savings = pruned.reduce((s, r) => s + r.saved, 0);
-    if (this.config.pruneOnly && pruned.length && before - savings <= this.config.threshold && before > this.config.threshold) {
+    if (this.config.pruneOnly && pruned.length && before - savings <= this.limit() && before > this.limit()) {
       return this.landReplacements(log, opts, before, pruned, 'prune');
     }
     return this.execute(log, opts, plan, { pruned });
@@ -463,7 +472,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const overhead = this.frameOverhead();
     const ckMax = how.region
       ? this.config.summaryMaxTokens
-      : Math.min(this.config.summaryMaxTokens, this.config.threshold - plan.headTokens - plan.tailTokens);
+      : Math.min(this.config.summaryMaxTokens, this.limit() - plan.headTokens - plan.tailTokens);
     const base: CompactionResult = {
       ...this.noop(plan.before, 'under-threshold'),
       noopReason: undefined,
@@ -527,7 +536,7 @@ export class BasicCompactionEngine implements CompactionEngine {
           continue;
         }
         const projected = plan.before - plan.spanTokens + ckTokens;
-        if (!how.region && projected > this.config.threshold) {
+        if (!how.region && projected > this.limit()) {
           errors.push(`attempt ${attempt + 1}: the surface would still have ${projected} tokens, above the threshold ${this.config.threshold}`);
           continue;
         }

@@ -449,3 +449,21 @@ describe('pruning, masking, regions, pressure', () => {
     expect(b.log.surface().filter(isMessageEvent).length).toBeGreaterThan(0);
   });
 });
+
+describe('calibration', () => {
+  it('compares against the threshold in calibrated tokens', async () => {
+    const b = codingSession(3);
+    const m = new TokenMeter();
+    const e = new BasicCompactionEngine({ threshold: 10_000, retainTokens: 2000, summaryMaxTokens: 1500, meter: m });
+    const raw = e.surfaceTokens(b.log);
+    expect(raw).toBeLessThan(10_000);
+    expect(raw * 1.5).toBeGreaterThan(10_000);
+    expect((await e.compactIfNeeded(b.log)).compacted).toBe(false);
+    // the provider reports 1.5x what we count: the same surface is now over the threshold
+    m.calibrate(1000, 1500);
+    expect(e.limit()).toBe(Math.floor(10_000 / 1.5));
+    const r = await e.compactIfNeeded(b.log);
+    expect(r.compacted).toBe(true);
+    expect(m.adjusted(r.tokensAfter)).toBeLessThanOrEqual(10_000);
+  });
+});
