@@ -35,8 +35,12 @@ afterEach(() => {
 const opts = () => ({ home, command: CMD(bin), env: {} });
 const cfgFile = () => hermesConfigPath({ home, env: {} });
 const ourEvents = (text: string) => {
-  const hooks = (parseDocument(text).toJS() as { hooks?: Record<string, Array<{ command: string }>> }).hooks ?? {};
-  return Object.fromEntries(Object.entries(hooks).map(([k, v]) => [k, v.filter((e) => e.command.includes('hive-mind.js')).length]));
+  const hooks = (parseDocument(text).toJS() as { hooks?: Record<string, unknown> }).hooks ?? {};
+  return Object.fromEntries(
+    Object.entries(hooks)
+      .filter(([, v]) => Array.isArray(v))
+      .map(([k, v]) => [k, (v as Array<{ command?: string }>).filter((e) => typeof e.command === 'string' && e.command.includes('hive-mind.js')).length]),
+  );
 };
 
 describe('hermes installer', () => {
@@ -142,6 +146,16 @@ describe('hermes installer', () => {
     expect(ourEvents(fs.readFileSync(cfgFile(), 'utf8'))).toMatchObject({ pre_llm_call: 1 });
     await hermesInstaller.uninstall(opts());
     expect(parseDocument(fs.readFileSync(cfgFile(), 'utf8')).toJS()).toEqual({ hooks: { pre_llm_call: [], post_tool_call: [{ command: '~/fmt.sh' }] } });
+  });
+
+  it('leaves hooks.outbound webhooks and other non-event keys alone', async () => {
+    fs.mkdirSync(path.dirname(cfgFile()), { recursive: true });
+    const original = 'hooks:\n  outbound:\n    - url: https://ci.example.com/hermes   # signed\n      events: [on_session_end]\n  some_flag: true\n';
+    fs.writeFileSync(cfgFile(), original);
+    await hermesInstaller.install(opts());
+    expect(ourEvents(fs.readFileSync(cfgFile(), 'utf8'))).toMatchObject({ on_session_start: 1, pre_llm_call: 1, post_llm_call: 1 });
+    await hermesInstaller.uninstall(opts());
+    expect(fs.readFileSync(cfgFile(), 'utf8')).toBe(original);
   });
 
   it('rejects a broken YAML file naming file and line, and changes nothing', async () => {

@@ -259,6 +259,7 @@ export function cursorConfigWithoutHooks(file: string, before: string, created?:
   const hooks = hooksObject(doc, file);
   if (!hooks) return doc.text;
   for (const event of Object.keys(hooks)) {
+    if (!Array.isArray(hooks[event])) continue; // not a hook list: nothing of ours can be in it
     const arr = eventArray(doc, event, file);
     if (!arr) continue;
     const ours = arr.map((e, i) => (isOurHookCommand(commandOf(e), 'cursor') ? i : -1)).filter((i) => i >= 0);

@@ -253,7 +253,10 @@ export function hermesConfigWithoutHooks(file: string, before: string, created?:
   const doc = parseOrThrow(file, before);
   const map = hooksMap(doc, file, before);
   if (!map) return before;
-  const events = map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')).filter(Boolean);
+  // only list-valued keys can hold our entries (`hooks.outbound` webhooks and the like are left alone)
+  const events = map.items
+    .filter((p) => isScalar(p.key) && isSeq(p.value))
+    .map((p) => String((p.key as { value: unknown }).value));
 
   const anyOurs = events.some((event) => eventSeq(map, event, file, before)?.items.some((it) => isOurHookCommand(itemCommand(it), 'hermes')));
   if (!anyOurs) return before;
