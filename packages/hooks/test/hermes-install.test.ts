@@ -184,6 +184,16 @@ describe('hermes installer', () => {
     for (const h of v.hooks) expect(h.exitCode).toBe(0);
   });
 
+  it('verify with compact-on-stop enabled never stamps the real Hermes home', async () => {
+    await hermesInstaller.install(opts());
+    // the real CLI as the hook, with the gate on in the user's environment
+    const cli = path.resolve(here, '../../cli/bin/hive-mind.js');
+    await hermesInstaller.install({ ...opts(), command: `${process.execPath} ${cli}` });
+    const v = await hermesInstaller.verify({ home, env: { ...process.env, HOME: home, HIVE_MIND_HERMES_COMPACT_ON_STOP: '1' } });
+    expect(v.ok).toBe(true);
+    expect(fs.existsSync(path.join(home, '.hermes', '.hive-mind-last-compact'))).toBe(false);
+  });
+
   it('honours HERMES_HOME from the given environment', async () => {
     const hh = path.join(home, 'custom-hermes');
     await hermesInstaller.install({ ...opts(), env: { HERMES_HOME: hh } });

@@ -20,6 +20,7 @@
  * instead, which keeps comments and key order but may normalise whitespace.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
@@ -425,8 +426,16 @@ export const hermesInstaller: HostInstaller = {
     }
     // Hermes splits the command with shlex and runs it without a shell; for the commands we
     // write (plain or single-quoted words) /bin/sh -c yields the same argv.
-    const env = { ...(opts.env ?? process.env), HERMES_HOME: hermesHome(opts) };
-    const report = withStdoutCheck(await verifyCommands('hermes', targets, { env }), (_e, out) => checkHermesStdout(out));
+    // HERMES_HOME points at a throw-away directory too, so a compact-on-stop gate enabled in
+    // the user's environment stamps that directory, not the real ~/.hermes.
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hive-mind-verify-hermes-'));
+    let report: VerifyReport;
+    try {
+      const env = { ...(opts.env ?? process.env), HERMES_HOME: scratch };
+      report = withStdoutCheck(await verifyCommands('hermes', targets, { env }), (_e, out) => checkHermesStdout(out));
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
     report.hooks.push(...missing);
     report.ok = report.ok && missing.length === 0;
     return report;
