@@ -125,6 +125,17 @@ describe('hermes hooks through the real CLI', () => {
     expect(fs.existsSync(path.join(s.root, 'home', '.hermes', '.hive-mind-last-compact'))).toBe(false);
   });
 
+  it('compact-on-stop: a turn with no assistant response still runs cleanup (real CLI)', async () => {
+    const s = sandbox();
+    const p = fixture('post_llm_call.json', s.project);
+    const extra = { ...(p.extra as Record<string, unknown>), assistant_response: '' };
+    const r = await runCli(['hook', 'hermes', 'post_llm_call'], JSON.stringify({ ...p, extra }), { ...s.env, HIVE_MIND_HERMES_COMPACT_ON_STOP: '1' });
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(path.join(s.root, 'home', '.hermes', '.hive-mind-last-compact'))).toBe(true);
+    expect(fs.existsSync(workspaceMindPath(s.project, s.env))).toBe(false); // nothing to save
+    expect(logLines(path.join(s.home, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
   it('compact-on-stop on: a successful cleanup writes the stamp; default off writes none', async () => {
     const s = sandbox();
     const payload = JSON.stringify(fixture('post_llm_call.json', s.project));
