@@ -1,11 +1,18 @@
 /**
  * Cursor installer: edits `~/.cursor/hooks.json` (Cursor's user-level hooks file,
- * https://cursor.com/docs/agent/hooks) with jsonc-parser, so comments, key order,
- * formatting and the user's own hooks survive. Format (version 1):
+ * https://cursor.com/docs/agent/hooks). Format (version 1):
  *
  * ```json
  * { "version": 1, "hooks": { "sessionStart": [ { "command": "…" } ], … } }
  * ```
+ *
+ * Editing approach: jsonc-parser parses (errors reported as file:line:col) and locates
+ * nodes; our entry is inserted as one line after the event's last entry and removed as
+ * that line plus its separating comma, so the user's comments, layout and own hooks stay
+ * byte for byte. jsonc-parser's `modify` is used only for empty containers, `version`, and
+ * replacing the command of our own entry. What install created (`version`, `hooks`,
+ * `hooks.<event>`, the file) is recorded in `<hive-mind home>/installs/cursor.json`, so
+ * uninstall removes only that.
  *
  * Our entries are recognised by their command (`<hive-mind bin> hook cursor <event>`);
  * no extra keys are written into Cursor's entries, because Cursor's schema for an
