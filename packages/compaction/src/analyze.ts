@@ -13,6 +13,8 @@ export interface CallFact {
   failed: boolean;
   /** First error-looking line of the result (or its first line when it failed without one). */
   errorLine?: string;
+  /** The result is the importer's synthetic note for a call that never got one. */
+  repaired?: boolean;
 }
 
 /** What a span contains, as the extractive summarizer and the anchor extractor read it. */
@@ -76,9 +78,15 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
         const text = blockText(b);
         f.result = b;
         f.resultText = text;
+        if (node.kind === 'repair') {
+          f.repaired = true;
+          continue;
+        }
         const masked = text.startsWith(MASK_MARKER);
         const exitFail = !masked && EXIT_FAIL.test(text.slice(-400));
         f.failed = b.isError || exitFail || (masked && text.includes('was an error'));
+        // grep/rg/diff exit 1 means "no match" / "differs", not a failure
+        if (f.failed && f.info.command && /^\s*(?:grep|egrep|fgrep|rg|diff|cmp)\b/.test(f.info.command) && /(?:code|status)[: ]+1\b/.test(text.slice(-200)) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
         if (f.failed) f.errorLine = firstErrorLine(text) ?? text.trim().split('\n')[0]?.slice(0, 200);
       }
     }

@@ -30,7 +30,7 @@ function oneLine(s: string, max: number): string {
 function sentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim())
+    .map((s) => s.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, ''))
     .filter((s) => s.length > 8);
 }
 
@@ -144,7 +144,7 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
   for (const c of f.calls) {
     if (c.info.kind !== 'command' || !c.info.command) continue;
     let outcome: string;
-    if (!c.result) outcome = 'no result recorded';
+    if (!c.result || c.repaired) outcome = 'no result recorded (interrupted)';
     else if (c.failed) outcome = `failed: ${oneLine(c.errorLine ?? 'error', 160)}`;
     else {
       const first = (c.resultText ?? '').split('\n').map((l) => l.trim()).find(Boolean);
@@ -181,17 +181,18 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
   if (lastTodo) for (const t of lastTodo.info.todos!) if (!/^(completed|done|cancel)/i.test(t.status)) add('Pending tasks', `${oneLine(t.text, maxI)} (${t.status})`);
   for (const u of users) for (const l of u.text.split('\n')) if (PENDING_LINE.test(l)) add('Pending tasks', oneLine(l.replace(/^\s*[-*]\s*/, ''), maxI));
-  const unanswered = f.calls.filter((c) => !c.result);
+  const unanswered = f.calls.filter((c) => !c.result || c.repaired);
   for (const c of unanswered.slice(-5)) add('Pending tasks', `tool call ${c.call.name} (${c.call.id}) had no result in this span`);
 
   // Current work: the last assistant text and the last few actions.
   const lastA = f.assistantTexts[f.assistantTexts.length - 1];
   const lastU = users[users.length - 1];
-  if (lastA) add('Current work', `Last assistant message: ${quote(lastA.text, 800)}`);
   for (const c of f.calls.slice(-5)) {
     const target = c.info.command ? '`' + oneLine(c.info.command, 120) + '`' : c.info.paths.map((p) => '`' + p + '`').join(', ');
-    add('Current work', `${c.call.name}${target ? ' ' + target : ''}${c.result ? (c.failed ? ' (failed)' : ' (ok)') : ''}`);
+    add('Current work', `${c.call.name}${target ? ' ' + target : ''}${c.result && !c.repaired ? (c.failed ? ' (failed)' : ' (ok)') : ' (no result)'}`);
   }
+  // last, so budget fitting (which keeps the newest items) keeps it
+  if (lastA) add('Current work', `Last assistant message: ${quote(lastA.text, 800)}`);
   if (!lastA && !f.calls.length) for (const l of priorSingle.get('Current work') ?? []) add('Current work', l);
 
   // Next step.
@@ -220,6 +221,21 @@ export function renderSections(sections: readonly Section[], omitEmpty = false):
   }
   return out.join('\n').trim();
 }
+
+// Largest share of the budget a section may take before its oldest items go (fractions of maxTokens).
+const SHARE: Record<string, number> = {
+  'Primary request and intent': 0.2,
+  'User instructions and corrections': 0.3,
+  'Files read': 0.08,
+  'Files modified': 0.15,
+  'Commands run': 0.12,
+  'Errors and fixes': 0.12,
+  Decisions: 0.1,
+  'Pending tasks': 0.1,
+  'Current work': 0.12,
+  'Next step': 0.08,
+  'Preserved details': 0.2,
+};
 
 // Drop order under budget pressure: least useful first. Items go oldest first within a section.
 const DROP_ORDER = [
@@ -257,6 +273,34 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
     if (n === undefined) itemTokens.set(s, (n = meter.countText(s) + 2));
     return n;
   };
+  // Phase 1: no section may crowd out the others. Weighted water-filling: sections that need
+  // less than their weighted share keep everything and leave the rest to the others.
+  const headingCost = 8;
+  const demand = new Map(sections.map((s) => [s, s.items.reduce((n, it) => n + tok(it), 0)]));
+  const alloc = new Map<Section, number>();
+  let pool = Math.max(0, maxTokens - sections.filter((s) => s.items.length).length * headingCost);
+  let open = sections.filter((s) => s.items.length);
+  while (open.length) {
+    const wsum = open.reduce((n, s) => n + (SHARE[s.heading] ?? 0.15), 0);
+    const fits = open.filter((s) => demand.get(s)! <= (pool * (SHARE[s.heading] ?? 0.15)) / wsum);
+    if (!fits.length) {
+      for (const s of open) alloc.set(s, Math.floor((pool * (SHARE[s.heading] ?? 0.15)) / wsum));
+      break;
+    }
+    for (const s of fits) {
+      alloc.set(s, demand.get(s)!);
+      pool -= demand.get(s)!;
+    }
+    open = open.filter((s) => !fits.includes(s));
+  }
+  for (const s of sections) {
+    const cap = alloc.get(s) ?? 0;
+    let t = demand.get(s)!;
+    const keepFirst = s.heading === 'Primary request and intent';
+    while (t > cap && s.items.length > s.keep) t -= tok(keepFirst ? s.items.splice(s.keep, 1)[0]! : s.items.shift()!);
+  }
+  text = render();
+  if (meter.countText(text) <= maxTokens) return text;
   let total = meter.countText(text);
   const order = [...sections.filter((s) => !DROP_ORDER.includes(s.heading)).map((s) => s.heading), ...DROP_ORDER];
   for (const h of order) {

@@ -13,7 +13,7 @@ import {
   unframeCheckpoint,
   PRUNE_MARKER,
 } from '@hive-mind/compaction';
-import { bigOutput, codingSession } from './helpers.js';
+import { bigOutput, codingSession, LogBuilder } from './helpers.js';
 
 const meter = new TokenMeter();
 
@@ -94,6 +94,28 @@ describe('extractive summarizer', () => {
     expect(out.text).not.toContain('port lexer (completed)');
     expect(out.text).not.toContain('noise');
     expect(out.text).toContain('"Keep going with the plan."');
+  });
+});
+
+describe('extractive budget sharing', () => {
+  it('does not let one flooded section crowd out the others; grep exit 1 is not an error', async () => {
+    const b = new LogBuilder();
+    for (let i = 0; i < 150; i++) b.user(`Please make the border color ${i} a bit brighter than it is now, it is hard to see on my screen.`);
+    b.tool('bash', { command: 'npm test' }, 'FAIL src/theme.test.ts\nError: expected #fff\nCommand exited with code 1', true);
+    b.tool('bash', { command: 'grep -n "console" src/theme.ts' }, '\n\nCommand exited with code 1', true);
+    b.tool('edit', { path: 'src/theme.ts', oldText: 'a', newText: 'b' }, 'ok');
+    b.assistant('The border is brighter now. Next I will update the light theme.');
+    const out = await new ExtractiveSummarizer().summarize({ span: b.log.surface(), tail: [], maxTokens: 1200, meter });
+    expect(meter.countText(out.text)).toBeLessThanOrEqual(1200);
+    expect(out.text).toContain('`npm test` -> failed: FAIL src/theme.test.ts');
+    expect(out.text).toContain('`grep -n "console" src/theme.ts` -> ok');
+    expect(out.text).not.toMatch(/## Errors and fixes\n- `grep/);
+    expect(out.text).toContain('- `src/theme.ts`');
+    expect(out.text).toContain('Last assistant message: "The border is brighter now. Next I will update the light theme."');
+    expect(out.text).toContain('## Next step\n- Next I will update the light theme.');
+    // the newest instructions survive, the oldest go first
+    expect(out.text).toContain('border color 149 ');
+    expect(out.text).not.toContain('border color 1 ');
   });
 });
 
