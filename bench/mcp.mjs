@@ -35,10 +35,10 @@ const pct = (xs, p) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-function spawnNodeNoop() {
+function spawnNode(args) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const c = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    const c = spawn(process.execPath, args, { stdio: 'ignore', cwd: join(root, 'packages/mcp') });
     c.on('error', reject);
     c.on('exit', () => resolve(performance.now() - t0));
   });
@@ -94,15 +94,20 @@ try {
   console.log(`# hive-mind MCP server bench  (node ${process.version}, ${new Date().toISOString()})`);
   console.log(`\n## start-up: spawn -> first tools/list answer (${RUNS} runs each, interleaved)`);
   const noop = [];
+  const sdk = [];
   const mcp = [];
+  const SDK_ONLY = "await import('@modelcontextprotocol/sdk/server/mcp.js'); await import('@modelcontextprotocol/sdk/server/stdio.js')";
   await startToToolsList(home); // warm the file cache once
+  await spawnNode(['-e', SDK_ONLY]);
   for (let i = 0; i < RUNS; i++) {
-    noop.push(await spawnNodeNoop());
+    noop.push(await spawnNode(['-e', '0']));
+    sdk.push(await spawnNode(['--input-type=module', '-e', SDK_ONLY]));
     mcp.push(await startToToolsList(home));
   }
-  console.log(`node -e 0 (spawn to exit)           p50 ${ms(pct(noop, 50))}  p95 ${ms(pct(noop, 95))}`);
-  console.log(`hive-mind mcp (spawn to tools/list) p50 ${ms(pct(mcp, 50))}  p95 ${ms(pct(mcp, 95))}`);
-  console.log(`ratio (p50)                         ${(pct(mcp, 50) / pct(noop, 50)).toFixed(2)}x node -e 0`);
+  console.log(`node -e 0 (spawn to exit)                 p50 ${ms(pct(noop, 50))}  p95 ${ms(pct(noop, 95))}`);
+  console.log(`node importing the MCP SDK server (exit)  p50 ${ms(pct(sdk, 50))}  p95 ${ms(pct(sdk, 95))}`);
+  console.log(`hive-mind mcp (spawn to tools/list)       p50 ${ms(pct(mcp, 50))}  p95 ${ms(pct(mcp, 95))}`);
+  console.log(`ratio (p50)                               ${(pct(mcp, 50) / pct(noop, 50)).toFixed(2)}x node -e 0, ${(pct(mcp, 50) / pct(sdk, 50)).toFixed(2)}x the SDK import alone`);
 
   console.log(`\n## search_memory at ${FRAMES} frames (${QUERIES} queries)`);
   const path = join(home, 'personal.mind');
@@ -116,6 +121,7 @@ try {
   }
   console.log(`seeded ${FRAMES} frames in ${ms(performance.now() - t0)}`);
   const queries = Array.from({ length: QUERIES }, () => sentence(1 + Math.floor(rnd() * 3)));
+  for (const q of queries) mind.search(q, { limit: 10 }); // warm-up (page cache, JIT), untimed
   const direct = [];
   for (const q of queries) {
     const s = performance.now();
@@ -127,7 +133,7 @@ try {
   const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], env: { ...process.env, HIVE_MIND_HOME: home }, stderr: 'inherit' });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
-  await client.callTool({ name: 'search_memory', arguments: { query: 'warmup' } });
+  for (const q of queries.slice(0, 50)) await client.callTool({ name: 'search_memory', arguments: { query: q, limit: 10 } }); // warm-up, untimed
   const over = [];
   let hits = 0;
   for (const q of queries) {

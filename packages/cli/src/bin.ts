@@ -7,6 +7,10 @@ const argv = process.argv.slice(2);
 if (argv[0] === 'hook') {
   const { runHookEntry } = await import('./hook-entry.js');
   await runHookEntry(argv.slice(1));
+} else if (argv[0] === 'mcp') {
+  // hosts start the MCP server on every session: skip loading the other commands
+  const { runMcpEntry } = await import('./commands/mcp.js');
+  await runMcpEntry(argv);
 } else {
   const { main } = await import('./main.js');
   await main(argv);

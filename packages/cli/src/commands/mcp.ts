@@ -1,6 +1,6 @@
-import type { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
-import { CliError } from '../errors.js';
+import { CliError, exitCodeOf } from '../errors.js';
 
 function intOption(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -58,4 +58,28 @@ export function register(program: Command): void {
         process.once('SIGTERM', stop);
       });
     });
+}
+
+/**
+ * Lean process entry for `hive-mind mcp ...` (called by bin.ts): a program holding only this
+ * command, so the server does not import every other command's packages before answering
+ * `tools/list` (hosts spawn it on every session start). Errors are reported as main.ts does:
+ * one line `hive-mind: <message>` on stderr, exit code 2 for usage errors.
+ */
+export async function runMcpEntry(argv: string[]): Promise<void> {
+  const program = new Command();
+  program.name('hive-mind').option('--debug', 'print stack traces on errors').exitOverride();
+  register(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`hive-mind: ${msg.split('\n')[0]}\n`);
+    if (argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+    process.exitCode = exitCodeOf(err);
+  }
 }
