@@ -17,6 +17,8 @@ export const HTTP_PATH = '/mcp';
 export interface HttpServerOptions extends ServerOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one (see the returned `url`). */
   port: number;
+  /** A session with no request for this long is closed (its client must initialize again). Default 30 minutes. */
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -32,6 +34,7 @@ export interface RunningHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  lastSeen: number;
 }
 
 /**
@@ -42,6 +45,8 @@ interface Session {
  */
 export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpServer> {
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new RangeError(`port must be an integer 0-65535, got ${opts.port}`);
+  const idleMs = opts.sessionIdleMs ?? 30 * 60_000;
+  if (!Number.isInteger(idleMs) || idleMs < 1_000) throw new RangeError(`sessionIdleMs must be an integer >= 1000, got ${opts.sessionIdleMs}`);
   // loaded here, not at module load: a stdio server never pays for the HTTP stack
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const ctx = new ServerContext(opts);
@@ -72,6 +77,7 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
       if (sessionId) {
         const s = sessions.get(sessionId);
         if (!s) return jsonError(res, 404, -32001, `unknown session ${sessionId}; initialize a new one`);
+        s.lastSeen = Date.now();
         return s.transport.handleRequest(req, res, body);
       }
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'no Mcp-Session-Id header: the first request must be initialize');
@@ -80,7 +86,7 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
         enableDnsRebindingProtection: true,
         allowedHosts: [`${HTTP_HOST}:${port}`, `localhost:${port}`],
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server });
+          sessions.set(id, { transport, server, lastSeen: Date.now() });
         },
       });
       const server = createMcpServer(ctx, `http-${randomUUID()}`);
@@ -93,6 +99,7 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
     if (req.method === 'GET' || req.method === 'DELETE') {
       const s = sessionId ? sessions.get(sessionId) : undefined;
       if (!s) return jsonError(res, sessionId ? 404 : 400, -32000, sessionId ? `unknown session ${sessionId}` : 'missing Mcp-Session-Id header');
+      s.lastSeen = Date.now();
       return s.transport.handleRequest(req, res);
     }
     res.setHeader('allow', 'GET, POST, DELETE');
@@ -114,12 +121,27 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   });
   port = (http.address() as AddressInfo).port;
   http.on('error', (err) => ctx.log(`http server error: ${err.message}`));
+  // sessions a client abandoned without DELETE are closed after idleMs
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, s] of sessions) {
+        if (now - s.lastSeen <= idleMs) continue;
+        sessions.delete(id);
+        void s.transport.close().catch(() => undefined);
+        void s.server.close().catch(() => undefined);
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
 
   return {
     url: `http://${HTTP_HOST}:${port}${HTTP_PATH}`,
     port,
     sessions: () => sessions.size,
     close: async () => {
+      clearInterval(sweeper);
       for (const s of [...sessions.values()]) {
         await s.transport.close().catch(() => undefined);
         await s.server.close().catch(() => undefined);

@@ -106,3 +106,31 @@ async function rawPost(u: URL, headers: Record<string, string>, body: string): P
     req.end(body);
   });
 }
+
+describe('serveHttp (library)', () => {
+  it('closes sessions a client abandoned, and the client gets 404 for them', async () => {
+    const { serveHttp } = await import('../src/index.js');
+    const t = tempHome();
+    const running = await serveHttp({ port: 0, sessionIdleMs: 1_000, env: { HIVE_MIND_HOME: t.home }, workspace: false, log: () => {} });
+    try {
+      const client = await connect(running.url, 'idle');
+      await client.listTools();
+      const sid = (client.transport as StreamableHTTPClientTransport).sessionId!;
+      expect(running.sessions()).toBe(1);
+      const end = Date.now() + 15_000;
+      while (running.sessions() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect(running.sessions()).toBe(0);
+      const u = new URL(running.url);
+      const r = await rawPost(
+        u,
+        { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid },
+        JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      );
+      expect(r.status).toBe(404);
+      await client.close().catch(() => undefined);
+    } finally {
+      await running.close();
+      t.cleanup();
+    }
+  });
+});
