@@ -211,7 +211,7 @@ describe('hive-mind compact with an LLM summarizer (real CLI process)', () => {
       writeFileSync(file, JSON.stringify(toOpenAIMessages(b.log.surface())));
       const r = await runCli(['compact', file, '--budget', '5000', '--summarizer', 'openai', '--base-url', srv.v1Url, '--timeout', '1', '--deadline', '2'], { env: { OPENAI_API_KEY: 'sk-x' } });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/\nhive-mind: compaction failed after 1 attempt\(s\); the surface is unchanged: attempt 1: openai summarizer gave up .* \(timed out\)\n$/);
+      expect(r.stderr).toMatch(/(^|\n)hive-mind: compaction failed after 1 attempt\(s\); the surface is unchanged: attempt 1: openai summarizer gave up .* \(timed out\)\n$/);
       expect(readdirSync(dir)).toEqual(['s.json']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
