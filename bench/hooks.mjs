@@ -97,8 +97,10 @@ const live = m.stats().live;
 m.close();
 const ss = sample('SessionStart', 0);
 const times = [];
+const bare = [];
 let out = '';
-for (let i = 0; i < Math.max(5, Math.floor(RUNS / 3)); i++) {
+for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+  bare.push(wall(['-e', '0']).ms);
   const r = wall([cli, 'hook', 'claude-code', 'SessionStart'], JSON.stringify(ss));
   times.push(r.ms);
   out = r.stdout;
@@ -106,5 +108,5 @@ for (let i = 0; i < Math.max(5, Math.floor(RUNS / 3)); i++) {
 const ctx = out ? JSON.parse(out).hookSpecificOutput.additionalContext : '';
 console.log(`\nSessionStart with ${live} live frames in the workspace mind (budget ${env.HIVE_MIND_RECALL_TOKENS ?? 1500} tokens)`);
 console.log(`stdout ${Buffer.byteLength(out)} bytes; additionalContext ${ctx.length} chars ~ ${Math.ceil(ctx.length / 4)} tokens (chars/4), ${ctx.split('\n').filter((l) => l.startsWith('- ')).length} frames shown`);
-console.log(`wall p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms over ${times.length} runs (${(pct(times, 50) / base50).toFixed(2)}x node -e 0)`);
+console.log(`wall p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms over ${times.length} runs; node -e 0 interleaved p50 ${pct(bare, 50).toFixed(1)} ms (${(pct(times, 50) / pct(bare, 50)).toFixed(2)}x)`);
 rmSync(tmp, { recursive: true, force: true });
