@@ -270,6 +270,17 @@ describe('search', () => {
     expect(m.search('billing', { limit: 1 })).toHaveLength(1);
     m.close();
   });
+  it('finds live frames even when hundreds of better-matching frames are filtered out (temporary, quarantined)', () => {
+    const m = Mind.open(path);
+    m.saveMany(Array.from({ length: 400 }, (_, i) => ({ content: `alpha alpha alpha prompt ${i}`, importance: 'temporary' as const })));
+    const keep = m.saveMany([
+      { content: 'alpha is the codename of the first milestone, described at length in the planning document of the team' },
+      { content: 'the alpha build ships on monday together with the migration scripts and the updated runbook' },
+    ]);
+    expect(m.search('alpha').map((h) => h.id).sort()).toEqual(keep.map((k) => k.id).sort());
+    expect(m.search('alpha', { includeTemporary: true, limit: 5 })).toHaveLength(5);
+    m.close();
+  });
   it('an empty query is a clear error', () => {
     const m = Mind.open(path);
     expectMindError(() => m.search(''), 'EMPTY_QUERY', /empty/);
