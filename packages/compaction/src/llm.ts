@@ -1,5 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
 import { CompactionAbortedError, CompactionConfigError, SummarizerError, abortMessage, throwIfAborted } from './errors.js';
@@ -95,6 +95,19 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+// The SDKs are loaded on first use (importing both costs ~400 ms), so the extractive
+// path and hook processes never pay for them.
+let openaiModule: Promise<typeof import('openai')> | undefined;
+let anthropicModule: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+const loadOpenAI = () => (openaiModule ??= import('openai'));
+const loadAnthropic = () => (anthropicModule ??= import('@anthropic-ai/sdk'));
+
+/** The SDK error classes a summarizer classifies failures with. */
+interface SdkErrors {
+  APIError: abstract new (...args: never[]) => Error;
+  APIConnectionError: abstract new (...args: never[]) => Error;
+}
+
 class RequestTimeout extends Error {}
 
 /** A broken reply worth sending the same request again (truncated stream, empty text). */
@@ -117,16 +130,16 @@ function retryAfter(headers: unknown): number | undefined {
   return undefined;
 }
 
-function classify(err: unknown, vendor: string): Classified {
+function classify(err: unknown, vendor: string, sdk: SdkErrors): Classified {
   if (err instanceof TransientReplyError) return { retryable: true, message: err.message };
   const e = err as { status?: unknown; message?: string; name?: string; headers?: unknown };
-  const isApi = err instanceof OpenAI.APIError || err instanceof Anthropic.APIError;
+  const isApi = err instanceof sdk.APIError;
   if (isApi && typeof e.status === 'number') {
     const s = e.status;
     const retryable = s === 408 || s === 409 || s === 429 || s >= 500;
     return { retryable, status: s, message: `${vendor} endpoint answered HTTP ${s}: ${clip(String(e.message ?? ''), 200)}`, retryAfterMs: retryAfter(e.headers) };
   }
-  if (err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError) {
+  if (err instanceof sdk.APIConnectionError) {
     return { retryable: true, message: `${vendor} endpoint connection failed: ${clip(String(e.message ?? ''), 200)}` };
   }
   if (isApi) return { retryable: true, message: `${vendor} stream failed: ${clip(String(e.message ?? ''), 200)}` };
@@ -156,6 +169,8 @@ abstract class LlmSummarizer implements Summarizer {
   }
 
   protected abstract call(system: string, prompt: string, maxTokens: number, signal: AbortSignal): Promise<SummaryOutput>;
+  /** The vendor SDK's error classes (loads the SDK). */
+  protected abstract sdkErrors(): Promise<SdkErrors>;
 
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
     const prompt = buildSummaryPrompt(input.span, this.opts.maxInputChars);
@@ -184,7 +199,7 @@ abstract class LlmSummarizer implements Summarizer {
         if (err instanceof SummarizerError) throw err;
         if (ac.signal.aborted && ac.signal.reason instanceof RequestTimeout) {
           last = { retryable: true, message: `${this.name} endpoint did not answer within ${timeout} ms (timed out)` };
-        } else last = classify(err, this.name);
+        } else last = classify(err, this.name, await this.sdkErrors());
         if (!last.retryable) throw new SummarizerError(last.message, false, last.status);
         const wait = Math.min(last.retryAfterMs ?? this.opts.backoffMs * 2 ** (attempt - 1), 30_000, Math.max(0, deadline - Date.now()));
         if (deadline - Date.now() - wait <= 0) {
@@ -215,16 +230,26 @@ function keyFrom(o: LlmSummarizerOptions, defEnv: string, summarizer: string): s
  */
 export class OpenAISummarizer extends LlmSummarizer {
   readonly name = 'openai';
-  private readonly client: OpenAI;
+  private clientP: Promise<OpenAI> | undefined;
+  private readonly clientOpts: { apiKey: string; baseURL?: string };
   private readonly field: 'max_tokens' | 'max_completion_tokens';
 
   constructor(o: LlmSummarizerOptions = {}) {
     super(o.model ?? 'gpt-4o-mini', o);
-    this.client = new OpenAI({ apiKey: keyFrom(o, 'OPENAI_API_KEY', 'openai'), baseURL: o.baseURL, maxRetries: 0, timeout: this.opts.requestTimeoutMs });
+    this.clientOpts = { apiKey: keyFrom(o, 'OPENAI_API_KEY', 'openai'), baseURL: o.baseURL };
     this.field = o.maxTokensField ?? 'max_tokens';
   }
 
+  private get client(): Promise<OpenAI> {
+    return (this.clientP ??= loadOpenAI().then((m) => new m.default({ ...this.clientOpts, maxRetries: 0, timeout: this.opts.requestTimeoutMs })));
+  }
+
+  protected async sdkErrors(): Promise<SdkErrors> {
+    return loadOpenAI();
+  }
+
   protected async call(system: string, prompt: string, maxTokens: number, signal: AbortSignal): Promise<SummaryOutput> {
+    const client = await this.client;
     const base = {
       model: this.model,
       messages: [
@@ -234,7 +259,7 @@ export class OpenAISummarizer extends LlmSummarizer {
       [this.field]: maxTokens,
     };
     if (!this.opts.stream) {
-      const r = (await this.client.chat.completions.create({ ...base, stream: false } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal })) as unknown;
+      const r = (await client.chat.completions.create({ ...base, stream: false } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal })) as unknown;
       const choice = (r as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: string }> })?.choices?.[0];
       if (!choice || typeof choice !== 'object') throw new SummarizerError('openai endpoint sent a response without choices', false);
       if (choice.finish_reason === 'length') throw new SummarizerError(`openai summary hit the ${maxTokens}-token output limit (finish_reason length)`, true);
@@ -243,7 +268,7 @@ export class OpenAISummarizer extends LlmSummarizer {
       const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number }; model?: string }).usage;
       return { text: content, model: (r as { model?: string }).model ?? this.model, usage: u ? { inputTokens: u.prompt_tokens, outputTokens: u.completion_tokens } : undefined };
     }
-    const stream = await this.client.chat.completions.create({ ...base, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal });
+    const stream = await client.chat.completions.create({ ...base, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal });
     let text = '';
     let finish: string | null | undefined;
     let model: string | undefined;
@@ -269,17 +294,27 @@ export class OpenAISummarizer extends LlmSummarizer {
  */
 export class AnthropicSummarizer extends LlmSummarizer {
   readonly name = 'anthropic';
-  private readonly client: Anthropic;
+  private clientP: Promise<Anthropic> | undefined;
+  private readonly clientOpts: { apiKey: string; baseURL?: string };
 
   constructor(o: LlmSummarizerOptions = {}) {
     super(o.model ?? 'claude-haiku-4-5', o);
-    this.client = new Anthropic({ apiKey: keyFrom(o, 'ANTHROPIC_API_KEY', 'anthropic'), baseURL: o.baseURL, maxRetries: 0, timeout: this.opts.requestTimeoutMs });
+    this.clientOpts = { apiKey: keyFrom(o, 'ANTHROPIC_API_KEY', 'anthropic'), baseURL: o.baseURL };
+  }
+
+  private get client(): Promise<Anthropic> {
+    return (this.clientP ??= loadAnthropic().then((m) => new m.default({ ...this.clientOpts, maxRetries: 0, timeout: this.opts.requestTimeoutMs })));
+  }
+
+  protected async sdkErrors(): Promise<SdkErrors> {
+    return loadAnthropic();
   }
 
   protected async call(system: string, prompt: string, maxTokens: number, signal: AbortSignal): Promise<SummaryOutput> {
+    const client = await this.client;
     const params = { model: this.model, max_tokens: maxTokens, system, messages: [{ role: 'user' as const, content: prompt }] };
     if (!this.opts.stream) {
-      const r = (await this.client.messages.create({ ...params, stream: false }, { signal })) as unknown as {
+      const r = (await client.messages.create({ ...params, stream: false }, { signal })) as unknown as {
         content?: Array<{ type: string; text?: string }>;
         stop_reason?: string;
         model?: string;
@@ -290,7 +325,7 @@ export class AnthropicSummarizer extends LlmSummarizer {
       const text = r.content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
       return { text, model: r.model ?? this.model, usage: r.usage ? { inputTokens: r.usage.input_tokens, outputTokens: r.usage.output_tokens } : undefined };
     }
-    const stream = await this.client.messages.create({ ...params, stream: true }, { signal });
+    const stream = await client.messages.create({ ...params, stream: true }, { signal });
     let text = '';
     let stop: string | null | undefined;
     let model: string | undefined;
