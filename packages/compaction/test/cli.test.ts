@@ -144,7 +144,6 @@ describe('hive-mind compact: modes and bad input', () => {
       [['compact', src(), '--budget', '100', '--window', '1000'], /give --window or --budget, not both/],
       [['compact', src(), '--budget', '1000', '--retain', '1000'], /retainTokens \(1000\) must be below the threshold \(1000\)/],
       [['compact', src(), '--strategy', 'fold'], /--strategy must be summarize, mask or auto/],
-      [['compact', src(), '--budget', '5000', '--strategy', 'mask'], /--strategy mask cannot be written back as claude-code/],
       [['compact', join(work, 'missing.jsonl')], /missing\.jsonl/],
       [['compact', src(), '--summarizer', 'openai', '--api-key-env', 'HM_TEST_NO_SUCH_KEY', '--budget', '5000'], /needs an API key: set HM_TEST_NO_SUCH_KEY/],
     ];
@@ -165,6 +164,16 @@ describe('hive-mind compact: modes and bad input', () => {
     expect(j.summarizer).toBeNull();
     expect(j.tokensAfter).toBeLessThanOrEqual(120000);
     expect(readFileSync(out, 'utf8')).toContain('[observation masked by hive-mind:');
+    // masking written back in the host's own format reads back masked, paired and within budget
+    const same = join(work, 'mask-same.jsonl');
+    const m = await runCli(['compact', join(work, 'data', 'pi/large-session.jsonl'), '--budget', '120000', '--strategy', 'mask', '--out', same, '--json']);
+    expect(m.code).toBe(0);
+    const back = await runCli(['inspect', same, '--json']);
+    expect(back.code).toBe(0);
+    const ins = JSON.parse(back.stdout);
+    expect(ins.format).toBe('pi');
+    expect(ins.surfaceTokens).toBeLessThanOrEqual(120000);
+    expect(readFileSync(same, 'utf8')).toContain('[observation masked by hive-mind:');
     const auto = await runCli(['compact', join(work, 'data', 'pi/large-session.jsonl'), '--budget', '30000', '--strategy', 'auto', '--json', '--out', join(work, 'auto.jsonl')]);
     expect(auto.code).toBe(0);
     const a = JSON.parse(auto.stdout);

@@ -149,10 +149,6 @@ export function register(program: Command): void {
         if (err instanceof TranscriptError) throw new CliError(err.message, 2);
         throw err;
       }
-      const hostJsonl = t.format === 'claude-code' || t.format === 'codex' || t.format === 'pi';
-      if (to === 'same' && hostJsonl && strategy === 'mask') {
-        throw new CliError(`--strategy mask cannot be written back as ${t.format} (the host format records only checkpoint compactions); use --strategy summarize or auto, or --to openai|anthropic|markdown`, 2);
-      }
 
       let engine: BasicCompactionEngine;
       try {
@@ -171,8 +167,6 @@ export function register(program: Command): void {
           ...(o.budget !== undefined ? { threshold: int(o.budget, '--budget') } : { contextWindow: int(o.window, '--window') ?? DEFAULT_WINDOW }),
           ...(o.retain !== undefined ? { retainTokens: int(o.retain, '--retain') } : {}),
           ...(o.summaryMax !== undefined ? { summaryMaxTokens: int(o.summaryMax, '--summary-max') } : {}),
-          // a host's own format can only express one checkpoint compaction
-          ...(to === 'same' && hostJsonl ? { pruneOnly: false } : {}),
         };
         engine = new BasicCompactionEngine(cfg);
       } catch (err) {
