@@ -100,7 +100,22 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
   sources.push({ path: minds.personal, label: 'personal' });
   for (const src of sources) {
     if (left <= HEADER_RESERVE + 32 || !existsSync(src.path)) continue;
-    const r = withMind(src.path, busy, (m) => m.recall({ budgetTokens: left - HEADER_RESERVE }), true);
+    const budgetTokens = left - HEADER_RESERVE;
+    // Hosts that start a session with the first prompt (Hermes pre_llm_call) get a recall
+    // searched by that prompt; when it finds nothing, the default recall (critical and
+    // important frames, then recent decisions) is used.
+    const query = input.prompt?.trim().slice(0, 500);
+    const r = withMind(src.path, busy, (m) => {
+      if (query) {
+        try {
+          const byPrompt = m.recall({ query, budgetTokens });
+          if (byPrompt.text.trim()) return byPrompt;
+        } catch {
+          // a prompt that is not a usable query (only punctuation, ...) falls back below
+        }
+      }
+      return m.recall({ budgetTokens });
+    }, true);
     if (!r.text.trim()) continue;
     parts.push(`## hive-mind memory (${src.label})\n${r.text.trim()}`);
     left -= r.tokens + HEADER_RESERVE;

@@ -100,7 +100,10 @@ export class ServerContext {
     if (!p) {
       p = (async () => {
         const { Mind } = await this.mindModule();
-        const m = Mind.open(path, this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs } : {});
+        // recall budgets are counted with the real tokenizer (loaded on the first recall, not at start-up)
+        const { TokenMeter } = await import('@hive-mind/compaction/tokens');
+        const meter = new TokenMeter();
+        const m = Mind.open(path, this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs, meter } : { meter });
         this.openedMinds.add(m);
         return m;
       })();

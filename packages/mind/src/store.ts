@@ -438,7 +438,9 @@ export class Mind {
     try {
       Mind.checkHeader(path);
       // another process may be creating/migrating the file right now: its locks answer SQLITE_BUSY
-      retryBusy(() => Mind.probe(db, path), busy);
+      // one read transaction: user_version and the table list come from the same snapshot, so a
+      // creator committing its first migration in between cannot look like a foreign database
+      retryBusy(() => db.transaction(() => Mind.probe(db, path))(), busy);
       if (!opts.readonly) {
         try {
           const st = statSync(path);

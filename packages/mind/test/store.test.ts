@@ -422,4 +422,21 @@ describe('concurrency (real child processes)', () => {
     expect(m.integrityCheck()).toEqual(['ok']);
     m.close();
   });
+
+  it('several processes creating the same new file at once all open it (no half-created schema seen as foreign)', async () => {
+    // Regression: the open-time probe read user_version and the table list in two statements, so a
+    // creator committing its migration in between made the file look like another app's database.
+    const script = `
+      import { Mind } from ${JSON.stringify(DIST_INDEX)};
+      try { const m = Mind.open(process.argv[1]); m.save({ content: 'from ' + process.pid }); m.close(); console.log('ok'); }
+      catch (e) { console.log('ERR ' + e.message); }`;
+    for (let round = 0; round < 6; round++) {
+      const fresh = join(t.dir, `race-${round}.mind`);
+      const results = await Promise.all(Array.from({ length: 5 }, () => runNode(['--input-type=module', '-e', script, fresh])));
+      expect(results.map((r) => r.stdout.trim())).toEqual(Array(5).fill('ok'));
+      const m = Mind.open(fresh);
+      expect(m.stats().frames).toBe(5);
+      m.close();
+    }
+  });
 });
