@@ -18,8 +18,8 @@
  * attachment `hook_additional_context`); every other event prints nothing (exit 0 with
  * empty stdout lets the host go on; a Stop `decision` would block the turn).
  */
-import type { HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
-import { checkEnvelope, str } from './payload.js';
+import type { HostAdapter, Lifecycle } from '../types.js';
+import { claudeStyleAdapter } from './payload.js';
 
 const EVENTS: Record<string, Lifecycle> = {
   SessionStart: 'session-start',
@@ -32,34 +32,4 @@ const EVENTS: Record<string, Lifecycle> = {
 /** Native events the Claude Code installer registers, in order. */
 export const CLAUDE_CODE_EVENTS = Object.keys(EVENTS);
 
-export const adapter: HostAdapter = {
-  host: 'claude-code',
-  lifecycleOf(nativeEvent: string): Lifecycle | undefined {
-    return Object.prototype.hasOwnProperty.call(EVENTS, nativeEvent) ? EVENTS[nativeEvent] : undefined;
-  },
-  normalize(nativeEvent: string, payload: unknown): LifecycleInput {
-    checkEnvelope('claude-code', nativeEvent, payload);
-    const cwd = str(payload, 'cwd');
-    return {
-      lifecycle: EVENTS[nativeEvent]!,
-      host: 'claude-code',
-      nativeEvent,
-      sessionId: str(payload, 'session_id'),
-      turnId: str(payload, 'prompt_id'),
-      cwd,
-      workspaceRoots: cwd ? [cwd] : undefined,
-      prompt: str(payload, 'prompt'),
-      assistantText: str(payload, 'last_assistant_message'),
-      transcriptPath: str(payload, 'transcript_path'),
-      source: str(payload, 'source'),
-      trigger: str(payload, 'trigger'),
-      raw: payload,
-    };
-  },
-  render(nativeEvent: string, out: LifecycleOutput): string {
-    if ((nativeEvent === 'SessionStart' || nativeEvent === 'UserPromptSubmit') && out.additionalContext) {
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: nativeEvent, additionalContext: out.additionalContext } });
-    }
-    return '';
-  },
-};
+export const adapter: HostAdapter = claudeStyleAdapter({ host: 'claude-code', events: EVENTS, turnIdField: 'prompt_id', contextEvents: ['SessionStart', 'UserPromptSubmit'] });

@@ -16,8 +16,8 @@
  * developer message (shared/data/README.md; shared/data/transcripts/codex/hello-0.171.jsonl
  * ordinal 7). Other events print nothing.
  */
-import type { HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
-import { checkEnvelope, str } from './payload.js';
+import type { HostAdapter, Lifecycle } from '../types.js';
+import { claudeStyleAdapter } from './payload.js';
 
 const EVENTS: Record<string, Lifecycle> = {
   SessionStart: 'session-start',
@@ -29,34 +29,4 @@ const EVENTS: Record<string, Lifecycle> = {
 /** Native events the Codex installer registers, in order. */
 export const CODEX_EVENTS = Object.keys(EVENTS);
 
-export const adapter: HostAdapter = {
-  host: 'codex',
-  lifecycleOf(nativeEvent: string): Lifecycle | undefined {
-    return Object.prototype.hasOwnProperty.call(EVENTS, nativeEvent) ? EVENTS[nativeEvent] : undefined;
-  },
-  normalize(nativeEvent: string, payload: unknown): LifecycleInput {
-    checkEnvelope('codex', nativeEvent, payload);
-    const cwd = str(payload, 'cwd');
-    return {
-      lifecycle: EVENTS[nativeEvent]!,
-      host: 'codex',
-      nativeEvent,
-      sessionId: str(payload, 'session_id'),
-      turnId: str(payload, 'turn_id'),
-      cwd,
-      workspaceRoots: cwd ? [cwd] : undefined,
-      prompt: str(payload, 'prompt'),
-      assistantText: str(payload, 'last_assistant_message'),
-      transcriptPath: str(payload, 'transcript_path'),
-      source: str(payload, 'source'),
-      trigger: str(payload, 'trigger'),
-      raw: payload,
-    };
-  },
-  render(nativeEvent: string, out: LifecycleOutput): string {
-    if (nativeEvent === 'SessionStart' && out.additionalContext) {
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: out.additionalContext } });
-    }
-    return '';
-  },
-};
+export const adapter: HostAdapter = claudeStyleAdapter({ host: 'codex', events: EVENTS, turnIdField: 'turn_id', contextEvents: ['SessionStart'] });

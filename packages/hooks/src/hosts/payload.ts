@@ -1,3 +1,4 @@
+import type { HostAdapter, HostId, Lifecycle, LifecycleInput, LifecycleOutput } from '../types.js';
 /** Small readers for untrusted hook payloads: a field is returned only when it has the expected type. */
 
 /** `o[key]` when it is a non-empty string, else undefined. */
@@ -33,4 +34,58 @@ export function checkEnvelope(host: string, nativeEvent: string, payload: unknow
   const ev = (payload as Record<string, unknown> | null)?.hook_event_name;
   if (ev !== undefined && ev !== nativeEvent) throw new PayloadError(`payload is for event ${JSON.stringify(ev)}, not ${host} ${nativeEvent}; ignored`);
   if (!str(payload, 'session_id')) throw new PayloadError(`payload has no string "session_id"; not a ${host} ${nativeEvent} payload`);
+}
+
+/**
+ * What differs between hosts that share Claude Code's command-hook schema (Claude Code,
+ * Codex): which native events map to which lifecycle, which payload field identifies the
+ * turn, and which events accept `hookSpecificOutput.additionalContext` on stdout.
+ */
+export interface ClaudeStyleSpec {
+  host: HostId;
+  events: Record<string, Lifecycle>;
+  /** Payload field holding the turn/prompt id (Claude Code `prompt_id`, Codex `turn_id`). */
+  turnIdField: string;
+  /** Native events whose stdout may carry `{"hookSpecificOutput":{"hookEventName","additionalContext"}}`. */
+  contextEvents: readonly string[];
+}
+
+/**
+ * An adapter for a Claude-Code-style hook schema: every payload has `session_id`, `cwd`,
+ * `transcript_path`, `hook_event_name`; per event `prompt`, `last_assistant_message`,
+ * `source`, `trigger`. Other events print nothing (exit 0 with empty stdout lets the host go on).
+ */
+export function claudeStyleAdapter(spec: ClaudeStyleSpec): HostAdapter {
+  const { host, events } = spec;
+  return {
+    host,
+    lifecycleOf(nativeEvent: string): Lifecycle | undefined {
+      return Object.prototype.hasOwnProperty.call(events, nativeEvent) ? events[nativeEvent] : undefined;
+    },
+    normalize(nativeEvent: string, payload: unknown): LifecycleInput {
+      checkEnvelope(host, nativeEvent, payload);
+      const cwd = str(payload, 'cwd');
+      return {
+        lifecycle: events[nativeEvent]!,
+        host,
+        nativeEvent,
+        sessionId: str(payload, 'session_id'),
+        turnId: str(payload, spec.turnIdField),
+        cwd,
+        workspaceRoots: cwd ? [cwd] : undefined,
+        prompt: str(payload, 'prompt'),
+        assistantText: str(payload, 'last_assistant_message'),
+        transcriptPath: str(payload, 'transcript_path'),
+        source: str(payload, 'source'),
+        trigger: str(payload, 'trigger'),
+        raw: payload,
+      };
+    },
+    render(nativeEvent: string, out: LifecycleOutput): string {
+      if (spec.contextEvents.includes(nativeEvent) && out.additionalContext) {
+        return JSON.stringify({ hookSpecificOutput: { hookEventName: nativeEvent, additionalContext: out.additionalContext } });
+      }
+      return '';
+    },
+  };
 }
