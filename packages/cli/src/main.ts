@@ -1,6 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { createRequire } from 'node:module';
-import { exitCodeOf } from './errors.js';
+import { runProgram } from './errors.js';
 import { register as registerInspect } from './commands/inspect.js';
 import { register as registerCompact } from './commands/compact.js';
 import { register as registerMind } from './commands/mind.js';
@@ -35,18 +35,5 @@ export function buildProgram(): Command {
  */
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
-  const debug = argv.includes('--debug');
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // commander already printed its message (help, version, usage errors)
-      process.exitCode = err.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`hive-mind: ${msg.split('\n')[0]}\n`);
-    if (debug && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
-    process.exitCode = exitCodeOf(err);
-  }
+  await runProgram(program, argv);
 }

@@ -11,3 +11,4 @@ export { ExtractiveSummarizer, extractSections, fitSections, renderSections, par
 export { BasicCompactionEngine, type CompactionEngine, type CompactionResult, type CompactOptions } from './engine.js';
 export { OpenAISummarizer, AnthropicSummarizer, buildSummaryPrompt, stripReasoning, type LlmSummarizerOptions, type SummarizerName } from './llm.js';
 export { createSummarizer } from './factory.js';
+export { compactionReport, toolPairingOf, type CompactionReport } from './report.js';

@@ -1,3 +1,4 @@
+import type { CompactionReport } from '@hive-mind/compaction';
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
@@ -16,21 +17,7 @@ export const MAX_INLINE_MESSAGES = 20_000;
 const CACHE_SIZE = 4;
 
 /** The report of one compaction: the same fields as `hive-mind compact --json`, plus what the import repaired. */
-export interface CompactReport {
-  format: string;
-  strategy: 'summarize' | 'mask' | 'auto';
-  summarizer: string | null;
-  /** Surface tokens before and after (tokens of the meter's encoding, o200k_base). */
-  tokensBefore: number;
-  tokensAfter: number;
-  budget: number;
-  /** Surface events now hidden behind the checkpoint / masks (still in the log). */
-  shadowedEvents: number;
-  summaryTokens: number;
-  anchors: { total: number; kept: number; reinserted: number };
-  /** `balanced` when every tool call in the output has its result, else `unbalanced: N unanswered calls`. */
-  toolPairing: string;
-  durationMs: number;
+export interface CompactReport extends CompactionReport {
   compacted: boolean;
   /** Why nothing was done (`under-threshold`: already within the budget). */
   noopReason?: string;
@@ -127,7 +114,7 @@ type CompactArgs = {
 
 async function compact(args: CompactArgs, path: string | undefined, signal: AbortSignal): Promise<Done> {
   const started = Date.now();
-  const [transcripts, compaction, session] = await Promise.all([import('@hive-mind/transcripts'), import('@hive-mind/compaction'), import('@hive-mind/session')]);
+  const [transcripts, compaction] = await Promise.all([import('@hive-mind/transcripts'), import('@hive-mind/compaction')]);
   const readOpts = { ...(args.format ? { format: args.format } : {}), ...(args.lenient ? { lenient: true } : {}) };
   let t;
   try {
@@ -157,24 +144,14 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
     throw err;
   }
   const surface = t.log.surface();
-  const pairing = session.analyzePairing(surface);
   const output = args.output ?? (t.format === 'anthropic' ? 'anthropic' : 'openai');
   const text =
     output === 'markdown'
       ? transcripts.toMarkdown(surface)
       : JSON.stringify(output === 'anthropic' ? transcripts.toAnthropicMessages(surface) : transcripts.toOpenAIMessages(surface), null, 1);
   const report: CompactReport = {
-    format: t.format,
-    strategy: result.strategy,
-    summarizer: result.summarizer ?? null,
-    tokensBefore: result.tokensBefore,
-    tokensAfter: result.tokensAfter,
+    ...compaction.compactionReport(t.format, result, surface, Date.now() - started),
     budget: args.budget,
-    shadowedEvents: result.shadowedSeqs.length,
-    summaryTokens: result.summaryTokens,
-    anchors: result.anchors,
-    toolPairing: pairing.unanswered.length === 0 ? 'balanced' : `unbalanced: ${pairing.unanswered.length} unanswered calls`,
-    durationMs: Date.now() - started,
     compacted: result.compacted,
     ...(result.noopReason ? { noopReason: result.noopReason } : {}),
     ...(result.action ? { action: result.action } : {}),

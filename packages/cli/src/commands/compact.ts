@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { existsSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { analyzePairing } from '@hive-mind/session';
 import {
   BasicCompactionEngine,
   BudgetTooSmallError,
   CompactionAbortedError,
   CompactionConfigError,
   CompactionFailedError,
+  compactionReport,
+  type CompactionReport,
   createSummarizer,
   TokenMeter,
   type CompactionConfig,
@@ -40,20 +41,8 @@ interface CompactCliOptions {
   lenient?: boolean;
 }
 
-/** The `--json` object (exactly these keys). Tokens are o200k_base counts. */
-export interface CompactJson {
-  format: string;
-  strategy: CompactionStrategy;
-  summarizer: string | null;
-  tokensBefore: number;
-  tokensAfter: number;
-  budget: number;
-  shadowedEvents: number;
-  summaryTokens: number;
-  anchors: { total: number; kept: number; reinserted: number };
-  toolPairing: string;
-  durationMs: number;
-}
+/** The `--json` object (exactly these keys): the compaction package's report. */
+export type CompactJson = CompactionReport;
 
 const DEFAULT_WINDOW = 200_000;
 
@@ -69,15 +58,6 @@ export function defaultOutPath(file: string, to: Target): string {
   const stem = basename(file, ext);
   const outExt = to === 'same' ? ext || '.jsonl' : to === 'markdown' ? '.md' : '.json';
   return join(dirname(file), `${stem}.compacted${outExt}`);
-}
-
-function pairing(t: Transcript): string {
-  try {
-    const u = analyzePairing(t.log.surface()).unanswered;
-    return u.length ? `unbalanced (${u.length} call${u.length === 1 ? '' : 's'} without a result)` : 'balanced';
-  } catch (err) {
-    return `broken (${(err as Error).message})`;
-  }
 }
 
 /** Progress lines on stderr: always on a TTY, otherwise only once the run is past 1 s. */
@@ -197,20 +177,8 @@ export function register(program: Command): void {
       }
       progress.done();
 
-      const usedSummarizer = result.action === 'mask' ? null : result.action === 'prune' ? 'prune' : strategy === 'mask' ? null : (engine.config.summarizer?.name ?? 'extractive');
-      const json: CompactJson = {
-        format: t.format,
-        strategy,
-        summarizer: usedSummarizer,
-        tokensBefore: result.tokensBefore,
-        tokensAfter: result.tokensAfter,
-        budget,
-        shadowedEvents: result.shadowedSeqs.length,
-        summaryTokens: result.summaryTokens,
-        anchors: result.anchors,
-        toolPairing: pairing(t),
-        durationMs: 0,
-      };
+      const json: CompactJson = { ...compactionReport(t.format, result, t.log.surface(), 0, engine.config.summarizer?.name ?? 'extractive'), budget };
+      const usedSummarizer = json.summarizer;
 
       let wrote: string | undefined;
       if (result.compacted && !o.dryRun) {

@@ -1,6 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { resolve } from 'node:path';
-import { CliError, exitCodeOf } from '../errors.js';
+import { CliError, runProgram } from '../errors.js';
 
 function intOption(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -70,16 +70,5 @@ export async function runMcpEntry(argv: string[]): Promise<void> {
   const program = new Command();
   program.name('hive-mind').option('--debug', 'print stack traces on errors').exitOverride();
   register(program);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`hive-mind: ${msg.split('\n')[0]}\n`);
-    if (argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
-    process.exitCode = exitCodeOf(err);
-  }
+  await runProgram(program, argv);
 }
