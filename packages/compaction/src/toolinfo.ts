@@ -107,5 +107,6 @@ function redirectPaths(cmd: string): string[] {
   for (const m of cmd.matchAll(/(?:^|[^>&0-9])>>?\s*([^\s;&|<>'"]+)/g)) if (!m[1]!.startsWith('/dev/')) out.push(m[1]!);
   for (const m of cmd.matchAll(/\btee\s+(?:-a\s+)?([^\s;&|<>'"]+)/g)) out.push(m[1]!);
   for (const m of cmd.matchAll(/\bsed\s+-i(?:\s*'[^']*'|\S*)?(?:\s+-e)?\s+(?:'[^']*'|"[^"]*")\s+([^\s;&|<>'"]+)/g)) out.push(m[1]!);
-  return out.filter((p) => p !== '&1' && p !== '&2');
+  // drop what the patterns catch inside quoted code (`=> x)`, `$VAR`, `a=b`): not file names
+  return out.filter((p) => p !== '&1' && p !== '&2' && !/[()$`=]/.test(p));
 }

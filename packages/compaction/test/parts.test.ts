@@ -33,6 +33,11 @@ describe('toolInfo across hosts', () => {
     ]);
     expect(toolInfo('mcp__fs__read_file', { path: '/r' })).toMatchObject({ kind: 'read', paths: ['/r'] });
   });
+
+  it('takes no file names from code inside a shell command (arrow functions, $VAR, assignments)', () => {
+    const cmd = `node -e "const f = (x) => ../config); x.map(y => $HOME)" && echo ok > out.log && sed -i 's/a/b/' src/z.ts`;
+    expect(toolInfo('bash', { command: cmd }).paths).toEqual(['out.log', 'src/z.ts']);
+  });
 });
 
 describe('pruneText', () => {
