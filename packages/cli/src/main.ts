@@ -26,6 +26,17 @@ export function buildProgram(): Command {
   registerNotes(program);
   registerHooks(program);
   registerMcp(program);
+  // `hook` is routed by bin.ts before this program is built (a lean path with no CLI
+  // framework); it is declared here for --help and for callers of buildProgram().
+  program
+    .command('hook')
+    .argument('<host>', 'claude-code | codex | cursor | openclaw | hermes')
+    .argument('<event>', "the host's own event name, e.g. SessionStart, Stop")
+    .description("run a lifecycle hook as a host does (payload JSON on stdin); always exits 0")
+    .action(async (host: string, event: string) => {
+      const { runHookEntry } = await import('./hook-entry.js');
+      await runHookEntry([host, event]);
+    });
   return program;
 }
 
