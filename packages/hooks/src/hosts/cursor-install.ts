@@ -372,7 +372,8 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
     const recorded = state?.created?.[file];
     after = cursorConfigWithoutHooks(file, before, recorded);
     // we created the file from nothing and nothing else is left in it
-    if (after === SKELETON || (recorded?.some((p) => p[0] === '<file>') && /^\s*\{\s*\}\s*$/.test(after))) after = undefined;
+    // (a file the user had before, even one equal to our skeleton, stays)
+    if (recorded?.some((p) => p[0] === '<file>') && (after === SKELETON || /^\s*\{\s*\}\s*$/.test(after))) after = undefined;
   }
   const changed = after !== before;
   const report: InstallReport = {

@@ -1,5 +1,5 @@
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, copyFileSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /** The file's text, or undefined when it does not exist. Other fs errors are thrown. */
 export function readText(path: string): string | undefined {
@@ -12,10 +12,33 @@ export function readText(path: string): string | undefined {
 }
 
 /**
- * Write `text` to `path` atomically: a temp file in the same directory, fsync, rename.
- * Keeps the old file's permission bits (new files get 0600). Creates the directory.
+ * The file a config path really names: symlinks are followed (also a dangling link, whose
+ * target may not exist yet), up to 40 hops like the kernel's limit; a path that is not a
+ * symlink is returned as given (absolute). Users often keep `settings.json` & co. as links
+ * into a dotfiles repository: installers edit the link's target and keep the link.
  */
-export function writeAtomic(path: string, text: string): void {
+export function realTarget(path: string): string {
+  let p = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return p;
+    }
+    if (!st.isSymbolicLink()) return p;
+    p = resolve(dirname(p), readlinkSync(p));
+  }
+  throw new Error(`${path}: too many levels of symbolic links`);
+}
+
+/**
+ * Write `text` to `path` atomically: a temp file in the same directory, fsync, rename.
+ * When `path` is a symlink the write goes to its real target (temp file next to the target)
+ * and the link stays. Keeps the old file's permission bits (new files get 0600). Creates the directory.
+ */
+export function writeAtomic(linkPath: string, text: string): void {
+  const path = realTarget(linkPath);
   mkdirSync(dirname(path), { recursive: true });
   let mode = 0o600;
   try {
@@ -48,8 +71,12 @@ export function stamp(d = new Date()): string {
   return d.toISOString().replace(/[-:]/g, '').replace('.', '');
 }
 
-/** Copy `path` to `<path>.hive-mind-backup-<stamp>` and return the backup path (undefined when `path` does not exist). */
-export function backupFile(path: string, now = new Date()): string | undefined {
+/**
+ * Copy `path` to `<path>.hive-mind-backup-<stamp>` and return the backup path (undefined when
+ * `path` does not exist). A symlink is backed up as its real target, next to that target.
+ */
+export function backupFile(linkPath: string, now = new Date()): string | undefined {
+  const path = realTarget(linkPath);
   if (!existsSync(path)) return undefined;
   let dest = `${path}.hive-mind-backup-${stamp(now)}`;
   for (let i = 1; existsSync(dest); i++) dest = `${path}.hive-mind-backup-${stamp(now)}-${i}`;
