@@ -93,10 +93,14 @@ describe('codex installer', () => {
     // the user removes their own hooks after install, then uninstalls: feature flag goes back to theirs
     writeFileSync(f.hooks, readFileSync(f.hooks, 'utf8'));
     const u = await inst.uninstall(f.opts);
-    expect(u.files.map((x) => x.changed)).toEqual([true, false]);
+    expect(u.files[0]!.changed).toBe(true);
     expect(readFileSync(f.hooks, 'utf8')).toBe(USER_HOOKS);
-    // user hooks remain, so the flag stays on, and the notes say so
-    expect(u.notes.join(' ')).toMatch(/kept \[features\] hooks = true/);
+    // our flag line goes even though user hooks remain (keeping it would switch on their
+    // dormant hooks): config.toml is back to the user's bytes, `hooks = false` included,
+    // and the notes tell the user their hooks need the flag
+    expect(readFileSync(f.toml, 'utf8')).toBe(USER_TOML);
+    expect(u.files[1]!.changed).toBe(true);
+    expect(u.notes.join(' ')).toMatch(/removed the \[features\] hooks = true line hive-mind added .*still has \d+ hook\(s\) of yours, which Codex runs only with that flag on/);
   }, 120_000);
 
   it('without user hooks, uninstall restores config.toml byte for byte; files our install created are removed again', async () => {

@@ -63,7 +63,8 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
   let edit: FeatureEdit | undefined = state?.extra?.featureEdit as FeatureEdit | undefined;
   const notes: string[] = [];
   if (remove) {
-    // Keep the feature on when the user has hooks of their own left in hooks.json.
+    // Our [features] line always goes (the user's exact TOML comes back, `hooks = false`
+    // included): keeping it would switch on hooks of theirs that were dormant before.
     const left = jsonFile.after;
     let userHooks = 0;
     if (left.trim()) {
@@ -71,8 +72,13 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
       for (const groups of Object.values(doc.hooks ?? {})) if (Array.isArray(groups)) for (const g of groups) userHooks += Array.isArray((g as { hooks?: unknown[] })?.hooks) ? (g as { hooks: unknown[] }).hooks.length : 0;
       userHooks -= listOurHooks(jsonFile.path, left, 'codex').length;
     }
-    if (tomlBefore !== undefined && userHooks === 0) tomlAfter = disableHooksFeature(tomlPath, tomlBefore, edit);
-    else if (userHooks > 0 && edit && edit.kind !== 'none') notes.push(`kept [features] hooks = true in ${tomlPath}: hooks.json still has ${userHooks} hook(s) of yours.`);
+    if (tomlBefore !== undefined) tomlAfter = disableHooksFeature(tomlPath, tomlBefore, edit);
+    const flagRemoved = tomlBefore !== undefined && tomlAfter !== tomlBefore;
+    if (userHooks > 0 && flagRemoved) {
+      notes.push(
+        `removed the [features] hooks = true line hive-mind added to ${tomlPath}; ${jsonFile.path} still has ${userHooks} hook(s) of yours, which Codex runs only with that flag on: set \`hooks = true\` under [features] yourself if you want them.`,
+      );
+    }
     notes.push(jsonFile.changed ? 'hive-mind hooks removed from Codex; your other hooks and settings are unchanged.' : 'no hive-mind hooks were installed in Codex.');
   } else {
     const r = enableHooksFeature(tomlPath, tomlBefore ?? '');
