@@ -142,15 +142,21 @@ describe('hive-mind compact: modes and bad input', () => {
     const cases: Array<[string[], RegExp]> = [
       [['compact', src(), '--budget', '12.5'], /^hive-mind: --budget must be a positive integer \(tokens\), got "12\.5"\n$/],
       [['compact', src(), '--budget', '100', '--window', '1000'], /give --window or --budget, not both/],
-      [['compact', src(), '--budget', '1000', '--retain', '1000'], /retainTokens \(1000\) must be below the threshold \(1000\)/],
+      // config keys are named by their flags, once (the old message said "retainTokens ... (flag for retainTokens)")
+      [['compact', src(), '--budget', '1000', '--retain', '1000'], /^hive-mind: --retain \(1000\) must be below the budget \(1000\)\n$/],
+      [['compact', src(), '--summarizer', 'bogus'], /^hive-mind: unknown summarizer "bogus" \(known: extractive, openai, anthropic\) \(--summarizer\)\n$/],
+      [['compact', src(), '--timeout', '0'], /^hive-mind: --timeout must be a positive integer \(seconds\), got "0"\n$/],
+      [['compact', src(), '--summarizer', 'openai', '--base-url', 'not-a-url'], /^hive-mind: --base-url must be an http\(s\) URL, got "not-a-url"\n$/],
+      [['compact', src(), '--budget', '99999999999999999999'], /^hive-mind: --budget 99999999999999999999 is too large/],
       [['compact', src(), '--strategy', 'fold'], /--strategy must be summarize, mask or auto/],
       [['compact', join(work, 'missing.jsonl')], /missing\.jsonl/],
-      [['compact', src(), '--summarizer', 'openai', '--api-key-env', 'HM_TEST_NO_SUCH_KEY', '--budget', '5000'], /needs an API key: set HM_TEST_NO_SUCH_KEY/],
+      [['compact', src(), '--summarizer', 'openai', '--api-key-env', 'HM_TEST_NO_SUCH_KEY', '--budget', '5000'], /^hive-mind: the openai summarizer needs an API key: set HM_TEST_NO_SUCH_KEY \(--api-key-env\)\n$/],
     ];
     for (const [args, re] of cases) {
       const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(re);
+      expect(r.stderr).not.toContain('flag for');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
@@ -179,5 +185,14 @@ describe('hive-mind compact: modes and bad input', () => {
     const a = JSON.parse(auto.stdout);
     expect(a.summarizer).toBe('extractive');
     expect(a.tokensAfter).toBeLessThanOrEqual(30000);
+    // the human output says which way auto went
+    const autoH = await runCli(['compact', join(work, 'data', 'pi/large-session.jsonl'), '--budget', '30000', '--strategy', 'auto', '--out', join(work, 'auto2.jsonl')]);
+    expect(autoH.code).toBe(0);
+    expect(autoH.stdout).toContain('strategy auto: masking old tool results alone would stay above the budget, so summarized instead');
+    const autoM = await runCli(['compact', join(work, 'data', 'pi/large-session.jsonl'), '--budget', '120000', '--strategy', 'auto', '--out', join(work, 'auto3.jsonl')]);
+    expect(autoM.code).toBe(0);
+    expect(autoM.stdout).toContain('strategy auto: masked only (masking old tool results was enough)');
+    // progress words never appear bare: non-TTY stderr carries only prefixed lines (or none)
+    for (const run of [autoH, autoM]) for (const l of run.stderr.split('\n').filter(Boolean)) expect(l).toMatch(/^hive-mind: /);
   });
 });

@@ -46,10 +46,44 @@ export type CompactJson = CompactionReport;
 
 const DEFAULT_WINDOW = 200_000;
 
-function int(v: string | undefined, flag: string): number | undefined {
+function int(v: string | undefined, flag: string, unit = 'tokens'): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new CliError(`${flag} must be a positive integer (tokens), got ${JSON.stringify(v)}`, 2);
-  return Number(v);
+  if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new CliError(`${flag} must be a positive integer (${unit}), got ${JSON.stringify(v)}`, 2);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new CliError(`${flag} ${v} is too large (at most ${Number.MAX_SAFE_INTEGER} ${unit})`, 2);
+  return n;
+}
+
+/** CLI flag of each compaction/summarizer config key, for error messages. */
+const FLAG_OF: Record<string, string> = {
+  threshold: '--budget',
+  contextWindow: '--window',
+  retainTokens: '--retain',
+  summaryMaxTokens: '--summary-max',
+  strategy: '--strategy',
+  summarizer: '--summarizer',
+  model: '--model',
+  baseURL: '--base-url',
+  apiKeyEnv: '--api-key-env',
+  stream: '--stream',
+  requestTimeoutMs: '--timeout',
+  deadlineMs: '--deadline',
+};
+
+/**
+ * Rewrite a {@link CompactionConfigError} message in CLI terms: config key names become their
+ * flags (`retainTokens` -> `--retain`, "the threshold" -> "the budget (--budget)"), and the flag
+ * of the failing key is appended only when the message does not already name it.
+ */
+export function cliConfigMessage(message: string, key: string): string {
+  let m = message;
+  for (const [k, flag] of Object.entries(FLAG_OF)) {
+    if (/^[a-z]+$/.test(k) && k !== 'threshold') continue; // plain words (summarizer, model...) stay words
+    m = m.replace(new RegExp(`\\b${k}\\b(?: \\(${flag}\\))?`, 'g'), k === 'threshold' ? 'budget' : flag);
+  }
+  const flag = FLAG_OF[key];
+  if (flag && !m.includes(flag)) m += ` (${flag})`;
+  return m;
 }
 
 /** Default output path: `<dir>/<name>.compacted.<ext>` (ext from the target format). */
@@ -60,18 +94,21 @@ export function defaultOutPath(file: string, to: Target): string {
   return join(dirname(file), `${stem}.compacted${outExt}`);
 }
 
-/** Progress lines on stderr: always on a TTY, otherwise only once the run is past 1 s. */
+/**
+ * Progress lines on stderr, prefixed `hive-mind: `: always on a TTY; otherwise only once the
+ * run is past 2 s, and never with --json (`quiet`) unless stderr is a TTY.
+ */
 function progressReporter(start: number, quiet: boolean) {
   const tty = process.stderr.isTTY === true;
   let last = '';
   return {
     say(msg: string) {
       if (quiet && !tty) return;
-      if (!tty && Date.now() - start < 1000) return;
+      if (!tty && Date.now() - start < 2000) return;
       if (msg === last) return;
       last = msg;
-      if (tty) process.stderr.write(`\r\x1b[2K${msg}`);
-      else process.stderr.write(`${msg}\n`);
+      if (tty) process.stderr.write(`\r\x1b[2Khive-mind: ${msg}`);
+      else process.stderr.write(`hive-mind: ${msg}\n`);
     },
     done() {
       if (tty && last) process.stderr.write('\r\x1b[2K');
@@ -116,8 +153,21 @@ export function register(program: Command): void {
       if (!['summarize', 'mask', 'auto'].includes(o.strategy)) throw new CliError(`--strategy must be summarize, mask or auto; got ${JSON.stringify(o.strategy)}`, 2);
       if (o.window !== undefined && o.budget !== undefined) throw new CliError('give --window or --budget, not both', 2);
       const strategy = o.strategy as CompactionStrategy;
-      const timeoutS = int(o.timeout, '--timeout')!;
-      const deadlineS = int(o.deadline, '--deadline')!;
+      const timeoutS = int(o.timeout, '--timeout', 'seconds')!;
+      const deadlineS = int(o.deadline, '--deadline', 'seconds')!;
+      if (o.baseUrl !== undefined) {
+        let u: URL | undefined;
+        try {
+          u = new URL(o.baseUrl);
+        } catch {
+          u = undefined;
+        }
+        if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(o.baseUrl)}`, 2);
+      }
+      const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
+      const window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
+      const retain = int(o.retain, '--retain');
+      const summaryMax = int(o.summaryMax, '--summary-max');
 
       let t: Transcript;
       try {
@@ -144,13 +194,13 @@ export function register(program: Command): void {
           meter: new TokenMeter(),
           strategy,
           ...(summarizer ? { summarizer } : {}),
-          ...(o.budget !== undefined ? { threshold: int(o.budget, '--budget') } : { contextWindow: int(o.window, '--window') ?? DEFAULT_WINDOW }),
-          ...(o.retain !== undefined ? { retainTokens: int(o.retain, '--retain') } : {}),
-          ...(o.summaryMax !== undefined ? { summaryMaxTokens: int(o.summaryMax, '--summary-max') } : {}),
+          ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
+          ...(retain !== undefined ? { retainTokens: retain } : {}),
+          ...(summaryMax !== undefined ? { summaryMaxTokens: summaryMax } : {}),
         };
         engine = new BasicCompactionEngine(cfg);
       } catch (err) {
-        if (err instanceof CompactionConfigError) throw new CliError(`${err.message} (flag for ${err.key})`, 2);
+        if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err.message, err.key), 2);
         throw err;
       }
       const budget = engine.config.threshold;
@@ -222,6 +272,13 @@ export function register(program: Command): void {
           if (!result.dryRun) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
         } else {
           lines.push(`  ${result.dryRun ? 'would replace' : 'replaced'} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
+        }
+        if (strategy === 'auto') {
+          lines.push(
+            result.action === 'mask'
+              ? '  strategy auto: masked only (masking old tool results was enough)'
+              : `  strategy auto: masking old tool results alone would stay above the budget, so ${result.action === 'prune' ? 'pruned' : 'summarized'} instead`,
+          );
         }
         lines.push(`  tool pairing: ${json.toolPairing}`);
         if (wrote) lines.push(`  wrote ${wrote} (${to === 'same' ? t.format : to})`);
