@@ -4,7 +4,10 @@
  * goes through the commander program in main.ts.
  */
 const argv = process.argv.slice(2);
-if (argv[0] === 'hook') {
+if (argv[0] === 'help' && argv[1] === 'hook') {
+  const { runHookEntry } = await import('./hook-entry.js');
+  await runHookEntry(['--help']);
+} else if (argv[0] === 'hook') {
   const { runHookEntry } = await import('./hook-entry.js');
   await runHookEntry(argv.slice(1));
 } else if (argv[0] === 'mcp') {

@@ -3,3 +3,4 @@
  * installers (jsonc-parser, yaml, json5, smol-toml) that the package index exports.
  */
 export { runHook, hookLogPath, HOOK_TIMEOUT_MS, STDIN_TIMEOUT_MS, type RunHookOptions, type RunHookResult } from './runner.js';
+export { hookUsage, hookEventsByHost } from './usage.js';

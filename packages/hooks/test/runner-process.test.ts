@@ -111,3 +111,20 @@ describe('hook runner as a child process: bad input fails open', { timeout: 60_0
     expectFailOpen(r, join(tmp, `hive-mind-hooks-${uid}.log`), /claude-code UserPromptSubmit: .*(ENOTDIR|not a directory|IO)/i);
   });
 });
+
+describe('hook usage through the real CLI', { timeout: 60_000 }, () => {
+  for (const args of [['hook', '--help'], ['hook', '-h'], ['hook'], ['hook', 'claude-code'], ['help', 'hook']]) {
+    it(`\`hive-mind ${args.join(' ')}\` prints the usage on stdout and exits 0, storing nothing`, async () => {
+      const s = sandbox();
+      const r = await runCli(args, '', s.env);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^Usage: hive-mind hook <host> <event>\n/);
+      expect(r.stdout).toMatch(/stdin/);
+      expect(r.stdout).toMatch(/Always exits 0/);
+      expect(r.stdout).toMatch(/^ {2}claude-code +SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd$/m);
+      expect(r.stdout).toMatch(/^ {2}hermes +on_session_start, pre_llm_call/m);
+      expect(logLines(join(s.home, 'logs', 'hooks.log'))).toEqual([]);
+    });
+  }
+});
