@@ -63,6 +63,10 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
     // DNS-rebinding protection before anything else (the SDK transport checks again per session).
     const host = req.headers.host ?? '';
     if (host !== `${HTTP_HOST}:${port}` && host !== `localhost:${port}`) return jsonError(res, 403, -32000, `forbidden Host header ${JSON.stringify(host)}`);
+    // A browser page always sends Origin on cross-site requests; only loopback origins may talk to us
+    // (MCP Streamable HTTP transport, security warning: validate Origin against DNS rebinding).
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isLoopbackOrigin(origin)) return jsonError(res, 403, -32000, `forbidden Origin header ${JSON.stringify(origin)}`);
     const url = new URL(req.url ?? '/', `http://${HTTP_HOST}`);
     if (url.pathname !== HTTP_PATH) return jsonError(res, 404, -32601, `not found: the MCP endpoint is ${HTTP_PATH}`);
     const sid = req.headers['mcp-session-id'];
@@ -172,4 +176,21 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * True for `http(s)://127.0.0.1[:port]`, `http(s)://localhost[:port]` and `http(s)://[::1][:port]`
+ * (any port: a local tool's page on another port is still the user's own machine). `null` and
+ * anything else are refused.
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  if (u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) return false;
+  return u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]';
 }

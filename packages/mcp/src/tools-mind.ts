@@ -108,6 +108,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     guarded('save_memory', ctx, async (args) => {
       const scopeOf = args.scope ?? 'personal';
       if (args.thread !== undefined && scopeOf !== 'thread') throw new FieldError('thread', 'applies only to scope "thread"');
+      if (scopeOf === 'thread' && args.thread === undefined) throw new FieldError('thread', 'is required with scope "thread" (the conversation or task id the memory belongs to)');
       // workspace and thread memories belong to the project when there is one (as the hooks store them)
       const dir = scopeOf === 'personal' ? undefined : await session.workspace();
       if (scopeOf === 'workspace' && !dir) throw new FieldError('scope', 'this session has no workspace (start the server from the project folder or with --workspace DIR); use scope "personal"');
@@ -298,7 +299,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       if (dropped.length) out.droppedByScan = dropped;
       if (c.truncated) out.note = `Cut at ${c.text.length} of ${c.totalChars} characters; ask for a smaller budgetTokens or use search_memory.`;
       else if (omitted) out.note = `${omitted} more matching memories did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.`;
-      if (!any) out.note = 'Nothing to recall yet.';
+      if (!any) out.note = omitted ? `${omitted} matching memor${omitted === 1 ? 'y' : 'ies'} did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.` : 'Nothing to recall yet.';
       return jsonResult(out, max);
     }),
   );

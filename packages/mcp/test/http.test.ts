@@ -76,6 +76,17 @@ describe('hive-mind mcp --http (streamable HTTP on 127.0.0.1)', () => {
     // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own Host header.
     const evil = await rawPost(u, { ...headers, host: `evil.example:${u.port}` }, JSON.stringify(init));
     expect(evil.status).toBe(403);
+    // DNS rebinding with a correct Host but a foreign page: the Origin header gives it away.
+    const host = `127.0.0.1:${u.port}`;
+    for (const origin of ['http://evil.example', `http://evil.example:${u.port}`, 'null', 'http://127.0.0.1.evil.example']) {
+      const r = await rawPost(u, { ...headers, host, origin }, JSON.stringify(init));
+      expect(r.status, origin).toBe(403);
+      expect(r.body).toMatch(/forbidden Origin/);
+    }
+    for (const origin of [`http://127.0.0.1:${u.port}`, 'http://localhost:5173', 'http://[::1]:8080', 'http://localhost']) {
+      const r = await rawPost(u, { ...headers, host, origin }, JSON.stringify(init));
+      expect(r.status, origin).toBe(200);
+    }
     const bad = await rawPost(u, headers, '{not json');
     expect(bad.status).toBe(400);
     const noSession = await rawPost(u, headers, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));

@@ -122,12 +122,22 @@ describe('hive-mind mcp over stdio (real process, SDK client)', () => {
     expect(await callError(c.client, 'search_memory', { limit: 5 })).toMatch(/query/);
     expect(await callError(c.client, 'search_memory', { query: '?!… --' })).toMatch(/^search_memory: query: search query is empty/);
     expect(await callError(c.client, 'recall', { budgetTokens: 10 ** 9 })).toMatch(/budgetTokens/);
+    expect(await callError(c.client, 'save_memory', { content: 'thread fact without a thread', scope: 'thread' })).toMatch(/^save_memory: thread: is required/);
     expect(await callError(c.client, 'forget_memory', { id: -1 })).toMatch(/id/);
     expect(await callError(c.client, 'forget_memory', { id: 1.5 })).toMatch(/id/);
     expect(await callError(c.client, 'cleanup_frames', { mode: 'everything' })).toMatch(/mode/);
     expect(await callError(c.client, 'get_memory', { id: 999_999 })).toMatch(/^get_memory: id: no memory/);
     const stats = await callJson(c.client, 'mind_stats');
     expect(stats.personal.path).toBeTruthy();
+  });
+
+  it('recall says how many memories matched but did not fit the budget', async () => {
+    const long = 'Deploy procedure for the zebrafish cluster: ' + Array.from({ length: 80 }, (_, i) => `step ${i} checks the deploy gate`).join(', ');
+    await callJson(c.client, 'save_memory', { content: long, kind: 'fact' });
+    const rec = await callJson(c.client, 'recall', { query: 'zebrafish deploy', budgetTokens: 50 });
+    expect(rec.omitted).toBeGreaterThan(0);
+    expect(rec.note).not.toMatch(/Nothing to recall/);
+    expect(rec.note).toMatch(/matching memor(y|ies) did not fit in 50 tokens/);
   });
 
   it('bounds every result and says how to get the rest', async () => {

@@ -54,4 +54,4 @@ export {
 } from './notes.js';
 export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
 export { doctor, repairMind, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
-export { harvestEvents, harvestTranscriptFile, type Harvest, type HarvestCounts } from './harvest.js';
+export { harvestEvents, harvestTranscriptFile, instructionOf, transcriptCwd, type Harvest, type HarvestCounts } from './harvest.js';

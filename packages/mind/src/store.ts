@@ -44,6 +44,12 @@ export interface FrameInput {
   /** Id of a frame this one replaces: the older frame is retired (kept in history, no longer recalled). */
   supersedes?: number | null;
   tags?: string[];
+  /**
+   * ISO 8601 time the frame's content originated (e.g. the transcript event's timestamp when
+   * importing a session). Default: now. Stored as `createdAt` (UTC); `updatedAt` is still the time
+   * of the save. Must parse as a date and not lie in the future by more than a day.
+   */
+  createdAt?: string;
 }
 
 /** A stored frame. Times are ISO 8601 UTC strings. */
@@ -343,6 +349,11 @@ function validateInput(input: FrameInput, i: number): void {
   }
   if (input.expiresAt != null && (typeof input.expiresAt !== 'string' || Number.isNaN(Date.parse(input.expiresAt))))
     throw new MindError(`${where('expiresAt')} must be an ISO 8601 date, got ${JSON.stringify(input.expiresAt)}`, 'INVALID');
+  if (input.createdAt !== undefined) {
+    const t = typeof input.createdAt === 'string' ? Date.parse(input.createdAt) : NaN;
+    if (Number.isNaN(t)) throw new MindError(`${where('createdAt')} must be an ISO 8601 date, got ${JSON.stringify(input.createdAt)}`, 'INVALID');
+    if (t > Date.now() + 86_400_000) throw new MindError(`${where('createdAt')} lies in the future: ${input.createdAt}`, 'INVALID');
+  }
   if (input.supersedes != null && (!Number.isInteger(input.supersedes) || input.supersedes <= 0))
     throw new MindError(`${where('supersedes')} must be a positive integer frame id`, 'INVALID');
   if (input.tags !== undefined && (!Array.isArray(input.tags) || input.tags.some((t) => typeof t !== 'string' || t.length > 128)))
@@ -695,7 +706,7 @@ export class Mind {
         input.workspace ?? '',
         JSON.stringify(input.tags ?? []),
         hash,
-        nowIso,
+        input.createdAt ? new Date(input.createdAt).toISOString() : nowIso,
         nowIso,
         input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
         part === 0 ? (input.supersedes ?? null) : null,
@@ -709,10 +720,15 @@ export class Mind {
       ids.push(Number(info.lastInsertRowid));
     }
     if (dupCount === chunks.length) status = 'duplicate';
+    let outNotices = notices;
+    if (chunks.length > 1 && dupCount > 0 && dupCount < chunks.length) {
+      // parts are deduplicated like any frame (against stored frames and against earlier parts of this save)
+      outNotices = [...notices, `${dupCount} of ${chunks.length} parts were identical to text already stored (or to an earlier part) and were not stored again; ids lists the existing frames for them`];
+    }
     if (input.supersedes != null && ids[0] !== input.supersedes) {
       this.stmt('UPDATE frames SET superseded_by = ?, updated_at = ? WHERE id = ?').run(ids[0]!, nowIso, input.supersedes);
     }
-    return { id: ids[0]!, ids, status, redactions, threats, notices };
+    return { id: ids[0]!, ids, status, redactions, threats, notices: outNotices };
   }
 
   /** One frame by id (including retired and quarantined ones), or undefined. */

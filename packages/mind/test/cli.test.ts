@@ -114,6 +114,41 @@ describe('hive-mind mind (built binary)', () => {
     expect(d.stdout).toMatch(/hook errors .*\n\s+none recent/);
   });
 
+  it('rejects --limit 0, ids beyond 2^53, and workspace/thread scopes without their key (exit 2)', async () => {
+    json(await cli(['mind', 'save', 'one fact about otters', '--json']));
+    json(await cli(['mind', 'save', 'another fact about beavers', '--json']));
+    for (const args of [
+      ['mind', 'list', '--limit', '0'],
+      ['mind', 'search', 'otters', '--limit', '0'],
+      ['mind', 'show', '99999999999999999999'],
+      ['mind', 'forget', '9007199254740993'],
+      ['mind', 'save', 'workspace fact', '--scope', 'workspace'],
+      ['mind', 'save', 'thread fact', '--scope', 'thread'],
+      ['mind', 'save', 'thread fact', '--scope', 'thread', '--thread', ' '],
+      ['notes', 'add', 'thread note', '--thread', ''],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^hive-mind: .*(--limit|frame id|--workspace|--thread)/);
+    }
+    expect(existsSync(join(t.dir, 'memories', 'MEMORY.md'))).toBe(false);
+    const ws = json(await cli(['mind', '--workspace', 'proj', 'save', 'workspace fact', '--scope', 'workspace', '--json']));
+    expect(ws.status).toBe('inserted');
+    const th = json(await cli(['mind', 'save', 'thread fact', '--scope', 'thread', '--thread', 'T1', '--json']));
+    const shown = json(await cli(['mind', 'show', String(th.id), '--json']));
+    expect(shown.frame).toMatchObject({ scope: 'thread', threadKey: 'T1' });
+    expect(json(await cli(['mind', 'list', '--json'])).frames.length).toBe(3);
+  });
+
+  it('a long save whose parts repeat says how many parts were not stored again', async () => {
+    const r = await cli(['mind', 'save', '-'], { input: 'word '.repeat(200_000) });
+    expect(r.code, r.stderr).toBe(0);
+    const m = /\((\d+) parts\).*?(\d+) of \1 parts were identical/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    const s = json(await cli(['mind', 'stats', '--json']));
+    expect(s.frames).toBe(Number(m![1]) - Number(m![2]));
+  });
+
   it('import FILE harvests a real transcript, idempotently', async () => {
     const src = join(REPO_DIR, '..', 'shared', 'data', 'transcripts', 'pi', 'before-compaction.jsonl');
     if (!existsSync(src)) return;
@@ -121,10 +156,24 @@ describe('hive-mind mind (built binary)', () => {
     copyFileSync(src, f);
     const r = json(await cli(['mind', 'import', f, '--json']));
     expect(r.format).toBe('pi');
-    expect(r.harvested.instruction).toBeGreaterThan(10);
+    expect(r.harvested.instruction).toBeGreaterThan(0);
     expect(r.inserted).toBeGreaterThan(10);
+    // into the workspace mind of the session's own directory (pi header cwd), not the personal one
+    expect(r.cwd).toBe('/home/user/workspaces/pi-mono');
+    expect(r.workspace).toBe('/home/user/workspaces/pi-mono');
+    expect(r.mind).toContain(join(t.dir, 'workspaces'));
+    expect(existsSync(join(t.dir, 'personal.mind'))).toBe(false);
+    const m = Mind.open(r.mind, { readonly: true });
+    const frames = m.list({ limit: 1000 });
+    m.close();
+    expect(frames.every((x) => x.scope === 'workspace' && x.createdAt.startsWith('2025-12-'))).toBe(true);
+    expect(frames.filter((x) => x.kind === 'instruction').every((x) => !/^\/\S*$/.test(x.content))).toBe(true);
     const again = json(await cli(['mind', 'import', f, '--json']));
     expect(again.inserted).toBe(0);
+    const personal = json(await cli(['mind', 'import', f, '--personal', '--json']));
+    expect(personal.mind).toBe(join(t.dir, 'personal.mind'));
+    expect(personal.inserted).toBe(r.inserted);
+    expect((await cli(['mind', '--workspace', 'w', 'import', f, '--personal'])).code).toBe(2);
     const bad = join(t.dir, 'bad.jsonl');
     writeFileSync(bad, '{"type":"message"\n');
     const e = await cli(['mind', 'import', bad]);

@@ -45,14 +45,23 @@ function withMind<T>(o: Common, fn: (m: Mind) => T, readonly = false): T {
 function positiveInt(name: string) {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`, 2);
+    if (!Number.isSafeInteger(n) || n < 0) throw new CliError(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`, 2);
+    return n;
+  };
+}
+
+/** A count of at least 1 (`--limit 0` is refused rather than read as "no limit" or "1"). */
+function countArg(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new CliError(`${name} must be a positive integer (at least 1), got ${JSON.stringify(v)}`, 2);
     return n;
   };
 }
 
 function frameId(v: string): number {
   const n = Number(String(v).replace(/^#/, ''));
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`frame id must be a positive integer, got ${JSON.stringify(v)}`, 2);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new CliError(`frame id must be a positive integer up to ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(v)}`, 2);
   return n;
 }
 
@@ -89,14 +98,20 @@ export function register(program: Command): void {
     .argument('<text>', 'the content, or - for stdin')
     .option('--importance <level>', `one of ${IMPORTANCES.join(', ')}`, 'normal')
     .option('--kind <kind>', 'fact, decision, preference, instruction, error, ...', 'fact')
-    .option('--scope <scope>', `one of ${SCOPES.join(', ')}`, 'personal')
+    .option('--scope <scope>', `one of ${SCOPES.join(', ')} (workspace needs --workspace ID or --mind PATH; thread needs --thread KEY)`, 'personal')
+    .option('--thread <key>', 'thread key (conversation or task id) for --scope thread')
     .option('--source <source>', `one of ${SOURCES.join(', ')}`, 'user_stated')
     .option('--tags <list>', 'comma-separated tags')
     .option('--supersedes <id>', 'id of the frame this one replaces', frameId)
     .option('--expires <iso>', 'ISO 8601 expiry time')
     .option('--json', 'print the result as JSON')
-    .action(function (this: Command, text: string, o: { importance: string; kind: string; scope: string; source: string; tags?: string; supersedes?: number; expires?: string }) {
+    .action(function (this: Command, text: string, o: { importance: string; kind: string; scope: string; source: string; thread?: string; tags?: string; supersedes?: number; expires?: string }) {
       const c = common(this);
+      const scope = oneOf<Scope>('--scope', SCOPES, o.scope)!;
+      // no silent fallback to the personal mind: a workspace memory must name its workspace
+      if (scope === 'workspace' && !c.workspace && !c.mind) throw new CliError('--scope workspace needs --workspace ID (or --mind PATH): the workspace is not guessed from the current directory', 2);
+      if (scope === 'thread' && !o.thread?.trim()) throw new CliError('--scope thread needs --thread KEY (a non-empty thread key)', 2);
+      if (o.thread !== undefined && scope !== 'thread') throw new CliError('--thread applies only to --scope thread', 2);
       let content = text;
       if (text === '-') {
         const d = decodeUtf8(readFileSync(0));
@@ -106,7 +121,9 @@ export function register(program: Command): void {
         content,
         kind: o.kind,
         importance: oneOf<Importance>('--importance', IMPORTANCES, o.importance)!,
-        scope: oneOf<Scope>('--scope', SCOPES, o.scope)!,
+        scope,
+        ...(scope === 'workspace' && c.workspace ? { workspace: c.workspace } : {}),
+        ...(scope === 'thread' ? { threadKey: o.thread!.trim() } : {}),
         source: oneOf<FrameSource>('--source', SOURCES, o.source)!,
         host: 'cli',
         ...(o.tags ? { tags: o.tags.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
@@ -125,7 +142,7 @@ export function register(program: Command): void {
     .command('search')
     .description('full-text search (BM25 blended with importance and recency)')
     .argument('<query>', 'words to search for')
-    .option('--limit <n>', 'maximum results (1-1000)', positiveInt('--limit'), 10)
+    .option('--limit <n>', 'maximum results (1-1000)', countArg('--limit'), 10)
     .option('--include-temporary', 'include temporary frames (captured prompts)')
     .option('--include-quarantined', 'include quarantined frames')
     .option('--json', 'print {results: [...]}')
@@ -161,7 +178,7 @@ export function register(program: Command): void {
   mind
     .command('list')
     .description('frames, most recently updated first')
-    .option('--limit <n>', 'maximum frames', positiveInt('--limit'), 50)
+    .option('--limit <n>', 'maximum frames (at least 1)', countArg('--limit'), 50)
     .option('--kind <kind>', 'only this kind')
     .option('--importance <level>', 'only this importance')
     .option('--quarantined', 'only quarantined frames')
@@ -170,7 +187,7 @@ export function register(program: Command): void {
     .action(function (this: Command, o: { limit: number; kind?: string; importance?: string; quarantined?: boolean; all?: boolean }) {
       const c = common(this);
       const imp = oneOf<Importance>('--importance', IMPORTANCES, o.importance);
-      const frames = withMind(c, (m) => m.list({ limit: Math.max(1, o.limit), ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all }));
+      const frames = withMind(c, (m) => m.list({ limit: o.limit, ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all }));
       if (c.json) return printJson({ frames });
       process.stdout.write(frames.length ? frames.map((f) => line(f)).join('\n') + '\n' : 'no frames\n');
     });
@@ -310,9 +327,11 @@ export function register(program: Command): void {
     .description('harvest a transcript (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic) into frames: instructions, decisions, errors and fixes, files touched')
     .argument('<file>', 'transcript file')
     .option('--lenient', 'skip bad lines (counted) instead of failing')
+    .option('--personal', "import into the personal memory even when the transcript records a working directory")
     .option('--json', 'print the import report as JSON')
-    .action(async function (this: Command, file: string, o: { lenient?: boolean }) {
+    .action(async function (this: Command, file: string, o: { lenient?: boolean; personal?: boolean }) {
       const c = common(this);
+      if (o.personal && (c.workspace || c.mind)) throw new CliError('--personal cannot be combined with --workspace or --mind', 2);
       const { SingleBar, Presets } = (await import('cli-progress')).default;
       const bar = new SingleBar({ stream: process.stderr, format: '{phase} [{bar}] {percentage}% {value}/{total}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
       let started = false;
@@ -320,7 +339,6 @@ export function register(program: Command): void {
       try {
         h = await harvestTranscriptFile(resolve(file), {
           ...(o.lenient ? { lenient: true } : {}),
-          ...(c.workspace ? { workspace: c.workspace } : {}),
           onProgress: (bytes, total) => {
             if (!started) {
               bar.start(total, 0, { phase: 'reading' });
@@ -335,12 +353,22 @@ export function register(program: Command): void {
         if (e?.name === 'TranscriptError') throw new CliError(String(e.message), 2);
         throw err;
       }
-      const frames = h.frames;
+      // Where the frames go: --mind PATH / --workspace ID / --personal when given; else the workspace
+      // mind of the session's own directory (as the session-start hooks of that project recall it);
+      // else the personal mind.
+      let target = mindPathOf(c);
+      let workspaceId = c.workspace;
+      if (!c.mind && !c.workspace && !o.personal && h.cwd) {
+        const { workspaceOf } = await import('@hive-mind/hooks');
+        workspaceId = workspaceOf(h.cwd) ?? h.cwd;
+        target = workspaceMindPath(workspaceId);
+      }
+      const frames = workspaceId ? h.frames.map((f) => ({ ...f, workspace: workspaceId, scope: 'workspace' as const })) : h.frames;
       if (started) bar.setTotal(frames.length || 1);
       else bar.start(frames.length || 1, 0, { phase: 'saving' });
       bar.update(0, { phase: 'saving ' });
       const counts = { inserted: 0, duplicate: 0, idempotent: 0, quarantined: 0, redactions: 0 };
-      const m = Mind.open(mindPathOf(c));
+      const m = Mind.open(target);
       try {
         for (let i = 0; i < frames.length; i += 200) {
           const rs = m.saveMany(frames.slice(i, i + 200));
@@ -354,7 +382,7 @@ export function register(program: Command): void {
         m.close();
         bar.stop();
       }
-      const report = { file: resolve(file), format: h.format, sessionId: h.sessionId, events: h.events, harvested: h.counts, frames: frames.length, ...counts, mind: mindPathOf(c) };
+      const report = { file: resolve(file), format: h.format, sessionId: h.sessionId, events: h.events, harvested: h.counts, frames: frames.length, ...counts, mind: target, ...(workspaceId ? { workspace: workspaceId } : {}), ...(h.cwd ? { cwd: h.cwd } : {}) };
       if (c.json) return printJson(report);
       const hc = h.counts;
       process.stdout.write(

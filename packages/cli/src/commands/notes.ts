@@ -12,6 +12,7 @@ interface NotesCli {
 }
 
 function targetOf(o: NotesCli): NotesTarget {
+  if (o.thread !== undefined && !o.thread.trim()) throw new CliError('--thread needs a non-empty thread key (omit --thread for the global MEMORY.md)', 2);
   if (o.user && o.thread) throw new CliError('--user and --thread are exclusive: USER.md is global', 2);
   return o.user ? { file: 'user' } : { file: 'memory', ...(o.thread ? { thread: o.thread } : {}) };
 }
