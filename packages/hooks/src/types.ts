@@ -90,6 +90,8 @@ export interface InstallReport {
 export interface VerifyReport {
   host: HostId;
   ok: boolean;
+  /** False when nothing of hive-mind's is installed for the host (then `ok` is false and `hooks` is empty). */
+  installed: boolean;
   hooks: Array<{ event: string; command: string; exitCode: number | null; ms: number; stdout: string; ok: boolean; error?: string }>;
 }
 

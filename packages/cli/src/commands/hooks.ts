@@ -39,7 +39,8 @@ export function register(program: Command): void {
           out.push(`${f.changed ? (report.dryRun ? 'would change' : 'changed') : 'unchanged'}: ${f.path}${f.backup ? ` (backup: ${f.backup})` : ''}`);
           if (report.dryRun && f.diff) out.push(f.diff.trimEnd());
         }
-        for (const n of report.notes) out.push(`note: ${n}`);
+        // a note that is a warning already says so
+        for (const n of report.notes) out.push(/^warning: /.test(n) ? n : `note: ${n}`);
         process.stdout.write(out.join('\n') + '\n');
       });
   }
@@ -51,12 +52,12 @@ export function register(program: Command): void {
       const { inst } = await installerFor(host);
       const report = await inst.verify({});
       if (opts.json) printJson(report);
-      else {
-        if (report.hooks.length === 0) process.stdout.write(`no hive-mind hooks are installed for ${host}; run \`hive-mind install ${host}\`\n`);
+      if (!report.installed) throw new CliError(`${host}: not installed (run hive-mind install ${host})`, 1);
+      if (!opts.json) {
         for (const h of report.hooks) {
           process.stdout.write(`${h.ok ? 'ok  ' : 'FAIL'} ${h.event.padEnd(18)} ${String(h.ms).padStart(5)} ms  exit ${h.exitCode}  ${h.stdout ? `stdout ${h.stdout.length} chars` : 'no output'}${h.error ? `  (${h.error})` : ''}\n`);
         }
       }
-      if (!report.ok) throw new CliError(`verify ${host}: ${report.hooks.length ? 'some hooks failed' : 'no hooks installed'}`, 1);
+      if (!report.ok) throw new CliError(`verify ${host}: some hooks failed`, 1);
     });
 }

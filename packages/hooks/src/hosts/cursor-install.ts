@@ -420,6 +420,7 @@ export const cursorInstaller: HostInstaller = {
       if (entry) targets.push({ event, command: String(commandOf(entry)), payload: (cwd: string) => cursorSamplePayload(event, cwd) });
       else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
     }
+    if (targets.length === 0) return { host: 'cursor', ok: false, installed: false, hooks: [] };
     // Cursor runs each command through a shell, as verifyCommands does (/bin/sh -c).
     const report = withStdoutCheck(await verifyCommands('cursor', targets, { env: opts.env }), checkCursorStdout);
     report.hooks.push(...missing);

@@ -424,6 +424,7 @@ export const hermesInstaller: HostInstaller = {
       if (item) targets.push({ event, command: String(itemCommand(item)), payload: (cwd: string) => hermesSamplePayload(event, cwd) });
       else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${file}` });
     }
+    if (targets.length === 0) return { host: 'hermes', ok: false, installed: false, hooks: [] };
     // Hermes splits the command with shlex and runs it without a shell; for the commands we
     // write (plain or single-quoted words) /bin/sh -c yields the same argv.
     // HERMES_HOME points at a throw-away directory too, so a compact-on-stop gate enabled in

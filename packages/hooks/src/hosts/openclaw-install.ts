@@ -318,6 +318,8 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
   if (!internal || internal.enabled !== true || !isObj(entry) || entry.enabled !== true) {
     problems.push({ event: 'config', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `${cfg} does not enable the hook (${SNIPPET})` });
   }
+  // nothing of ours anywhere: not installed (rather than a list of failures)
+  if (problems.length === 4 && entry === undefined) return { host: 'openclaw', ok: false, installed: false, hooks: [] };
   const targets: VerifyTarget[] = [];
   if (prefix !== undefined) {
     // the handler module loads on plain Node and exports a function (what the Gateway imports)
@@ -332,6 +334,7 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
   const report = await verifyCommands('openclaw', targets, { env: opts.env });
   report.hooks.push(...problems);
   report.ok = report.ok && problems.length === 0;
+  report.installed = true;
   return report;
 }
 

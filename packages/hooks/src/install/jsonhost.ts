@@ -82,8 +82,9 @@ export function saveJsonHostState(spec: JsonHostSpec, opts: InstallOptions, crea
 export async function verifyJsonHost(spec: JsonHostSpec, home: string, opts: InstallOptions): Promise<VerifyReport> {
   const file = spec.file(home);
   const text = readText(file);
-  if (text === undefined) return { host: spec.host, ok: false, hooks: [] };
+  if (text === undefined) return { host: spec.host, ok: false, installed: false, hooks: [] };
   const ours = listOurHooks(file, text, spec.host);
+  if (ours.length === 0) return { host: spec.host, ok: false, installed: false, hooks: [] };
   // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored
   const order = (e: string) => (e === 'SessionStart' ? 1 : 0);
   const targets = ours

@@ -76,5 +76,5 @@ export async function verifyCommands(host: HostId, targets: VerifyTarget[], opts
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
-  return { host, ok: hooks.length > 0 && hooks.every((h) => h.ok), hooks };
+  return { host, ok: hooks.length > 0 && hooks.every((h) => h.ok), installed: hooks.length > 0, hooks };
 }
