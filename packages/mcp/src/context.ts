@@ -104,6 +104,13 @@ export class ServerContext {
         const { TokenMeter } = await import('@hive-mind/compaction/tokens');
         const meter = new TokenMeter();
         const m = Mind.open(path, this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs, meter } : { meter });
+        // once per file and server: a damaged page that a query skips would make recall/search answer silently with less
+        try {
+          m.quickCheck();
+        } catch (err) {
+          m.close();
+          throw err;
+        }
         this.openedMinds.add(m);
         return m;
       })();

@@ -264,6 +264,33 @@ describe('bad input around the server', () => {
     }
   });
 
+  it('a .mind with random bytes over its pages: recall and search fail naming the file (not "nothing to recall")', async () => {
+    requireBuilt();
+    const t = tempHome();
+    const path = `${t.home}/personal.mind`;
+    const { Mind } = await import('@hive-mind/mind');
+    const m = Mind.open(path);
+    m.saveMany(Array.from({ length: 100 }, (_, i) => ({ content: `deploy note ${i} about topic ${i % 7} ${'padding '.repeat(40)}` })));
+    m.database.pragma('wal_checkpoint(TRUNCATE)');
+    m.close();
+    const { openSync, writeSync, closeSync } = await import('node:fs');
+    const { randomBytes } = await import('node:crypto');
+    const fd = openSync(path, 'r+');
+    writeSync(fd, randomBytes(20480), 0, 20480, 40960);
+    closeSync(fd);
+    const c = await connectStdio(t.home);
+    try {
+      for (const [tool, args] of [['recall', {}], ['recall', { query: 'deploy' }], ['search_memory', { query: 'deploy' }]] as const) {
+        const e = await callError(c.client, tool, args);
+        expect(e, tool).toContain(path);
+        expect(e).toMatch(/malformed.*doctor --repair/);
+      }
+    } finally {
+      await c.close();
+      t.cleanup();
+    }
+  });
+
   it('rejects a bad --http port or --max-result-chars with exit 2 and one line on stderr', async () => {
     requireBuilt();
     const { spawnSync } = await import('node:child_process');

@@ -108,11 +108,13 @@ export interface RepairReport {
   dest: string;
   /** `vacuum-into`: the file was readable as a whole; `sqlite3-recover`: the sqlite3 CLI's `.recover`; `row-copy`: frame by frame. */
   method: 'vacuum-into' | 'sqlite3-recover' | 'row-copy';
+  /** Frames in the new file after the repair (counted in it, not by the copy loop). */
   recovered: number;
   /** Frames recovered only from the full-text index (content and tags; metadata defaulted). */
   fromIndex: number;
   /** Frame ids that could not be read. */
   unreadable: number;
+  /** Every problem SQLite reported on the way, one line each (the CLI prints the first 3 unless --verbose). */
   problems: string[];
 }
 
@@ -164,7 +166,7 @@ export function repairMind(source: string, dest?: string): RepairReport {
           m.close();
           return { source, dest: out, method: 'vacuum-into', recovered: n, fromIndex: 0, unreadable: 0, problems };
         }
-        problems.push(...ic.slice(0, 5).map((l) => `integrity: ${l}`));
+        problems.push(...ic.map((l) => `integrity: ${l}`));
       } finally {
         if (db.open) db.close();
       }
@@ -200,6 +202,8 @@ export function repairMind(source: string, dest?: string): RepairReport {
         else problems.push(`sqlite3 .recover failed: ${(dump.stderr || '').split('\n')[0]}`);
       }
       target.cleanup({ mode: 'reconcile' });
+      // the report counts what the new file holds, not what the copy loops attempted
+      totals.recovered = target.stats().frames;
     } finally {
       target.close();
     }
@@ -259,8 +263,7 @@ function copyRows(srcPath: string, target: Mind, problems: string[]): { recovere
           unreadable++;
         }
         if (row && typeof row.content === 'string') {
-          ins.run(...toRow(row));
-          recovered++;
+          if (ins.run(...toRow(row)).changes) recovered++;
           continue;
         }
         if (!fts) continue;
@@ -268,9 +271,10 @@ function copyRows(srcPath: string, target: Mind, problems: string[]): { recovere
           const f = fts.get(id) as { content: string; tags: string } | undefined;
           if (f?.content) {
             const tags = JSON.stringify(['recovered', ...String(f.tags ?? '').split(/\s+/).filter(Boolean)]);
-            ins.run(...toRow({ id, content: f.content, tags }));
-            fromIndex++;
-            recovered++;
+            if (ins.run(...toRow({ id, content: f.content, tags })).changes) {
+              fromIndex++;
+              recovered++;
+            }
           }
         } catch {
           /* unreadable in the index too */

@@ -602,6 +602,22 @@ export class Mind {
     if (this.readonly) throw new MindError(`${this.path}: opened read-only`, 'INVALID', this.path);
   }
 
+  /**
+   * SQLite's `PRAGMA quick_check(1)` over the whole file (reads every page once: O(file size),
+   * a few ms per MB). A query that never touches a damaged page returns its rows silently, so
+   * read commands that list or recall run this first. Throws `CORRUPT` (the same one-line error as
+   * any corrupt read, naming the file and pointing at `hive-mind mind doctor --repair`).
+   */
+  quickCheck(): void {
+    const rows = this.guard(() => this.db.pragma('quick_check(1)') as Array<{ quick_check: string }>);
+    const first = rows[0]?.quick_check;
+    if (first !== 'ok') {
+      const detail = (first ?? 'quick_check returned nothing').replace(/^\*\*\* in database \w+ \*\*\*\s*/, '').split('\n')[0];
+      const e = Object.assign(new Error(`database disk image is malformed: ${detail}`), { code: 'SQLITE_CORRUPT' });
+      throw wrapSqliteError(e, this.path, this.busyTimeoutMs);
+    }
+  }
+
   /** Schema version stored in the file. */
   get schemaVersion(): number {
     return this.guard(() => this.db.pragma('user_version', { simple: true }) as number);

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
-import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync } from 'node:fs';
+import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { Mind } from '@hive-mind/mind';
@@ -112,6 +113,31 @@ describe('hive-mind mind (built binary)', () => {
     expect(d.stdout).toMatch(/MEMORY\.md\s+6\/2200 chars/);
     expect(d.stdout).toMatch(/USER\.md\s+14\/1375 chars/);
     expect(d.stdout).toMatch(/hook errors .*\n\s+none recent/);
+  });
+
+  it('random bytes over a 100-frame .mind: list and recall fail like stats (exit 1, one line); repair summarizes and counts exactly', async () => {
+    const p = join(t.dir, 'personal.mind');
+    const m = Mind.open(p);
+    m.saveMany(Array.from({ length: 100 }, (_, i) => ({ content: `frame ${i} about topic ${i % 7} ${'padding '.repeat(40)}` })));
+    m.database.pragma('wal_checkpoint(TRUNCATE)');
+    m.close();
+    const fd = openSync(p, 'r+');
+    writeSync(fd, randomBytes(20480), 0, 20480, 40960);
+    closeSync(fd);
+    const esc = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const args of [['mind', 'list'], ['mind', 'recall'], ['mind', 'stats']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(`^hive-mind: ${esc}: not a readable \\.mind file.*doctor --repair`));
+    }
+    const out = join(t.dir, 'rec.mind');
+    const rep = await cli(['mind', 'doctor', '--repair', '--out', out]);
+    expect(rep.stdout.trim().split('\n').length, rep.stdout).toBeLessThanOrEqual(6);
+    const n = Number(/recovered (\d+) frame/.exec(rep.stdout)![1]);
+    expect(json(await cli(['mind', 'stats', '--mind', out, '--json'])).frames).toBe(n);
+    const all = json(await cli(['mind', 'doctor', '--repair', '--out', join(t.dir, 'rec2.mind'), '--json']));
+    expect(all.recovered).toBe(n);
   });
 
   it('rejects --limit 0, ids beyond 2^53, and workspace/thread scopes without their key (exit 2)', async () => {

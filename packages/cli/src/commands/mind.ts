@@ -166,6 +166,7 @@ export function register(program: Command): void {
       const { TokenMeter } = await import('@hive-mind/compaction');
       const m = Mind.open(mindPathOf(c), { meter: new TokenMeter() });
       try {
+        m.quickCheck(); // a recall that skips a damaged page would otherwise look like "nothing to recall"
         const r = m.recall({ budgetTokens: o.budget, ...(o.query ? { query: o.query } : {}) });
         if (c.json) return printJson(r);
         process.stdout.write(r.text ? `${r.text}\n` : '(nothing to recall)\n');
@@ -187,7 +188,7 @@ export function register(program: Command): void {
     .action(function (this: Command, o: { limit: number; kind?: string; importance?: string; quarantined?: boolean; all?: boolean }) {
       const c = common(this);
       const imp = oneOf<Importance>('--importance', IMPORTANCES, o.importance);
-      const frames = withMind(c, (m) => m.list({ limit: o.limit, ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all }));
+      const frames = withMind(c, (m) => (m.quickCheck(), m).list({ limit: o.limit, ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all }));
       if (c.json) return printJson({ frames });
       process.stdout.write(frames.length ? frames.map((f) => line(f)).join('\n') + '\n' : 'no frames\n');
     });
@@ -278,8 +279,9 @@ export function register(program: Command): void {
     .description('health: .mind and notes sizes against limits, integrity, locks, quarantined frames, recent hook errors')
     .option('--repair', 'recover what SQLite can read from a damaged .mind into a NEW file (the original is never modified)')
     .option('--out <path>', 'with --repair: where to write the recovered file')
+    .option('--verbose', 'with --repair: print every problem SQLite reported (default: the count and the first 3)')
     .option('--json', 'print the report as JSON')
-    .action(function (this: Command, o: { repair?: boolean; out?: string }) {
+    .action(function (this: Command, o: { repair?: boolean; out?: string; verbose?: boolean }) {
       const c = common(this);
       const path = mindPathOf(c);
       if (o.repair) {
@@ -287,7 +289,8 @@ export function register(program: Command): void {
         if (c.json) return printJson(r);
         process.stdout.write(
           `recovered ${r.recovered} frame(s) from ${r.source} into ${r.dest} (${r.method}${r.fromIndex ? `, ${r.fromIndex} from the search index only` : ''}${r.unreadable ? `, ${r.unreadable} unreadable rows` : ''})\n` +
-            r.problems.map((p) => `  ${p}\n`).join('') +
+            (r.problems.length ? `${r.problems.length} problem(s) reported by SQLite${o.verbose || r.problems.length <= 3 ? '' : ', first 3 (all with --verbose or --json)'}:\n` : '') +
+            (o.verbose ? r.problems : r.problems.slice(0, 3)).map((p) => `  ${p}\n`).join('') +
             `the original was not modified; check the new file with: hive-mind mind stats --mind ${r.dest}\n`,
         );
         if (r.recovered === 0) process.exitCode = 1;
