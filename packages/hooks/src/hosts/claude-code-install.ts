@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
-import { homeOf } from '../install/state.js';
+import { missingDirs } from '../install/files.js';
+import { dropState, homeOf, readState } from '../install/state.js';
 import type { HostInstaller, InstallOptions, InstallReport } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
 
@@ -40,8 +41,11 @@ export const claudeCodeSpec: JsonHostSpec = {
 
 async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport> {
   const home = homeOf(opts);
+  const state = readState('claude-code', opts);
+  const dirs = remove ? [] : missingDirs(claudeCodeSpec.file(home));
   const f = editJsonHost(claudeCodeSpec, home, opts, remove);
-  if (!remove) saveJsonHostState(claudeCodeSpec, opts, { [f.path]: f.created });
+  if (!remove) saveJsonHostState(claudeCodeSpec, opts, { [f.path]: f.created }, undefined, dirs);
+  else dropState('claude-code', opts, state);
   const { created: _c, after: _a, ...file } = f;
   const notes: string[] = remove
     ? [f.changed || opts.dryRun ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.']

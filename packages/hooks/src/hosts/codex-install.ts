@@ -10,10 +10,10 @@
  */
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
 import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
 import { listOurHooks, parseJsonc } from '../install/json-hooks.js';
-import { homeOf, readState } from '../install/state.js';
+import { dropState, homeOf, readState } from '../install/state.js';
 import { disableHooksFeature, enableHooksFeature, type FeatureEdit } from '../install/toml-features.js';
 import type { HostInstaller, InstallOptions, InstallReport } from '../types.js';
 import { CODEX_EVENTS } from './codex.js';
@@ -57,6 +57,7 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
   const home = homeOf(opts);
   const tomlPath = join(codexDir(opts), 'config.toml');
   const state = readState('codex', opts);
+  const dirs = remove ? [] : [...missingDirs(s.file(home)), ...missingDirs(tomlPath)];
   const jsonFile = editJsonHost(s, home, opts, remove);
   const tomlBefore = readText(tomlPath);
   let tomlAfter = tomlBefore ?? '';
@@ -95,11 +96,15 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
   const tomlChanged = deleteToml || tomlAfter !== (tomlBefore ?? '');
   let backup: string | undefined;
   if (tomlChanged && !opts.dryRun) {
-    backup = backupFile(tomlPath);
+    // a config.toml our install created is removed without a backup (nothing of the user's in it)
     if (deleteToml) unlinkSync(tomlPath);
-    else writeAtomic(tomlPath, tomlAfter);
+    else {
+      backup = backupFile(tomlPath);
+      writeAtomic(tomlPath, tomlAfter);
+    }
   }
-  if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit, tomlCreated });
+  if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit, tomlCreated }, dirs);
+  else dropState('codex', opts, state);
   const { created: _c, after: _a, ...jf } = jsonFile;
   return {
     host: 'codex',

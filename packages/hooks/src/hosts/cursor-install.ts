@@ -23,9 +23,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
-import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
 import { hookCommand } from '../install/command.js';
-import { homeOf, readState, statePath, writeState } from '../install/state.js';
+import { dropState, homeOf, readState, withPriorDirs, writeState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
 
@@ -363,6 +363,7 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
   let after: string | undefined;
   let created: string[][] = [];
   const state = readState('cursor', opts);
+  const dirs = action === 'install' ? missingDirs(file) : [];
   if (action === 'install') {
     const e = cursorInstallEdit(file, before, resolveHookCommand(opts));
     after = e.text;
@@ -384,19 +385,16 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
     notes: [],
   };
   if (changed && !opts.dryRun) {
-    report.files[0]!.backup = backupFile(file);
+    // a file our install created goes without a backup (nothing of the user's in it)
     if (after === undefined) fs.unlinkSync(file);
-    else writeAtomic(file, after);
+    else {
+      report.files[0]!.backup = backupFile(file);
+      writeAtomic(file, after);
+    }
   }
   if (!opts.dryRun) {
-    if (action === 'install') writeState({ host: 'cursor', installedAt: new Date().toISOString(), created: { [file]: dedupe(created) } }, opts);
-    else {
-      try {
-        fs.unlinkSync(statePath('cursor', opts));
-      } catch {
-        /* no state */
-      }
-    }
+    if (action === 'install') writeState({ host: 'cursor', installedAt: new Date().toISOString(), created: { [file]: dedupe(created) }, dirs: withPriorDirs('cursor', opts, dirs) }, opts);
+    else dropState('cursor', opts, state);
   }
   if (action === 'install') {
     report.notes.push('Cursor reads ~/.cursor/hooks.json at start-up: restart Cursor (or reload the window) and check Settings > Hooks lists the hive-mind entries.');

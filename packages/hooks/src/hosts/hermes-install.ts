@@ -26,8 +26,8 @@ import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type Y
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { HERMES_INSTALLED_EVENTS } from './hermes.js';
 import { hookCommand } from '../install/command.js';
-import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
-import { homeOf, readState, statePath, writeState } from '../install/state.js';
+import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { dropState, homeOf, readState, withPriorDirs, writeState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
 
@@ -370,6 +370,7 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
   const before = readText(file);
   let after: string | undefined = before;
   const state = readState('hermes', opts);
+  const dirs = action === 'install' ? missingDirs(file) : [];
   let created: string[][] = [];
   if (action === 'install') {
     const e = hermesInstallEdit(file, before, resolveHookCommand(opts));
@@ -382,22 +383,19 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
   const changed = after !== before;
   const report: InstallReport = { host: 'hermes', action, dryRun: !!opts.dryRun, files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before ?? '', after ?? '') : '' }], notes: [] };
   if (changed && !opts.dryRun) {
-    report.files[0]!.backup = backupFile(file);
+    // a file left holding only our hooks goes without a backup (nothing of the user's in it)
     if (after === undefined) fs.unlinkSync(file);
-    else writeAtomic(file, after);
+    else {
+      report.files[0]!.backup = backupFile(file);
+      writeAtomic(file, after);
+    }
   }
   if (!opts.dryRun) {
     if (action === 'install') {
       const seen = new Set<string>();
       const unique = created.filter((p) => !seen.has(p.join('.')) && !!seen.add(p.join('.')));
-      writeState({ host: 'hermes', installedAt: new Date().toISOString(), created: { [file]: unique } }, opts);
-    } else {
-      try {
-        fs.unlinkSync(statePath('hermes', opts));
-      } catch {
-        /* no state */
-      }
-    }
+      writeState({ host: 'hermes', installedAt: new Date().toISOString(), created: { [file]: unique }, dirs: withPriorDirs('hermes', opts, dirs) }, opts);
+    } else dropState('hermes', opts, state);
   }
   if (action === 'install') {
     report.notes.push(

@@ -21,8 +21,8 @@
  */
 import { existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { backupFile, readText, unifiedDiff, writeAtomic } from '../install/files.js';
-import { homeOf, readState, statePath, writeState, type InstallState } from '../install/state.js';
+import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { dropState, homeOf, readState, withPriorDirs, writeState, type InstallState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { OPENCLAW_INSTALLED_EVENTS } from './openclaw.js';
@@ -217,6 +217,7 @@ export function installedPrefix(opts: InstallOptions = {}): string | undefined {
 async function install(opts: InstallOptions = {}): Promise<InstallReport> {
   const prefix = resolveHookCommand(opts);
   const report: InstallReport = { host: 'openclaw', action: 'install', dryRun: !!opts.dryRun, files: [], notes: [] };
+  const dirs = [...hookFiles(opts, prefix).flatMap((f) => missingDirs(f.path)), ...missingDirs(openclawConfigPath(opts))];
   for (const f of hookFiles(opts, prefix)) {
     const before = readText(f.path);
     const changed = before !== f.content;
@@ -238,7 +239,7 @@ async function install(opts: InstallOptions = {}): Promise<InstallReport> {
     // keep what an earlier install recorded (a re-install creates nothing new)
     const createdPaths = [...(prior?.created?.[cfg] ?? []), ...edit.created];
     const extra = { ...(prior?.extra ?? {}), ...(edit.prevInternalEnabled !== undefined ? { prevInternalEnabled: edit.prevInternalEnabled } : {}), ...(before === undefined && !prior ? { createdFile: true } : {}) };
-    writeState({ host: 'openclaw', installedAt: new Date().toISOString(), created: { [cfg]: createdPaths }, extra }, opts);
+    writeState({ host: 'openclaw', installedAt: new Date().toISOString(), created: { [cfg]: createdPaths }, extra, dirs: withPriorDirs('openclaw', opts, dirs) }, opts);
   }
   report.notes.push('Restart the OpenClaw Gateway so it loads the hive-mind hook; `openclaw hooks list` should show it as ready.');
   report.notes.push(`Replies are saved once per turn after ${'HIVE_MIND_OPENCLAW_DEBOUNCE_MS'} (default 1500 ms) without another send.`);
@@ -266,18 +267,15 @@ async function uninstall(opts: InstallOptions = {}): Promise<InstallReport> {
     const entry: InstallReport['files'][number] = { path: cfg, changed, diff: changed ? unifiedDiff(cfg, before, after ?? '') : '' };
     report.files.push(entry);
     if (changed && !opts.dryRun) {
-      entry.backup = backupFile(cfg);
+      // a file our install created goes without a backup (nothing of the user's in it)
       if (after === undefined) unlinkSync(cfg);
-      else writeAtomic(cfg, after);
+      else {
+        entry.backup = backupFile(cfg);
+        writeAtomic(cfg, after);
+      }
     }
   }
-  if (!opts.dryRun) {
-    try {
-      unlinkSync(statePath('openclaw', opts));
-    } catch {
-      /* no state */
-    }
-  }
+  dropState('openclaw', opts, state);
   report.notes.push('Restart the OpenClaw Gateway so it unloads the hive-mind hook.');
   return report;
 }

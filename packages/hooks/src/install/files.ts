@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** The file's text, or undefined when it does not exist. Other fs errors are thrown. */
@@ -63,6 +63,34 @@ export function writeAtomic(linkPath: string, text: string): void {
       // ignore
     }
     throw e;
+  }
+}
+
+/**
+ * The ancestor directories of `file` (after following a symlinked `file`) that do not exist
+ * yet, deepest first: what writing `file` creates. Installers record them so uninstall can
+ * remove them again ({@link removeEmptyDirs}).
+ */
+export function missingDirs(file: string): string[] {
+  const out: string[] = [];
+  let d = dirname(realTarget(file));
+  while (!existsSync(d)) {
+    out.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  return out;
+}
+
+/** Remove each directory that is empty, deepest first; a non-empty or missing one is left as it is. */
+export function removeEmptyDirs(dirs: string[]): void {
+  for (const d of [...new Set(dirs)].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      // not empty, gone, or not ours to remove
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import { defaultHookCommand, hookCommand } from './command.js';
 import { backupFile, readText, unifiedDiff, writeAtomic } from './files.js';
 import { unlinkSync } from 'node:fs';
 import { installJsonHooks, listOurHooks, strictJsonProblem, uninstallJsonHooks } from './json-hooks.js';
-import { readState, writeState } from './state.js';
+import { readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands } from './verify.js';
 
 /** Hook timeout written into the host config, in seconds (the runner's own watchdog is 10 s). */
@@ -73,9 +73,9 @@ export function editJsonHost(spec: JsonHostSpec, home: string, opts: InstallOpti
 }
 
 /** Record the install state (containers created) unless dry-run. */
-export function saveJsonHostState(spec: JsonHostSpec, opts: InstallOptions, created: Record<string, string[][]>, extra?: Record<string, unknown>): void {
+export function saveJsonHostState(spec: JsonHostSpec, opts: InstallOptions, created: Record<string, string[][]>, extra?: Record<string, unknown>, dirs: string[] = []): void {
   if (opts.dryRun) return;
-  writeState({ host: spec.host, installedAt: new Date().toISOString(), created, ...(extra ? { extra } : {}) }, opts);
+  writeState({ host: spec.host, installedAt: new Date().toISOString(), created, ...(extra ? { extra } : {}), dirs: withPriorDirs(spec.host, opts, dirs) }, opts);
 }
 
 /** Run each of our installed hooks in the document with the spec's sample payload. */

@@ -1,6 +1,7 @@
+import { unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { readText, writeAtomic } from './files.js';
+import { dirname, join, resolve } from 'node:path';
+import { readText, removeEmptyDirs, writeAtomic } from './files.js';
 import type { HostId, InstallOptions } from '../types.js';
 
 /** What an install recorded so uninstall can undo exactly its own additions. */
@@ -11,6 +12,8 @@ export interface InstallState {
   created: Record<string, string[][]>;
   /** Host-specific extras (e.g. the Codex feature flag we set and its previous text). */
   extra?: Record<string, unknown>;
+  /** Directories the install created (absolute paths); uninstall removes those left empty. */
+  dirs?: string[];
 }
 
 /** The user's home for an install: `opts.home`, else `HOME`, else `os.homedir()`. */
@@ -38,4 +41,26 @@ export function readState(host: HostId, opts: InstallOptions = {}): InstallState
 
 export function writeState(state: InstallState, opts: InstallOptions = {}): void {
   writeAtomic(statePath(state.host, opts), JSON.stringify(state, null, 2) + '\n');
+}
+
+/** `dirs` plus the directories an earlier install of `host` recorded (a re-install keeps the first record). */
+export function withPriorDirs(host: HostId, opts: InstallOptions, dirs: string[]): string[] {
+  return [...new Set([...(readState(host, opts)?.dirs ?? []), ...dirs])];
+}
+
+/**
+ * After an uninstall left nothing of ours for `host`: remove the directories its install
+ * created (only those now empty), the install record, and the `installs` directory and
+ * hive-mind home when they are left empty. No-op under dry-run.
+ */
+export function dropState(host: HostId, opts: InstallOptions, state: InstallState | undefined): void {
+  if (opts.dryRun) return;
+  removeEmptyDirs(state?.dirs ?? []);
+  const p = statePath(host, opts);
+  try {
+    unlinkSync(p);
+  } catch {
+    // no record
+  }
+  removeEmptyDirs([dirname(p), dirname(dirname(p))]);
 }
