@@ -151,6 +151,14 @@ export class LogBuilder {
     summary: string | null,
     opts: {
       keepFrom?: (node: MessageEvent) => boolean;
+      /**
+       * The exact nodes the host keeps after its summary, in order (instead of `keepFrom`).
+       * When the surface already ends with them (synthetic repair nodes aside) the span
+       * before them is replaced; otherwise everything after the prefix is replaced and
+       * copies of them are appended after the checkpoint (same content, meta and kind), so
+       * the surface reads: prefix, checkpoint, retained nodes.
+       */
+      retain?: readonly MessageEvent[];
       /** Leading surface nodes that stay (default: system messages). */
       keepPrefix?: (node: MessageEvent) => boolean;
       /**
@@ -172,7 +180,14 @@ export class LogBuilder {
     let a = 0;
     while (a < surface.length && keepPrefix(surface[a]!)) a++;
     let b = a;
-    while (b < surface.length && !(opts.keepFrom?.(surface[b]!) ?? false)) b++;
+    let copies: readonly MessageEvent[] = [];
+    if (opts.retain) {
+      b = retainedFrom(surface, a, opts.retain);
+      if (b < 0) {
+        b = surface.length;
+        copies = opts.retain;
+      }
+    } else while (b < surface.length && !(opts.keepFrom?.(surface[b]!) ?? false)) b++;
     const shadowed = surface.slice(a, b).map((n) => n.seq);
     this.logOnly('compaction/start', { id, host: true, summarizer: opts.summarizer }, opts.ts);
     // Ids only need to be unique on the surface: a host re-emits retained items with their ids.
@@ -195,6 +210,14 @@ export class LogBuilder {
     } else {
       cp = checkpoint(op);
     }
+    for (const n of copies) {
+      const extra: MessageExtra = { ts: n.ts };
+      if (n.meta) extra.meta = { ...n.meta, copyOf: n.seq };
+      if (n.model) extra.model = n.model;
+      if (n.usage) extra.usage = n.usage;
+      if (n.kind === 'checkpoint') this.appendMessage(n.type, n.content, { ...extra, kind: 'checkpoint' });
+      else this.message(n.type, n.content, { ...extra, kind: n.kind });
+    }
     this.logOnly('compaction/summary', { id, host: true, summarizer: opts.summarizer, checkpointSeq: cp?.seq ?? null, shadowedSeqs: shadowed, ...opts.data }, opts.ts);
     this.logOnly('compaction/end', { id }, opts.ts);
     this.report.compactions++;
@@ -205,6 +228,31 @@ export class LogBuilder {
   finish(): void {
     this.repairOpen();
   }
+}
+
+/** A synthetic node the importer added (an unanswered call's result): no host record behind it. */
+export function isSyntheticRepair(n: MessageEvent): boolean {
+  return n.kind === 'repair' && n.meta?.synthetic !== undefined;
+}
+
+/**
+ * Where `retain` starts on the surface when the surface (from `a` on) ends with exactly
+ * those nodes, synthetic repair nodes aside, and something before them can be replaced;
+ * `surface.length` when `retain` is empty; else -1 (the nodes must be appended again).
+ */
+function retainedFrom(surface: readonly MessageEvent[], a: number, retain: readonly MessageEvent[]): number {
+  if (!retain.length) return surface.length;
+  const b = surface.findIndex((n, i) => i >= a && n.seq === retain[0]!.seq);
+  // b === a: nothing before them to replace; the checkpoint must still come first
+  if (b <= a) return -1;
+  let j = 0;
+  for (let i = b; i < surface.length; i++) {
+    const n = surface[i]!;
+    if (isSyntheticRepair(n)) continue;
+    if (retain[j]?.seq !== n.seq) return -1;
+    j++;
+  }
+  return j === retain.length ? b : -1;
 }
 
 /** Keep a host record on a log-only event only when it is small (bytes of its line); large ones are re-read from the file on write-back. */

@@ -149,12 +149,41 @@ describe('pi version 2+ trees', () => {
     expect(off).toEqual(['b1', 'b2']);
     // write-back: a compaction entry with id/parentId/firstKeptEntryId
     compactHalf(t, 'NEW');
-    const added = JSON.parse(writeTranscript(t, 'same').split('\n').filter(Boolean).at(-1)!);
+    const lines = writeTranscript(t, 'same').split('\n').filter(Boolean).slice(text.split('\n').length).map((l) => JSON.parse(l));
+    const [added, ...tail] = lines;
     expect(added).toMatchObject({ type: 'compaction', parentId: 'c3', summary: 'NEW', tokensBefore: 4321 });
     expect(added.id).toMatch(/^[0-9a-f]{8}$/);
     expect(typeof added.firstKeptEntryId).toBe('string');
     expect(added).not.toHaveProperty('firstKeptEntryIndex');
+    // the kept c2 comes before k1 on the path: current pi would show k1's summary again
+    // between c2 and c3, so the kept tail is written again after the new entry, chained
+    expect(tail.map((r) => r.message.content)).toEqual([[{ type: 'text', text: 'four' }], 'five']);
+    expect(tail[0]).toMatchObject({ id: added.firstKeptEntryId, parentId: added.id });
+    expect(tail[1].parentId).toBe(tail[0].id);
     const t2 = parseTranscript(writeTranscript(t, 'same'));
     expect(surfaceShape(t2)).toEqual(surfaceShape(t));
+  });
+
+  it('a compaction keeping from before an older compaction entry: the older summary shows in place (current pi)', () => {
+    const text = [
+      { type: 'session', version: 3, id: 'sess', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' },
+      e('a1', null, { role: 'user', content: 'one' }),
+      e('a2', 'a1', { role: 'assistant', content: [{ type: 'text', text: 'two' }] }),
+      e('c1', 'a2', { role: 'user', content: 'three' }),
+      e('c2', 'c1', { role: 'assistant', content: [{ type: 'text', text: 'four' }] }),
+      { type: 'compaction', id: 'k1', parentId: 'c2', timestamp: '2026-01-01T00:00:01.000Z', summary: 'SUM', firstKeptEntryId: 'c1', tokensBefore: 10 },
+      e('c3', 'k1', { role: 'user', content: 'five' }),
+      e('c4', 'c3', { role: 'assistant', content: [{ type: 'text', text: 'six' }] }),
+      { type: 'compaction', id: 'k2', parentId: 'c4', timestamp: '2026-01-01T00:00:02.000Z', summary: 'SUM2', firstKeptEntryId: 'c2', tokensBefore: 10 },
+      e('c5', 'k2', { role: 'user', content: 'seven' }),
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+    const t = parseTranscript(text);
+    expect(t.log.surface().map((n) => (n.kind === 'checkpoint' ? (n.content[0] as { text: string }).text : n.meta?.id))).toEqual(['SUM2', 'c2', 'SUM', 'c3', 'c4', 'c5']);
+    expect(t.report.compactions).toBe(2);
+    // an id that is not on the path keeps nothing before the entry
+    const t2 = parseTranscript(text.replace('"firstKeptEntryId":"c2"', '"firstKeptEntryId":"nope"'));
+    expect(t2.log.surface().map((n) => (n.kind === 'checkpoint' ? (n.content[0] as { text: string }).text : n.meta?.id))).toEqual(['SUM2', 'c5']);
   });
 });

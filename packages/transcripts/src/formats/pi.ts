@@ -1,6 +1,6 @@
-import type { ContentBlock, ImageBlock, MessageEvent, TextBlock } from '@hive-mind/session';
+import { isMessageEvent, type ContentBlock, type ImageBlock, type MessageEvent, type SessionEvent, type TextBlock } from '@hive-mind/session';
 import type { LogBuilder } from '../builder.js';
-import { hostRecordData } from '../builder.js';
+import { hostRecordData, isSyntheticRepair } from '../builder.js';
 import { RecordError } from '../errors.js';
 import { isObj, parseArgs, str, type Rec } from './common.js';
 import type { JsonlReader } from './reader.js';
@@ -21,7 +21,18 @@ import type { JsonlReader } from './reader.js';
  * - `compaction {summary, firstKeptEntryIndex | firstKeptEntryId, tokensBefore}`: the entries
  *   before the first kept one are replaced by the summary. `firstKeptEntryIndex` is a
  *   0-based index over the file's entries including the session header (line 294 of
- *   before-compaction.jsonl, index 293, is the first kept user message).
+ *   before-compaction.jsonl, index 293, is the first kept user message). Only the newest
+ *   compaction on the path counts. Current pi migrates a version-1 file to entry ids on
+ *   load (`firstKeptEntryIndex` -> the id of the entry at that index; the header or an
+ *   index past the end keeps nothing) and rebuilds the context as: the summary, then every
+ *   entry on the path from the first kept one up to the compaction entry (an older
+ *   compaction entry in that span shows as its own summary), then every entry after it.
+ *   This reader does the same ({@link piKeptNodes}): when the kept entries are not already
+ *   the end of the surface (the span starts before an older compaction entry, or reaches
+ *   entries an older compaction had hidden) they are appended again after the checkpoint.
+ *   Old version-1 pi skipped older compaction entries inside the span instead; pi itself
+ *   never keeps from before its previous compaction, so its own files read the same
+ *   either way.
  * - `model_change` -> `model/change`, `thinking_level_change` -> `thinking/change` (log-only);
  *   anything else is a log-only `host/record`.
  */
@@ -33,8 +44,12 @@ export class PiReader implements JsonlReader {
   private hasIds = false;
 
   private b: Sink;
+  /** Entry id -> entry index of the entries on the active path seen so far. */
+  private readonly pathIndex = new Map<string, number>();
+  /** Builder calls of the version 2+ entry being recorded (null when not deferring). */
+  private actions: Array<() => void> | null = null;
   /** Version 2+ (entries with parentId): entries wait until the end, when the active branch is known. */
-  private deferred: Array<{ id?: string; parentId: string | null; line: number; ts?: string; type: string; actions: Array<() => void> }> | null = null;
+  private deferred: Array<{ id?: string; parentId: string | null; line: number; ts?: string; type: string; actions: Array<() => void>; entryIndex: number }> | null = null;
 
   constructor(private readonly real: LogBuilder) {
     this.b = real;
@@ -52,13 +67,18 @@ export class PiReader implements JsonlReader {
     if (this.deferred && type !== 'session') {
       const actions: Array<() => void> = [];
       this.b = recorder(this.real, actions);
+      this.actions = actions;
       try {
         this.entry(type, rec, meta, ts, line, chars);
       } finally {
         this.b = this.real;
+        this.actions = null;
       }
-      this.deferred.push({ id, parentId: str(rec.parentId) ?? null, line, ts, type, actions });
-    } else this.entry(type, rec, meta, ts, line, chars);
+      this.deferred.push({ id, parentId: str(rec.parentId) ?? null, line, ts, type, actions, entryIndex: this.entryIndex });
+    } else {
+      if (id && type !== 'session') this.pathIndex.set(id, this.entryIndex);
+      this.entry(type, rec, meta, ts, line, chars);
+    }
     // only after the entry was accepted: a skipped (lenient) line is not a parent
     if (id && type !== 'session') {
       this.hasIds = true;
@@ -83,14 +103,21 @@ export class PiReader implements JsonlReader {
         const keptId = str(rec.firstKeptEntryId);
         const keptIndex = rec.firstKeptEntryIndex;
         if (keptId === undefined && typeof keptIndex !== 'number') throw new RecordError('compaction without firstKeptEntryIndex or firstKeptEntryId', 'firstKeptEntryIndex');
-        const keepFrom = keptId !== undefined ? (n: MessageEvent) => n.meta?.id === keptId : (n: MessageEvent) => typeof n.meta?.entryIndex === 'number' && n.meta.entryIndex >= (keptIndex as number);
-        this.b.hostCompaction(summary, {
-          summarizer: 'host:pi',
-          ts,
-          keepFrom,
-          meta,
-          data: { tokensBefore: rec.tokensBefore, firstKeptEntryIndex: keptIndex, firstKeptEntryId: keptId },
-        });
+        const at = meta.entryIndex as number;
+        // Runs when the entry lands (at the end for version 2+, once the path is known).
+        const land = () => {
+          const from = keptId !== undefined ? this.pathIndex.get(keptId) : (keptIndex as number) >= 1 ? (keptIndex as number) : undefined;
+          const retain = from === undefined || from >= at ? [] : piKeptNodes(this.real.log.events(), from, at);
+          this.real.hostCompaction(summary, {
+            summarizer: 'host:pi',
+            ts,
+            retain,
+            meta,
+            data: { tokensBefore: rec.tokensBefore, firstKeptEntryIndex: keptIndex, firstKeptEntryId: keptId },
+          });
+        };
+        if (this.actions) this.actions.push(land);
+        else land();
         return;
       }
       case 'model_change':
@@ -180,6 +207,7 @@ export class PiReader implements JsonlReader {
       cur = cur.parentId ? byId.get(cur.parentId) : undefined;
     }
     for (const d of list) {
+      if (d.id && on.has(d)) this.pathIndex.set(d.id, d.entryIndex);
       if (!d.id || on.has(d)) for (const a of d.actions) a();
       else this.real.logOnly('host/record', { line: d.line, reason: 'off-branch', type: d.type, id: d.id }, d.ts, { line: d.line, id: d.id });
     }
@@ -189,6 +217,25 @@ export class PiReader implements JsonlReader {
   state(): Record<string, unknown> {
     return { version: this.version, sessionId: this.sessionId, hasIds: this.hasIds, lastId: this.lastId, entries: this.entryIndex + 1 };
   }
+}
+
+/**
+ * The surface nodes pi puts in its context for the entries with index `from` up to (not
+ * including) `to`, in entry order: the message of each message entry and the checkpoint of
+ * each compaction entry (its summary), the newest copy when an entry was appended again.
+ * Entries off the active path never became message events, so they are not found. Only
+ * events up to `maxSeq` are looked at (the writer passes the last imported seq).
+ */
+export function piKeptNodes(events: Iterable<SessionEvent>, from: number, to: number, maxSeq = Infinity): MessageEvent[] {
+  const byIndex = new Map<number, MessageEvent>();
+  for (const e of events) {
+    if (e.seq > maxSeq) break;
+    if (!isMessageEvent(e) || isSyntheticRepair(e)) continue;
+    const i = e.meta?.entryIndex;
+    if (typeof i !== 'number' || i < from || i >= to) continue;
+    byIndex.set(i, e);
+  }
+  return [...byIndex.keys()].sort((x, y) => x - y).map((i) => byIndex.get(i)!);
 }
 
 function userContent(c: unknown, field: string): ContentBlock[] {
@@ -210,16 +257,12 @@ function n(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-type Sink = Pick<LogBuilder, 'message' | 'logOnly' | 'hostCompaction'>;
+type Sink = Pick<LogBuilder, 'message' | 'logOnly'>;
 
 /** A sink that records builder calls to replay them later (deferred version 2+ entries). */
 function recorder(real: LogBuilder, actions: Array<() => void>): Sink {
   return {
     message: (...a: Parameters<LogBuilder['message']>) => void actions.push(() => real.message(...a)),
     logOnly: (...a: Parameters<LogBuilder['logOnly']>) => void actions.push(() => real.logOnly(...a)),
-    hostCompaction: (...a: Parameters<LogBuilder['hostCompaction']>) => {
-      actions.push(() => void real.hostCompaction(...a));
-      return undefined as unknown as MessageEvent;
-    },
   };
 }

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { blocksText, isMessageEvent, type ContentBlock, type MessageEvent, type SessionEvent, type SurfaceNode } from '@hive-mind/session';
+import { isSyntheticRepair } from '../builder.js';
 import { TranscriptError } from '../errors.js';
+import { piKeptNodes } from '../formats/pi.js';
 import type { Transcript } from '../types.js';
 import { anthropicBlocks, toAnthropicMessages as toAnthropicMessagesLazy, toOpenAIMessages } from './chat.js';
 
@@ -269,10 +271,20 @@ function writePi(t: Transcript, original: string): string {
   if (replaced) {
     if (cp && !leadingSystem(surface, k)) throw new TranscriptError('pi can only record a compaction of the oldest span; this checkpoint is in the middle of the surface', t.report.path, 1);
     const after = (cp ? surface.slice(k + 1) : surface).filter((n) => n.type !== 'system/message');
-    // pi keeps original entries by reference; when a retained node changed (masked, pruned)
-    // or is new, the whole tail is written again after the compaction entry instead.
-    const rewrite = after.some((n) => n.seq > t.importedLastSeq);
-    const firstKept = rewrite ? undefined : after.find((n) => imported(t, n) && typeof n.meta?.entryIndex === 'number');
+    // pi keeps original entries by reference: the new entry's context is every entry from
+    // the first kept one to the end of the file (see PiReader). That works only when those
+    // entries are exactly the retained nodes, unchanged; otherwise (a retained node was
+    // masked, pruned or is new; the span would include an older compaction entry or an
+    // entry an older compaction hid) the whole tail is written again after the entry.
+    const kept = after.filter((n) => !isSyntheticRepair(n));
+    const firstKeptNode = kept[0];
+    const by = (n: MessageEvent | undefined) => (n && n.seq <= t.importedLastSeq && n.kind !== 'checkpoint' && typeof n.meta?.entryIndex === 'number' ? (n.meta.entryIndex as number) : undefined);
+    let rewrite = kept.length > 0;
+    if (firstKeptNode && by(firstKeptNode) !== undefined && (!st.hasIds || typeof firstKeptNode.meta?.id === 'string')) {
+      const want = piKeptNodes(t.log.events(), by(firstKeptNode)!, Infinity, t.importedLastSeq);
+      rewrite = want.length !== kept.length || want.some((n, i) => n.seq !== kept[i]!.seq || by(kept[i]) === undefined);
+    }
+    const firstKept = rewrite ? undefined : firstKeptNode;
     const summary = cp ? checkpointText(cp) : '[hive-mind: older tool outputs in this session were shortened; the conversation continues below]';
     const entry: Rec = { type: 'compaction', timestamp: cp?.ts ?? new Date().toISOString(), summary };
     const entryId = st.hasIds ? newId() : undefined;
@@ -281,7 +293,7 @@ function writePi(t: Transcript, original: string): string {
     else entry.firstKeptEntryIndex = firstKept ? (firstKept.meta!.entryIndex as number) : (st.entries ?? 0) + 1;
     entry.tokensBefore = tokensBefore(t, cp);
     out.push(withId(entry, entryId));
-    tail = rewrite ? after.filter((n) => n.kind === undefined) : after.filter((n) => n.seq > t.importedLastSeq && n.kind === undefined);
+    tail = rewrite ? kept : [];
     let first = true;
     for (const n of tail) {
       const m = piEntryMessage(t, lines, n);
