@@ -40,13 +40,33 @@ export function cleanUserText(t: string): string {
 
 const EXIT_FAIL = /(?:exit(?:ed)?(?: with)?(?: status| code)?[: ]+|exit_code["']?[: ]+|Process exited with code |returncode[: =]+)([1-9]\d*)/i;
 
-/** First line of `text` matching the error pattern, clipped to 200 characters. */
+/** Longest error line kept (characters); longer lines (minified code, JSON blobs) are cut to a window around the error word. */
+export const MAX_ERROR_LINE_CHARS = 200;
+
+/** A window of at most `max` characters of `line` around its first error-pattern match. */
+function errorWindow(line: string, max: number): string {
+  if (line.length <= max) return line;
+  const m = ERROR_LINE.exec(line);
+  const at = m ? m.index : 0;
+  const start = Math.max(0, at - 40);
+  const cut = line.slice(start, start + max - 2);
+  return (start > 0 ? '…' : '') + cut + '…';
+}
+
+/**
+ * The error line of a tool result (at most {@link MAX_ERROR_LINE_CHARS} characters): the first
+ * line matching the error pattern that is short enough to be a message (<= 300 characters);
+ * failing that, a window around the error word of the first long matching line (minified code).
+ */
 export function firstErrorLine(text: string): string | undefined {
+  let long: string | undefined;
   for (const line of text.split('\n')) {
     const l = line.trim();
-    if (l && !l.includes(PRUNE_MARKER) && ERROR_LINE.test(l)) return l.length > 200 ? l.slice(0, 197) + '…' : l;
+    if (!l || l.includes(PRUNE_MARKER) || !ERROR_LINE.test(l)) continue;
+    if (l.length <= 300) return errorWindow(l, MAX_ERROR_LINE_CHARS);
+    long ??= l;
   }
-  return undefined;
+  return long === undefined ? undefined : errorWindow(long, MAX_ERROR_LINE_CHARS);
 }
 
 /** Scan a span in surface order. */
@@ -87,7 +107,7 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
         f.failed = b.isError || exitFail || (masked && text.includes('was an error'));
         // grep/rg/diff exit 1 means "no match" / "differs", not a failure
         if (f.failed && f.info.command && /^\s*(?:grep|egrep|fgrep|rg|diff|cmp)\b/.test(f.info.command) && /(?:code|status)[: ]+1\b/.test(text.slice(-200)) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
-        if (f.failed) f.errorLine = firstErrorLine(text) ?? text.trim().split('\n')[0]?.slice(0, 200);
+        if (f.failed) f.errorLine = firstErrorLine(text) ?? text.trim().split('\n')[0]?.slice(0, 160);
       }
     }
   }

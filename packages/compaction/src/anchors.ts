@@ -1,5 +1,6 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
+import { isSubstantiveRequest } from './extractive.js';
 import { PRESERVED_HEADING } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -65,7 +66,9 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
     out.push({ kind, text: t });
   };
   const users = f.userTexts;
-  if (users.length) push('last-request', head(users[users.length - 1]!.text, 200));
+  // the latest substantive request ("ok", "/mode" and other nudges are not the request)
+  const lastReq = [...users].reverse().find((u) => isSubstantiveRequest(u.text)) ?? users[users.length - 1];
+  if (lastReq) push('last-request', head(lastReq.text, 200));
   const instr = users.slice(0, -1).filter((u) => INSTRUCTION.test(u.text));
   for (const u of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', head(u.text, 160));
   for (const c of f.calls) {

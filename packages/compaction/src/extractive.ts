@@ -13,7 +13,25 @@ export interface ExtractiveOptions {
 
 type Section = { heading: string; items: string[]; /** items that must never be dropped by budget fitting (still clipped) */ keep: number };
 
-const DECISION = /\b(decid(?:e|ed|ing)|instead of|rather than|we(?:'ll| will) (?:use|go with|keep)|i(?:'ll| will) (?:use|go with|keep|switch)|going with|chose|choose|switch(?:ed|ing)? to|the (?:plan|approach) is|approach:|let's (?:use|go with|keep))\b/i;
+const DECISION = /\b(decid(?:e|ed|ing)|instead of|rather than|we(?:'ll| will) (?:use|go with|keep)|i(?:'ll| will) (?:use|go with|keep|switch to)|going with|(?:we|i) chose|chose to|opted for|switched to|the (?:plan|approach) is|approach:|let's (?:use|go with|keep))\b/i;
+/** Step-by-step narration ("Now let me update ...", "I'll read ..."): never a decision. */
+const NARRATION = /\blet me\b|^(?:now|first|next|then|ok(?:ay)?|great|perfect|good)\b[,!]?\s+(?:i|let|i'll|we)\b|^i(?:'ll| will| need to| am going to|'m going to) (?:now |first )?(?:read|look|check|update|add|create|run|open|fix|edit|write|search|see|start|try|examine|test|verify)\b/i;
+/** A user sentence that decides something: "let's ...", "use X", "don't use X", "go with X". */
+const USER_DECISION = /^(?:let's|lets|use|don't use|do not use|go with|switch to|stick with|prefer)\b/i;
+/** Acknowledgements and nudges that are not a request. */
+const ACK = /^(?:ok(?:ay)?|k|yes|yep|yeah|yo|no|nope|sure|thanks?(?: you)?|ty|continue|go(?: on| ahead)?|proceed|do it|next|nice|great|cool|good|perfect|done|lgtm|can leave it|leave it|fine|right|y|n)\b[\s.!?]*$/i;
+/** Work reported finished in the last assistant message. */
+const DONE = /\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished)\b|\ball (?:done|set|tests pass(?:ing)?)\b|\b(?:has|have) been (?:fully |successfully )?(?:completed|finished|ported|implemented|fixed|done)\b|\bsuccessfully (?:completed|ported|implemented|finished)\b|\bthe (?:port|task|work|migration|refactor(?:ing)?|implementation) is (?:now )?(?:complete|done|finished)\b/i;
+const SCRATCH = /^(?:\/tmp\/|\/var\/tmp\/|\/private\/tmp\/|\/dev\/)/;
+
+/** A user message that states a request: not a slash command, not an acknowledgement, not a few words. */
+export function isSubstantiveRequest(text: string): boolean {
+  const t = text.trim();
+  if (!t || /^\/[\w:-]+(?:\s|$)/.test(t)) return false;
+  if (ACK.test(t)) return false;
+  if (/^(?:Stop hook feedback:|\w+ hook (?:feedback|error|blocking error)\b)/i.test(t)) return false; // host hook output, not the user
+  return t.length >= 25 || t.split(/\s+/).length >= 5;
+}
 const NEXT = /\b(next(?:,| i| we| step)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|let me (?:now|next)|remaining|still (?:need|to do|todo))\b/i;
 const PENDING_LINE = /^\s*(?:[-*]\s*\[ \]|TODO\b|- \[ \])/;
 
@@ -117,13 +135,18 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
   }
 
   // Primary request: the first user request of the span (or the prior one), and the latest.
+  // The first substantive request (no slash commands, acknowledgements or few-word nudges),
+  // falling back to the first message that is not a slash command, then the first message.
   const users = f.userTexts;
-  if (users.length) {
-    add('Primary request and intent', `First request: ${quote(users[0]!.text, maxQ)}`);
-    if (users.length > 1) add('Primary request and intent', `Latest request: ${quote(users[users.length - 1]!.text, maxQ)}`);
+  const requests = users.filter((u) => isSubstantiveRequest(u.text));
+  const firstReq = requests[0] ?? users.find((u) => !u.text.trim().startsWith('/')) ?? users[0];
+  const latestReq = requests[requests.length - 1];
+  if (firstReq) {
+    add('Primary request and intent', `First request: ${quote(firstReq.text, maxQ)}`);
+    if (latestReq && latestReq !== firstReq) add('Primary request and intent', `Latest request: ${quote(latestReq.text, maxQ)}`);
   }
-  // Every user message, verbatim (clipped): instructions and corrections.
-  for (const u of users.slice(1, -1)) add('User instructions and corrections', quote(u.text, maxQ));
+  // Every other user message, verbatim (clipped): instructions and corrections.
+  for (const u of users) if (u !== firstReq && u !== latestReq && u !== users[users.length - 1]) add('User instructions and corrections', quote(u.text, maxQ));
 
   // Files.
   const read = new Set<string>();
@@ -135,6 +158,8 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
     }
   }
   for (const p of read) if (!modified.has(p)) add('Files read', '`' + p + '`');
+  // scratch files (/tmp...) only when nothing else was modified
+  if ([...modified.keys()].some((p) => !SCRATCH.test(p))) for (const p of [...modified.keys()]) if (SCRATCH.test(p)) modified.delete(p);
   for (const [p, n] of modified) {
     const failedOnly = f.calls.filter((c) => c.info.paths.includes(p) && c.info.kind !== 'read').every((c) => c.failed);
     add('Files modified', '`' + p + '`' + (n > 1 ? ` (${n} edits)` : '') + (failedOnly ? ' (attempted; every edit failed)' : ''));
@@ -175,14 +200,19 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
   }
 
   // Decisions stated by the assistant.
-  for (const a of f.assistantTexts) for (const s of sentences(a.text)) if (DECISION.test(s)) add('Decisions', oneLine(s, maxI));
+  for (const a of f.assistantTexts) for (const s of sentences(a.text)) if (DECISION.test(s) && !NARRATION.test(s) && s.length <= 600) add('Decisions', oneLine(s, maxI));
+  // ... and by the user ("let's ...", "use X").
+  for (const u of users) for (const s of sentences(u.text)) if (USER_DECISION.test(s) && s.length <= 600) add('Decisions', `User: ${oneLine(s, maxI)}`);
 
   // Pending tasks: the latest todo list's open items, open checklist lines.
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
   if (lastTodo) for (const t of lastTodo.info.todos!) if (!/^(completed|done|cancel)/i.test(t.status)) add('Pending tasks', `${oneLine(t.text, maxI)} (${t.status})`);
   for (const u of users) for (const l of u.text.split('\n')) if (PENDING_LINE.test(l)) add('Pending tasks', oneLine(l.replace(/^\s*[-*]\s*/, ''), maxI));
   const unanswered = f.calls.filter((c) => !c.result || c.repaired);
-  for (const c of unanswered.slice(-5)) add('Pending tasks', `tool call ${c.call.name} (${c.call.id}) had no result in this span`);
+  if (unanswered.length) {
+    const names = [...new Set(unanswered.map((c) => c.call.name))];
+    add('Pending tasks', `${unanswered.length} tool call${unanswered.length > 1 ? 's were' : ' was'} interrupted without a result: ${names.join(', ')}`);
+  }
 
   // Current work: the last assistant text and the last few actions.
   const lastA = f.assistantTexts[f.assistantTexts.length - 1];
@@ -197,9 +227,15 @@ export function extractSections(span: readonly SurfaceNode[], opts: ExtractiveOp
 
   // Next step.
   const nextSentence = lastA ? sentences(lastA.text).reverse().find((s) => NEXT.test(s)) : undefined;
-  if (lastU && (!lastA || lastU.seq > lastA.seq)) add('Next step', `Answer the latest user request: ${quote(lastU.text, 400)}`);
+  const openTodos = lastTodo ? lastTodo.info.todos!.filter((t) => !/^(completed|done|cancel)/i.test(t.status)).length : 0;
+  const lastReq = latestReq ?? firstReq;
+  const lastUserIsNew = lastU && (!lastA || lastU.seq > lastA.seq);
+  if (lastUserIsNew && isSubstantiveRequest(lastU.text)) add('Next step', `Answer the latest user request: ${quote(lastU.text, 400)}`);
+  else if (lastUserIsNew && lastReq) add('Next step', `Continue the latest request (the user then said ${quote(lastU.text, 80)}): ${quote(lastReq.text, 400)}`);
+  else if (lastUserIsNew) add('Next step', `Answer the latest user message: ${quote(lastU.text, 400)}`);
+  else if (lastA && !openTodos && DONE.test(lastA.text)) add('Next step', `The work is reported complete ("${oneLine(sentences(lastA.text).find((s) => DONE.test(s)) ?? lastA.text, 200)}"); wait for the user's next request.`);
   else if (nextSentence) add('Next step', oneLine(nextSentence, 400));
-  else if (lastU) add('Next step', `Continue the latest user request: ${quote(lastU.text, 400)}`);
+  else if (lastReq) add('Next step', `Continue the latest request: ${quote(lastReq.text, 400)}`);
   else for (const l of priorSingle.get('Next step') ?? []) add('Next step', l);
 
   // Always keep: the requests, the newest instruction, the current work, the next step.

@@ -7,7 +7,7 @@ export * from './prune.js';
 export * from './toolinfo.js';
 export * from './analyze.js';
 export * from './anchors.js';
-export { ExtractiveSummarizer, extractSections, fitSections, renderSections, parseSections, type ExtractiveOptions } from './extractive.js';
+export { ExtractiveSummarizer, extractSections, fitSections, renderSections, parseSections, isSubstantiveRequest, type ExtractiveOptions } from './extractive.js';
 export { BasicCompactionEngine, type CompactionEngine, type CompactionResult, type CompactOptions } from './engine.js';
 export { OpenAISummarizer, AnthropicSummarizer, buildSummaryPrompt, stripReasoning, type LlmSummarizerOptions, type SummarizerName } from './llm.js';
 export { createSummarizer } from './factory.js';
