@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { MemorySessionLog } from '@hive-mind/session';
 import { LogBuilder } from './builder.js';
 import { detectFormat } from './detect.js';
-import { RecordError, TranscriptError } from './errors.js';
+import { fileErrorReason, RecordError, TranscriptError } from './errors.js';
 import { readAnthropic, readHermes, readOpenAIMessages } from './formats/chat.js';
 import { ClaudeCodeReader } from './formats/claude-code.js';
 import { CodexReader } from './formats/codex.js';
@@ -34,12 +34,14 @@ class JsonlImport {
   lines = 0;
   lastHadNewline = true;
   private readonly problems: Array<{ line: number; reason: string }> = [];
+  /** The first line when it was not JSON at all (before any record). */
+  private firstText: string | undefined;
 
   constructor(
     private readonly file: string | undefined,
     private readonly opts: ReadOptions,
   ) {
-    if (opts.format && !JSONL_FORMATS.includes(opts.format)) throw new TranscriptError(`format ${opts.format} is a whole-JSON format, not JSONL`, file, 1);
+    if (opts.format && !JSONL_FORMATS.includes(opts.format)) throw new TranscriptError(`format ${opts.format} is a whole-JSON format, not JSONL`, file);
     if (opts.format) this.start(opts.format);
   }
 
@@ -67,6 +69,12 @@ class JsonlImport {
       rec = JSON.parse(text);
     } catch (err) {
       const msg = (err as Error).message;
+      // The first line is not even meant to be JSON (Markdown, plain text): a file of some
+      // other kind, not a JSONL file with a bad line.
+      if (this.records === 0 && this.problems.length === 0 && !/^\s*[{[]/.test(text)) {
+        this.firstText = text;
+        if (!this.opts.lenient) throw new TranscriptError(notJsonReason(text), this.file);
+      }
       return this.bad(raw.line, raw.last ? `truncated last line, not complete JSON (${msg})` : `invalid JSON (${msg})`);
     }
     if (!isObj(rec)) return this.bad(raw.line, `expected a JSON object, got ${Array.isArray(rec) ? 'an array' : typeof rec === 'object' ? 'null' : typeof rec}`);
@@ -84,7 +92,7 @@ class JsonlImport {
         this.pending = [];
         for (const p of pending) this.feed(p.rec, p.line, p.chars);
       } else if (this.pending.length >= DETECT_WINDOW) {
-        throw new TranscriptError(`unknown transcript format: the first ${DETECT_WINDOW} records match none of the formats (${TRIED})`, this.file, this.pending[0]!.line);
+        throw new TranscriptError(`unknown transcript format: the first ${DETECT_WINDOW} records match none of the formats (${TRIED})`, this.file);
       }
       return;
     }
@@ -102,9 +110,10 @@ class JsonlImport {
 
   end(origin: TranscriptOrigin): Transcript {
     if (!this.reader) {
-      if (this.records === 0 && this.problems.length === 0) throw new TranscriptError('empty file: no records', this.file, 1);
+      if (this.records === 0 && this.problems.length === 0) throw new TranscriptError('empty file: no records', this.file);
+      if (this.records === 0 && this.firstText !== undefined) throw new TranscriptError(notJsonReason(this.firstText), this.file);
       if (this.records === 0) throw new TranscriptError(`no readable record (${this.problems.length} bad lines skipped)`, this.file, this.problems[0]!.line);
-      throw new TranscriptError(`unknown transcript format (${TRIED})`, this.file, this.pending[0]?.line ?? 1);
+      throw new TranscriptError(`unknown transcript format (${TRIED})`, this.file);
     }
     try {
       this.reader.finish();
@@ -126,6 +135,20 @@ class JsonlImport {
       source: { origin, state: this.reader.state(), ...(this.lastHadNewline ? {} : { missingFinalNewline: true }) },
     };
   }
+}
+
+/**
+ * Why a file whose first line is not JSON at all is not a transcript. hive-mind's own
+ * Markdown (`toMarkdown`, `--to markdown`: `## User (seq 2)` sections) is named as such: it
+ * is for reading and cannot be imported again.
+ */
+function notJsonReason(firstLine: string): string {
+  const t = firstLine.trim();
+  if (/^## (User|Assistant|Tool|System) \(seq \d+\)/.test(t)) {
+    return `unknown transcript format: this is Markdown as written by hive-mind's --to markdown, which is for reading and cannot be read back; use the original transcript (or write one with --to same, openai or anthropic)`;
+  }
+  if (/^(#{1,6}\s|[-*+]\s|>\s|```|---\s*$|\|)/.test(t)) return `unknown transcript format: this looks like Markdown, not JSON or JSONL (${TRIED})`;
+  return `unknown transcript format: not JSON or JSONL (the first line starts ${JSON.stringify(t.slice(0, 24))}) (${TRIED})`;
 }
 
 /** True when the text should be read as one JSON value rather than JSONL. */
@@ -172,9 +195,9 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
   const format = opts.format ?? detectFormat([value]);
   if (!format) {
     const shape = Array.isArray(value) ? 'an array that is not a messages array' : isObj(value) ? 'an object without a messages array' : `a JSON ${value === null ? 'null' : typeof value}`;
-    throw new TranscriptError(`unknown transcript format: ${shape} (${TRIED})`, file, 1);
+    throw new TranscriptError(`unknown transcript format: ${shape} (${TRIED})`, file);
   }
-  if (JSONL_FORMATS.includes(format)) throw new TranscriptError(`a single JSON value cannot be a ${format} transcript (JSONL expected)`, file, 1);
+  if (JSONL_FORMATS.includes(format)) throw new TranscriptError(`a single JSON value cannot be a ${format} transcript (JSONL expected)`, file);
   const log = new MemorySessionLog(file ? basename(file) : 'transcript');
   const b = new LogBuilder(log, newReport(format, file));
   let container: 'array' | 'object' = 'array';
@@ -194,7 +217,7 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
       readAnthropic(b, value);
     }
   } catch (err) {
-    if (err instanceof RecordError) throw new TranscriptError(err.message, file, 1, err.field);
+    if (err instanceof RecordError) throw new TranscriptError(err.message, file, undefined, err.field);
     throw err;
   }
   b.finish();
@@ -215,11 +238,11 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
  */
 export function parseTranscript(text: string, opts: ReadOptions & { path?: string } = {}): Transcript {
   const file = opts.path;
-  if (text.trim() === '') throw new TranscriptError('empty file: no records', file, 1);
+  if (text.trim() === '') throw new TranscriptError('empty file: no records', file);
   const head = text.slice(0, 65536);
   const firstNl = head.indexOf('\n');
   const nul = (firstNl < 0 ? head : head.slice(0, firstNl)).indexOf('\u0000');
-  if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, file, 1);
+  if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, file);
   const origin: TranscriptOrigin = { kind: 'text', text };
   const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(head);
   if (whole) return readWhole(text, file, opts, origin);
@@ -242,11 +265,17 @@ export async function readTranscriptFile(path: string, opts: ReadOptions & { onP
   try {
     st = await stat(path);
   } catch (err) {
-    throw new TranscriptError(`cannot read file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, path, 1);
+    throw new TranscriptError(fileErrorReason(err), path);
   }
-  if (st.isDirectory()) throw new TranscriptError('is a directory, not a transcript file', path, 1);
-  if (st.size === 0) throw new TranscriptError('empty file: no records', path, 1);
-  const fh = await open(path, 'r');
+  if (st.isDirectory()) throw new TranscriptError('is a directory, not a transcript file', path);
+  if (!st.isFile()) throw new TranscriptError('is not a regular file (a device, FIFO or socket), not a transcript file', path);
+  if (st.size === 0) throw new TranscriptError('empty file: no records', path);
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    throw new TranscriptError(fileErrorReason(err), path);
+  }
   let head: Buffer;
   try {
     const buf = Buffer.alloc(Math.min(65536, st.size));
@@ -257,7 +286,7 @@ export async function readTranscriptFile(path: string, opts: ReadOptions & { onP
   }
   const firstNl = head.indexOf(0x0a);
   const nul = (firstNl < 0 ? head : head.subarray(0, firstNl)).indexOf(0);
-  if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, path, 1);
+  if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, path);
   const origin: TranscriptOrigin = { kind: 'file', path, size: st.size, mtimeMs: st.mtimeMs };
   const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(head.toString('utf8'));
   if (whole) {
@@ -270,7 +299,7 @@ export async function readTranscriptFile(path: string, opts: ReadOptions & { onP
       for (const raw of streamLinesSync(buf)) if (raw === null) break; else line++;
       throw new TranscriptError('invalid UTF-8', path, line);
     }
-    if (text.trim() === '') throw new TranscriptError('empty file: no records', path, 1);
+    if (text.trim() === '') throw new TranscriptError('empty file: no records', path);
     opts.onProgress?.(st.size, st.size);
     return readWhole(text, path, opts, origin);
   }

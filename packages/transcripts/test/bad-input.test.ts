@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTranscript, readTranscriptFile, TranscriptError } from '@hive-mind/transcripts';
+import { parseTranscript, readTranscriptFile, toMarkdown, TranscriptError } from '@hive-mind/transcripts';
 import { DATA } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hm-transcripts-bad-'));
@@ -25,7 +25,8 @@ async function fails(path: string, opts = {}): Promise<TranscriptError> {
   const te = err as TranscriptError;
   expect(te.exitCode).toBe(2);
   expect(te.message).not.toContain('\n');
-  expect(te.message.startsWith(`${path}:${te.line}: `)).toBe(true);
+  // a line when one line is to blame, none for the whole file (missing, empty, unknown format...)
+  expect(te.message.startsWith(te.line === undefined ? `${path}: ` : `${path}:${te.line}: `)).toBe(true);
   return te;
 }
 
@@ -33,9 +34,10 @@ const piHead = readFileSync(DATA + 'pi/large-session.jsonl', 'utf8').split('\n')
 
 describe('bad input: one-line TranscriptError naming file, line, reason (and field), exit code 2', () => {
   it('empty file', async () => {
-    const e = await fails(file('empty.jsonl', ''));
-    expect(e.line).toBe(1);
-    expect(e.reason).toMatch(/empty file/);
+    const p = file('empty.jsonl', '');
+    const e = await fails(p);
+    expect(e.line).toBeUndefined();
+    expect(e.message).toBe(`${p}: empty file: no records`);
     await fails(file('blank.jsonl', '\n  \n\n'));
   });
 
@@ -111,12 +113,38 @@ describe('bad input: one-line TranscriptError naming file, line, reason (and fie
   });
 
   it('whole-JSON wrong shape names the field', () => {
-    expect(() => parseTranscript(JSON.stringify([{ role: 'user', content: 'x' }, { role: 'tool', content: 'y' }]), { path: 'm.json' })).toThrow('m.json:1: tool message without tool_call_id (field [1].tool_call_id)');
+    expect(() => parseTranscript(JSON.stringify([{ role: 'user', content: 'x' }, { role: 'tool', content: 'y' }]), { path: 'm.json' })).toThrow('m.json: tool message without tool_call_id (field [1].tool_call_id)');
   });
 
-  it('a missing file is a TranscriptError too', async () => {
-    const e = await fails(join(dir, 'nope.jsonl'));
-    expect(e.reason).toMatch(/ENOENT/);
+  it('a missing file, a directory: file-level errors without a line number', async () => {
+    const missing = join(dir, 'nope.jsonl');
+    const e = await fails(missing);
+    expect(e.line).toBeUndefined();
+    expect(e.message).toBe(`${missing}: no such file`);
+    const under = join(dir, 'empty.jsonl', 'x.jsonl');
+    file('empty.jsonl', '');
+    expect((await fails(under)).message).toBe(`${under}: no such file (a parent path is not a directory)`);
+    expect((await fails(dir)).message).toBe(`${dir}: is a directory, not a transcript file`);
+  });
+
+  it('hive-mind Markdown (--to markdown) is refused as Markdown, not as a bad JSON line; other text too', async () => {
+    const t = await readTranscriptFile(DATA + 'pi/large-session.jsonl');
+    const md = file('session.md', toMarkdown(t.log.surface()));
+    const e = await fails(md);
+    expect(e.line).toBeUndefined();
+    expect(e.reason).toMatch(/^unknown transcript format: this is Markdown as written by hive-mind's --to markdown, which is for reading and cannot be read back/);
+    expect(e.message).not.toMatch(/invalid JSON|Unexpected token/);
+    // lenient does not turn it into a transcript either
+    expect((await fails(md, { lenient: true })).reason).toBe(e.reason);
+    const other = await fails(file('notes.md', '# Notes\n\nsome text\n'));
+    expect(other.reason).toBe('unknown transcript format: this looks like Markdown, not JSON or JSONL (tried claude-code, codex, pi, hermes, openai, anthropic)');
+    const plain = await fails(file('notes.txt', 'hello world\nsecond line\n'));
+    expect(plain.reason).toBe('unknown transcript format: not JSON or JSONL (the first line starts "hello world") (tried claude-code, codex, pi, hermes, openai, anthropic)');
+    expect(() => parseTranscript('## User (seq 2)\n\nhi\n', { path: 'x.md' })).toThrow(/^x\.md: unknown transcript format: this is Markdown/);
+    // a JSONL file whose first line is broken JSON is still a line-level error
+    const broken = await fails(file('broken-first.jsonl', '{"type":"session",\n' + piHead.slice(1).join('\n') + '\n'));
+    expect(broken.line).toBe(1);
+    expect(broken.reason).toMatch(/^invalid JSON/);
   });
 
   it('format is detected from the content, not the name', async () => {

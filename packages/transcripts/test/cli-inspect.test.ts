@@ -66,6 +66,25 @@ describe('hive-mind inspect (built binary)', () => {
     writeFileSync(e, '');
     const r2 = run('inspect', e);
     expect(r2.status).toBe(2);
-    expect(r2.stderr).toBe(`hive-mind: ${e}:1: empty file: no records\n`);
+    expect(r2.stderr).toBe(`hive-mind: ${e}: empty file: no records\n`);
+  });
+
+  it('file-level errors name the file without a line: missing, a directory, hive-mind Markdown', () => {
+    const missing = join(dir, 'missing.jsonl');
+    const r = run('inspect', missing);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`hive-mind: ${missing}: no such file\n`);
+    const d = run('inspect', dir, '--json');
+    expect(d.status).toBe(2);
+    expect(d.stderr).toBe(`hive-mind: ${dir}: is a directory, not a transcript file\n`);
+    // Markdown written by compact --to markdown is for reading only
+    const md = join(dir, 'session.md');
+    const c = run('compact', DATA + 'pi/large-session.jsonl', '--budget', '120000', '--strategy', 'mask', '--to', 'markdown', '--out', md);
+    expect(c.status).toBe(0);
+    const m = run('inspect', md);
+    expect(m.status).toBe(2);
+    expect(m.stderr).toMatch(/^hive-mind: .*session\.md: unknown transcript format: this is Markdown as written by hive-mind's --to markdown, which is for reading and cannot be read back; use the original transcript/);
+    expect(m.stderr).not.toMatch(/invalid JSON|:1:/);
+    expect(m.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

@@ -26,6 +26,6 @@ export function writeTranscript(t: Transcript, to: 'same' | 'openai' | 'anthropi
     case 'markdown':
       return toMarkdown(t.log.surface());
     default:
-      throw new TranscriptError(`unknown output format ${JSON.stringify(to)} (expected same, openai, anthropic or markdown)`, t.report.path, 1);
+      throw new TranscriptError(`unknown output format ${JSON.stringify(to)} (expected same, openai, anthropic or markdown)`, t.report.path);
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { blocksText, isMessageEvent, type ContentBlock, type MessageEvent, type SessionEvent, type SurfaceNode } from '@hive-mind/session';
 import { isSyntheticRepair } from '../builder.js';
-import { TranscriptError } from '../errors.js';
+import { fileErrorReason, TranscriptError } from '../errors.js';
 import { piKeptNodes } from '../formats/pi.js';
 import type { Transcript } from '../types.js';
 import { anthropicBlocks, toAnthropicMessages as toAnthropicMessagesLazy, toOpenAIMessages } from './chat.js';
@@ -17,9 +17,9 @@ function originalText(t: Transcript): string {
   try {
     st = statSync(o.path);
   } catch (err) {
-    throw new TranscriptError(`cannot re-read the original for write-back (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, o.path, 1);
+    throw new TranscriptError(`cannot re-read the original for write-back: ${fileErrorReason(err)}`, o.path);
   }
-  if (st.size !== o.size || st.mtimeMs !== o.mtimeMs) throw new TranscriptError('file changed since it was read; read it again before writing back', o.path, 1);
+  if (st.size !== o.size || st.mtimeMs !== o.mtimeMs) throw new TranscriptError('file changed since it was read; read it again before writing back', o.path);
   return readFileSync(o.path, 'utf8');
 }
 
@@ -269,7 +269,7 @@ function writePi(t: Transcript, original: string): string {
   }
   let tail: MessageEvent[];
   if (replaced) {
-    if (cp && !leadingSystem(surface, k)) throw new TranscriptError('pi can only record a compaction of the oldest span; this checkpoint is in the middle of the surface', t.report.path, 1);
+    if (cp && !leadingSystem(surface, k)) throw new TranscriptError('pi can only record a compaction of the oldest span; this checkpoint is in the middle of the surface', t.report.path);
     const after = (cp ? surface.slice(k + 1) : surface).filter((n) => n.type !== 'system/message');
     // pi keeps original entries by reference: the new entry's context is every entry from
     // the first kept one to the end of the file (see PiReader). That works only when those
