@@ -125,6 +125,9 @@ interface Replacement {
  *
  * @throws CompactionConfigError at construction on a bad config.
  */
+/** Smallest checkpoint body (tokens) worth landing: room for the primary request and the next step. */
+export const MIN_CHECKPOINT_BODY_TOKENS = 128;
+
 export class BasicCompactionEngine implements CompactionEngine {
   readonly config: ResolvedCompactionConfig;
   private readonly raw: CompactionConfig;
@@ -253,8 +256,19 @@ export class BasicCompactionEngine implements CompactionEngine {
     return this.meter.countText(frameCheckpoint('')) + this.meter.perMessageOverhead + 2;
   }
 
+  /**
+   * Smallest checkpoint (tokens, framing included) worth landing: the frame plus
+   * {@link MIN_CHECKPOINT_BODY_TOKENS} of body, room for the primary request and the next step
+   * (a 32-token body was cut after its first line).
+   */
   private minCheckpoint(): number {
-    return this.frameOverhead() + 32;
+    return this.frameOverhead() + this.minCheckpointBody();
+  }
+
+  /** {@link MIN_CHECKPOINT_BODY_TOKENS}, or less (never under 32) when the caller set a smaller `summaryMaxTokens` on purpose. */
+  private minCheckpointBody(): number {
+    if (this.raw.summaryMaxTokens === undefined) return MIN_CHECKPOINT_BODY_TOKENS;
+    return Math.max(32, Math.min(MIN_CHECKPOINT_BODY_TOKENS, this.raw.summaryMaxTokens - this.frameOverhead()));
   }
 
   /** Smallest threshold (tokens) that can work for a fixed head + newest unit, other settings unchanged. */
@@ -282,6 +296,28 @@ export class BasicCompactionEngine implements CompactionEngine {
     return lo;
   }
 
+  /** The arithmetic of a budget that cannot hold the newest unit beside a useful checkpoint, spelled out. */
+  private budgetTooSmallMessage(fromSeq: number, toSeq: number, unitTokens: number, headTokens: number, smallest: number): string {
+    const minCk = this.minCheckpoint();
+    const fixed = unitTokens + headTokens;
+    const explicitCap = this.raw.summaryMaxTokens !== undefined;
+    const capRule = explicitCap ? `summaryMaxTokens (${this.config.summaryMaxTokens})` : 'min(4096, 15% of the budget)';
+    const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.limit() - fixed));
+    let atSmallest = '';
+    try {
+      const c = resolveConfig({ ...this.raw, contextWindow: undefined, thresholdRatio: undefined, threshold: smallest });
+      atSmallest = ` (there the checkpoint may take min(${c.summaryMaxTokens}, ${smallest} - ${fixed}) = ${Math.min(c.summaryMaxTokens, smallest - fixed)} tokens)`;
+    } catch {
+      /* smallest is the MAX_SAFE_INTEGER sentinel */
+    }
+    return (
+      `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${fromSeq}..${toSeq} ` +
+      `(${unitTokens} tokens${headTokens ? ` + ${headTokens} of leading system messages` : ''}) must stay verbatim, and the checkpoint beside it needs at least ${minCk} tokens ` +
+      `(${minCk - this.minCheckpointBody()} of framing + ${this.minCheckpointBody()} of summary); a checkpoint may take at most ${capRule} and what the verbatim part leaves, ` +
+      `which is only ${room} tokens at this budget; the smallest budget that can work is ${smallest}${atSmallest}`
+    );
+  }
+
   /** The retention walk: the oldest span ending at the balanced cut that keeps at most `retainTokens` (at least the newest unit). */
   private planRetention(log: SessionLog, before: number): Plan | 'nothing' {
     const nodes = log.surface();
@@ -307,7 +343,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     if (room(unitTokens) < this.minCheckpoint()) {
       const smallest = this.smallestWorkableBudget(headTokens + unitTokens);
       throw new BudgetTooSmallError(
-        `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${nodes[lastUnitStart]!.seq}..${nodes[n - 1]!.seq} (${unitTokens} tokens${headTokens ? ` + ${headTokens} of leading system messages` : ''}) must stay verbatim beside a checkpoint of at least ${this.minCheckpoint()} tokens; the smallest budget that can work is ${smallest}`,
+        this.budgetTooSmallMessage(nodes[lastUnitStart]!.seq, nodes[n - 1]!.seq, unitTokens, headTokens, smallest),
         this.config.threshold,
         smallest,
         unitTokens,

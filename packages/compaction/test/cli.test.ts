@@ -130,12 +130,36 @@ describe('hive-mind compact: modes and bad input', () => {
     const file = join(work, 'data', 'pi/before-compaction.jsonl');
     const r = await runCli(['compact', file, '--budget', '20000', '--json']);
     expect(r.code).toBe(2);
-    const m = /^hive-mind: budget 20000 is below what the newest indivisible unit needs: .* the smallest budget that can work is (\d+)\n$/.exec(r.stderr);
+    const m = /^hive-mind: budget 20000 is below what the newest indivisible unit needs: .* the smallest budget that can work is (\d+) \(there the checkpoint may take .* tokens\)\n$/.exec(r.stderr);
     expect(m).not.toBeNull();
     expect(r.stdout).toBe('');
     const ok = await runCli(['compact', file, '--budget', m![1]!, '--json', '--out', join(work, 'smallest.jsonl')]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).tokensAfter).toBeLessThanOrEqual(Number(m![1]));
+  });
+
+  it('the too-small-budget message adds up, and at the smallest budget the checkpoint keeps the request and the next step', async () => {
+    const r = await runCli(['compact', src(), '--budget', '100']);
+    expect(r.code).toBe(2);
+    const m = /\((\d+) tokens\) must stay verbatim, and the checkpoint beside it needs at least (\d+) tokens \((\d+) of framing \+ (\d+) of summary\); a checkpoint may take at most min\(4096, 15% of the budget\) and what the verbatim part leaves, which is only (\d+) tokens at this budget; the smallest budget that can work is (\d+) \(there the checkpoint may take min\((\d+), (\d+) - (\d+)\) = (\d+) tokens\)\n$/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const [unit, minCk, frame, body, room, smallest, capAt, sm2, fixed, ckAt] = m!.slice(1).map(Number) as number[];
+    expect(frame! + body!).toBe(minCk);
+    expect(room).toBe(Math.min(Math.floor(100 * 0.15), 100 - unit!));
+    expect(room!).toBeLessThan(minCk!);
+    expect(sm2).toBe(smallest);
+    expect(fixed).toBe(unit);
+    expect(capAt).toBe(Math.floor(smallest! * 0.15));
+    expect(ckAt).toBe(Math.min(capAt!, smallest! - unit!));
+    expect(ckAt!).toBeGreaterThanOrEqual(minCk!);
+    expect(body!).toBeGreaterThanOrEqual(128);
+    const out = join(work, 'smallest-port.md');
+    const ok = await runCli(['compact', src(), '--budget', String(smallest), '--to', 'markdown', '--out', out]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const ck = /<compacted-summary>([\s\S]*?)<\/compacted-summary>/.exec(readFileSync(out, 'utf8'))![1]!;
+    expect(ck).toContain('## Primary request and intent');
+    expect(ck).toMatch(/First request: "Port this Python project to Rust/);
+    expect(ck).toContain('## Next step');
   });
 
   it('rejects bad flags and unreadable input with exit 2 and one line', async () => {
