@@ -19,9 +19,10 @@
  *
  * `save` and `cleanup` are injected, so the gate is independent of the mind.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ensureDir } from './mkdir.js';
 
 /** Default window between two cleanups, in minutes. */
 export const DEFAULT_COMPACT_WINDOW_MIN = 10;
@@ -151,7 +152,7 @@ export async function runHermesStop(opts: HermesStopGateOptions): Promise<Hermes
   result.compact = 'ran';
 
   try {
-    mkdirSync(dirname(statePath), { recursive: true });
+    ensureDir(dirname(statePath));
     writeFileSync(statePath, now.toISOString() + '\n');
     result.stampWritten = true;
   } catch (e) {

@@ -20,6 +20,8 @@
  * stored in `<home>/workspaces/<id>.mind`.
  */
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensureDir } from './mkdir.js';
 import { Mind, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
@@ -57,6 +59,9 @@ export function mindsFor(input: LifecycleInput, env: NodeJS.ProcessEnv): { works
 }
 
 function withMind<T>(path: string, busyTimeoutMs: number, fn: (m: Mind) => T, readonly = false): T {
+  // create the mind's directory here with a bounded loop: the recursive mkdir inside
+  // Mind.open can spin forever on some paths (see ensureDir); this throws instead
+  if (!readonly) ensureDir(dirname(path), 0o700);
   const m = Mind.open(path, { busyTimeoutMs, readonly });
   try {
     return fn(m);

@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ensureDir } from './mkdir.js';
 
 /** Rotate `hooks.log` to `hooks.log.1` once it reaches this many bytes (one generation kept: at most ~2 × 512 KiB on disk). */
 export const HOOK_LOG_MAX_BYTES = 512 * 1024;
@@ -19,7 +20,7 @@ function oneLine(s: string): string {
 }
 
 function appendRotating(path: string, line: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureDir(dirname(path)); // bounded: recursive mkdir can spin forever (see ensureDir)
   try {
     if (statSync(path).size >= HOOK_LOG_MAX_BYTES) renameSync(path, path + '.1');
   } catch {

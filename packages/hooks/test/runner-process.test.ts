@@ -128,3 +128,18 @@ describe('hook usage through the real CLI', { timeout: 60_000 }, () => {
     });
   }
 });
+
+describe('a hive-mind home where mkdir never succeeds (/proc)', { timeout: 60_000 }, () => {
+  // Node 20's mkdirSync(p, { recursive: true }) spins forever under /proc; the hook path
+  // creates directories with a bounded loop, so the hook fails open instead of hanging.
+  for (const event of ['UserPromptSubmit', 'Stop', 'SessionStart']) {
+    it(`claude-code ${event} with HIVE_MIND_HOME=/proc/forbidden exits 0 (killed after 20 s otherwise)`, async () => {
+      const s = sandbox();
+      const r = await runCli(['hook', 'claude-code', event], JSON.stringify(payload('claude-code', event, 0, s.project)), { ...s.env, HIVE_MIND_HOME: '/proc/forbidden' }, 20_000);
+      expect(r.killedByTest).toBe(false);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      if (r.stdout.trim()) JSON.parse(r.stdout);
+    });
+  }
+});
