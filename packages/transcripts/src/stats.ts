@@ -8,7 +8,9 @@ import type { Transcript, TranscriptFormat } from './types.js';
  *   messages (pi `bashExecution` included, it reaches the model as user text); `assistant` =
  *   assistant messages (a Claude Code line per content block, so one API message may count
  *   several times); `tool` = host tool-result messages; `other` = system/developer messages,
- *   checkpoints (host compaction summaries) and synthetic repair events.
+ *   checkpoints (host compaction summaries) and synthetic repair events. Copies the pi reader
+ *   appends again when a compaction keeps entries an older one had hidden (`meta.copyOf`)
+ *   are not counted again (here and in `toolCalls`/`toolResults`).
  * - `toolCalls`: tool-call blocks on the whole log; `toolResults`: tool-result blocks the host
  *   recorded (synthetic repair results excluded).
  * - `repairedCalls`, `compactions`: from the import report.
@@ -39,6 +41,10 @@ export function transcriptStats(t: Transcript, countEvent: (e: MessageEvent) => 
   const all: SessionEvent[] = t.log.events();
   for (const e of all) {
     if (!isMessageEvent(e)) continue;
+    const n = countEvent(e);
+    logTokens += n;
+    sized.push({ seq: e.seq, type: e.type, tokens: n });
+    if (e.meta?.copyOf !== undefined) continue;
     const synthetic = e.kind === 'checkpoint' || e.kind === 'repair';
     if (synthetic || e.type === 'system/message') messages.other++;
     else if (e.type === 'user/message') messages.user++;
@@ -48,9 +54,6 @@ export function transcriptStats(t: Transcript, countEvent: (e: MessageEvent) => 
       if (b.type === 'tool-call') toolCalls++;
       else if (b.type === 'tool-result' && e.kind !== 'repair') toolResults++;
     }
-    const n = countEvent(e);
-    logTokens += n;
-    sized.push({ seq: e.seq, type: e.type, tokens: n });
   }
   let surfaceTokens = 0;
   for (const n of t.log.surface()) surfaceTokens += countEvent(n);

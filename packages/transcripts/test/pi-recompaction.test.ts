@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkInvariants, type MessageEvent } from '@hive-mind/session';
-import { parseTranscript, readTranscriptFile, writeTranscript } from '@hive-mind/transcripts';
+import { parseTranscript, readTranscriptFile, transcriptStats, writeTranscript } from '@hive-mind/transcripts';
 import { DATA, compactHalf, maskOldResults, rawRecords, surfaceShape } from './helpers.js';
 
 // The built CLI (needs `npx tsc -b packages/cli` first).
@@ -139,6 +139,12 @@ describe('pi: reading a compaction whose kept span starts before an older compac
     const older = fromEntries.find((n) => n.meta!.entryIndex === 628)!;
     expect(older.kind).toBe('checkpoint');
     expect((older.content[0] as { text: string }).text).toBe(raw[628]!.summary);
+    // the entries appended again are copies: inspect counts each host message once
+    const plain = parseTranscript(text, { path: 'plain.jsonl' });
+    const count = (x: typeof t) => transcriptStats(x, () => 1);
+    expect(count(t).messages.assistant).toBe(count(plain).messages.assistant);
+    expect(count(t).toolCalls).toBe(count(plain).toolCalls);
+    expect(t.log.events().some((e) => e.meta?.copyOf !== undefined)).toBe(true);
     // nothing from before index 600 is visible, and the log still holds every event
     expect(s.some((n) => typeof n.meta?.entryIndex === 'number' && (n.meta.entryIndex as number) < 600)).toBe(false);
     expect(checkInvariants(t.log.events()).violations).toEqual([]);
