@@ -22,7 +22,8 @@ const USER_DECISION = /^(?:let's|lets|use|don't use|do not use|go with|switch to
 const ACK = /^(?:ok(?:ay)?|k|yes|yep|yeah|yo|no|nope|sure|thanks?(?: you)?|ty|continue|go(?: on| ahead)?|proceed|do it|next|nice|great|cool|good|perfect|done|lgtm|can leave it|leave it|fine|right|y|n)\b[\s.!?]*$/i;
 /** Work reported finished in the last assistant message. */
 const DONE = /\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished)\b|\ball (?:done|set|tests pass(?:ing)?)\b|\b(?:has|have) been (?:fully |successfully )?(?:completed|finished|ported|implemented|fixed|done)\b|\bsuccessfully (?:completed|ported|implemented|finished)\b|\bthe (?:port|task|work|migration|refactor(?:ing)?|implementation) is (?:now )?(?:complete|done|finished)\b/i;
-const SCRATCH = /^(?:\/tmp\/|\/var\/tmp\/|\/private\/tmp\/|\/dev\/)/;
+/** Scratch files: directly in a temp directory (`/tmp/fix3.py`), not a project that lives under /tmp (`/tmp/tmpab12/src/lib.rs`). */
+const SCRATCH = /^(?:\/(?:var\/|private\/)?tmp\/[^/]+|\/dev\/\S+)$/;
 
 /** A user message that states a request: not a slash command, not an acknowledgement, not a few words. */
 export function isSubstantiveRequest(text: string): boolean {

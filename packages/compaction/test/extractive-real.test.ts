@@ -29,6 +29,8 @@ describe('extractive checkpoint quality on real transcripts', () => {
     expect(next).toHaveLength(1);
     expect(next[0]).toMatch(/reported complete .*wait for the user's next request/);
     expect(next[0]).not.toContain('Continue the latest');
+    // this project itself lives under /tmp: its files are not scratch files
+    expect(get('Files modified').join('\n')).toContain('/tmp/tmpqwh7888i/src/lib.rs');
   });
 
   it('pi/large-session: no slash command as the request, no /tmp scratch files, no call ids in Pending tasks', async () => {
