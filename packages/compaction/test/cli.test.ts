@@ -114,7 +114,7 @@ describe('hive-mind compact: modes and bad input', () => {
     const r = await runCli(['compact', src(), '--budget', '5000', '--dry-run', '--out', join(work, 'dry.jsonl')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/would compact .*: \d+ -> <= \d+ tokens \(budget 5000\)/);
-    expect(r.stdout).toMatch(/would replace \d+ surface events \(seqs \d+\.\.\d+, \d+ tokens\) with a checkpoint of at most 750 tokens/);
+    expect(r.stdout).toMatch(/would replace \d+ surface events \(log seqs \d+ to \d+, \d+ tokens\) with a checkpoint of at most 750 tokens/);
     expect(existsSync(join(work, 'dry.jsonl'))).toBe(false);
   });
 

@@ -268,7 +268,7 @@ export function register(program: Command): void {
         lines.push(`${verb} ${file} (${t.format}): ${result.tokensBefore} -> ${result.dryRun ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
         const seqs = result.shadowedSeqs;
         if (result.action === 'summarize') {
-          lines.push(`  ${result.dryRun ? 'would replace' : 'replaced'} ${seqs.length} surface events (seqs ${seqs[0]}..${seqs[seqs.length - 1]}, ${result.shadowedTokens} tokens) with ${result.dryRun ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
+          lines.push(`  ${result.dryRun ? 'would replace' : 'replaced'} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${result.dryRun ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
           if (!result.dryRun) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
         } else {
           lines.push(`  ${result.dryRun ? 'would replace' : 'replaced'} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
