@@ -1,7 +1,8 @@
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, fsyncSync, mkdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MindError } from './errors.js';
+import { ensureDir } from './dirs.js';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** Synchronous sleep (the notes API is synchronous so hooks and tools can call it without async plumbing). */
@@ -51,7 +52,7 @@ function hostId(): string {
  */
 export function withFileLock<T>(path: string, fn: () => T, timeoutMs = 5000): T {
   const lockPath = `${path}.lock`;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensureDir(dirname(path), 0o700);
   const deadline = Date.now() + timeoutMs;
   let fd: number | undefined;
   let delay = 2;
@@ -99,7 +100,7 @@ export function withFileLock<T>(path: string, fn: () => T, timeoutMs = 5000): T 
 
 /** Write `data` to `path` atomically: temp file in the same directory (mode 0600), fsync, rename. */
 export function atomicWrite(path: string, data: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensureDir(dirname(path), 0o700);
   const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   const fd = openSync(tmp, 'w', 0o600);
   try {

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import type { TokenCounter } from './store.js';
@@ -9,6 +9,7 @@ import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
 import { cleanText, normalizeForHash, preview } from './text.js';
 import { atomicWrite, readLock, withFileLock } from './lock.js';
+import { ensureDir } from './dirs.js';
 
 /**
  * Curated notes (the Hermes memory model): a bounded `MEMORY.md` per thread (global fallback) and one
@@ -404,7 +405,7 @@ export class Notes {
       }
     } catch {
       const red = redactSecrets(content).text;
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      ensureDir(this.dir, 0o700);
       appendFileSync(join(this.dir, 'PENDING.jsonl'), JSON.stringify({ ts: this.now().toISOString(), file: target.file, thread, content: red }) + '\n', { mode: 0o600 });
       return undefined;
     }
@@ -653,7 +654,7 @@ export class Notes {
   private appendArchive(target: NotesTarget, records: ArchiveRecord[]): void {
     if (!records.length) return;
     const p = this.archivePath(target);
-    mkdirSync(join(p, '..'), { recursive: true, mode: 0o700 });
+    ensureDir(join(p, '..'), 0o700);
     appendFileSync(p, records.map((r) => JSON.stringify(r)).join('\n') + '\n', { mode: 0o600 });
   }
 

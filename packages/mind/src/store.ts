@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 // type only: the default meter is a local estimate, so importing the mind loads nothing of the compaction package
 // (its index also loads the LLM summarizers, openai and @anthropic-ai/sdk: ~1.3 s measured)
@@ -10,6 +10,7 @@ import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
 import { chunkText, cleanText, contentHash, preview } from './text.js';
+import { ensureDir } from './dirs.js';
 
 /** How much a frame matters. `temporary` frames expire; `deprecated` ones are kept only for history. */
 export type Importance = 'critical' | 'important' | 'normal' | 'temporary' | 'deprecated';
@@ -433,7 +434,7 @@ export class Mind {
     const busy = opts.busyTimeoutMs ?? 10_000;
     if (opts.readonly && !existsSync(path)) throw new MindError(`${path}: no such .mind file`, 'IO', path);
     if (!opts.readonly && !existsSync(path)) {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      ensureDir(dirname(path), 0o700);
       try {
         closeSync(openSync(path, 'wx', 0o600));
       } catch (err) {

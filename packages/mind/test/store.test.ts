@@ -423,6 +423,18 @@ describe('concurrency (real child processes)', () => {
     m.close();
   });
 
+  it('a home under /proc fails with an error instead of hanging (Node 20 recursive mkdir loops there)', async () => {
+    const script = `
+      import { Mind } from ${JSON.stringify(DIST_INDEX)};
+      try { Mind.open('/proc/hm-forbidden/sub/personal.mind'); console.log('opened'); }
+      catch (e) { console.log('ERR ' + e.message); }`;
+    const child = runNode(['--input-type=module', '-e', script]);
+    const timeout = new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000));
+    const r = await Promise.race([child, timeout]);
+    expect(r).not.toBe('hung');
+    expect((r as { stdout: string }).stdout).toMatch(/^ERR .*\/proc\/hm-forbidden/);
+  });
+
   it('several processes creating the same new file at once all open it (no half-created schema seen as foreign)', async () => {
     // Regression: the open-time probe read user_version and the table list in two statements, so a
     // creator committing its migration in between made the file look like another app's database.
