@@ -506,6 +506,26 @@ export abstract class ModelServer<R> extends ScriptedServer {
     const r = await this.cursor.next(ctx.req);
     return r ?? this.fallback;
   }
+
+  /**
+   * The shared start of every model endpoint: answer 400 when the body is not a JSON object,
+   * 500 when the script has no reply left (both in the dialect's error shape, via `errorBody`),
+   * else return the next scripted reply.
+   */
+  protected async takeReply(ctx: ReplyContext, errorBody: (f: Extract<Fault, { kind: 'status' }>) => unknown, calls = ''): Promise<R | undefined> {
+    const body = ctx.req.body;
+    if (ctx.req.bodyError || !body || typeof body !== 'object') {
+      ctx.req.outcome.kind = 'bad-request';
+      ctx.json(400, errorBody({ kind: 'status', status: 400, message: ctx.req.bodyError ?? 'body must be a JSON object' }));
+      return undefined;
+    }
+    const next = await this.nextReply(ctx);
+    if (next === undefined) {
+      ctx.req.outcome.kind = 'script-exhausted';
+      ctx.json(500, errorBody({ kind: 'status', status: 500, message: `test server: no scripted reply left for request #${ctx.req.index}${calls}` }));
+    }
+    return next;
+  }
 }
 
 // Shared fault handling. Returns true when the fault fully handled the request.
@@ -722,18 +742,9 @@ export class AnthropicServer extends ModelServer<AnthropicReply> {
   }
 
   private async messages(ctx: ReplyContext): Promise<void> {
+    const next = await this.takeReply(ctx, anthropicErrorBody, ` (${this.cursor.calls} message calls so far)`);
+    if (next === undefined) return;
     const body = ctx.req.body;
-    if (ctx.req.bodyError || !body || typeof body !== 'object') {
-      ctx.req.outcome.kind = 'bad-request';
-      ctx.json(400, { type: 'error', error: { type: 'invalid_request_error', message: ctx.req.bodyError ?? 'body must be a JSON object' } });
-      return;
-    }
-    const next = await this.nextReply(ctx);
-    if (next === undefined) {
-      ctx.req.outcome.kind = 'script-exhausted';
-      ctx.json(500, { type: 'error', error: { type: 'api_error', message: `test server: no scripted reply left for request #${ctx.req.index} (${this.cursor.calls} message calls so far)` } });
-      return;
-    }
     const spec = normalizeAnthropic(next);
     if (await applyPreFault(ctx, spec, anthropicErrorBody)) return;
 
@@ -865,18 +876,9 @@ export class OpenAIChatServer extends ModelServer<ChatReply> {
   }
 
   private async completions(ctx: ReplyContext): Promise<void> {
+    const next = await this.takeReply(ctx, openaiErrorBody);
+    if (next === undefined) return;
     const body = ctx.req.body;
-    if (ctx.req.bodyError || !body || typeof body !== 'object') {
-      ctx.req.outcome.kind = 'bad-request';
-      ctx.json(400, { error: { message: ctx.req.bodyError ?? 'body must be a JSON object', type: 'invalid_request_error', param: null, code: null } });
-      return;
-    }
-    const next = await this.nextReply(ctx);
-    if (next === undefined) {
-      ctx.req.outcome.kind = 'script-exhausted';
-      ctx.json(500, { error: { message: `test server: no scripted reply left for request #${ctx.req.index}`, type: 'server_error', param: null, code: null } });
-      return;
-    }
     const spec: ChatReplySpec = typeof next === 'string' ? { content: next } : next;
     if (await applyPreFault(ctx, spec, openaiErrorBody)) return;
 
@@ -994,18 +996,9 @@ export class ResponsesServer extends ModelServer<ResponsesReply> {
   }
 
   private async responses(ctx: ReplyContext): Promise<void> {
+    const next = await this.takeReply(ctx, openaiErrorBody);
+    if (next === undefined) return;
     const body = ctx.req.body;
-    if (ctx.req.bodyError || !body || typeof body !== 'object') {
-      ctx.req.outcome.kind = 'bad-request';
-      ctx.json(400, { error: { message: ctx.req.bodyError ?? 'body must be a JSON object', type: 'invalid_request_error', param: null, code: null } });
-      return;
-    }
-    const next = await this.nextReply(ctx);
-    if (next === undefined) {
-      ctx.req.outcome.kind = 'script-exhausted';
-      ctx.json(500, { error: { message: `test server: no scripted reply left for request #${ctx.req.index}`, type: 'server_error', param: null, code: null } });
-      return;
-    }
     const spec: ResponsesReplySpec = typeof next === 'string' ? { output: next } : next;
     if (await applyPreFault(ctx, spec, openaiErrorBody)) return;
 
