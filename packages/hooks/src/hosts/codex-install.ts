@@ -8,9 +8,8 @@
  * Codex also runs a user hook only once it is trusted; install cannot do that for the
  * user, and says so in its notes.
  */
-import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { commitFile, missingDirs, readText, unifiedDiff } from '../install/files.js';
 import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
 import { listOurHooks, parseJsonc } from '../install/json-hooks.js';
 import { dropState, homeOf, readState } from '../install/state.js';
@@ -97,11 +96,7 @@ async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport
   let backup: string | undefined;
   if (tomlChanged && !opts.dryRun) {
     // a config.toml our install created is removed without a backup (nothing of the user's in it)
-    if (deleteToml) unlinkSync(tomlPath);
-    else {
-      backup = backupFile(tomlPath);
-      writeAtomic(tomlPath, tomlAfter);
-    }
+    backup = commitFile(tomlPath, deleteToml ? undefined : tomlAfter);
   }
   if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit, tomlCreated }, dirs);
   else dropState('codex', opts, state);

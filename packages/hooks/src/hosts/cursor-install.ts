@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
-import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { commitFile, missingDirs, readText, unifiedDiff } from '../install/files.js';
 import { hookCommand } from '../install/command.js';
 import { dropState, homeOf, readState, withPriorDirs, writeState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
@@ -386,11 +386,8 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
   };
   if (changed && !opts.dryRun) {
     // a file our install created goes without a backup (nothing of the user's in it)
-    if (after === undefined) fs.unlinkSync(file);
-    else {
-      report.files[0]!.backup = backupFile(file);
-      writeAtomic(file, after);
-    }
+    const backup = commitFile(file, after);
+    if (backup) report.files[0]!.backup = backup;
   }
   if (!opts.dryRun) {
     if (action === 'install') writeState({ host: 'cursor', installedAt: new Date().toISOString(), created: { [file]: dedupe(created) }, dirs: withPriorDirs('cursor', opts, dirs) }, opts);

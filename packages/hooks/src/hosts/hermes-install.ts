@@ -26,7 +26,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type Y
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { HERMES_INSTALLED_EVENTS } from './hermes.js';
 import { hookCommand } from '../install/command.js';
-import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { commitFile, missingDirs, readText, unifiedDiff } from '../install/files.js';
 import { dropState, homeOf, readState, withPriorDirs, writeState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import { isOurHookCommand, resolveHookCommand, withStdoutCheck } from './cursor-openclaw-hermes-shared.js';
@@ -384,11 +384,8 @@ async function change(action: 'install' | 'uninstall', opts: InstallOptions = {}
   const report: InstallReport = { host: 'hermes', action, dryRun: !!opts.dryRun, files: [{ path: file, changed, diff: changed ? unifiedDiff(file, before ?? '', after ?? '') : '' }], notes: [] };
   if (changed && !opts.dryRun) {
     // a file left holding only our hooks goes without a backup (nothing of the user's in it)
-    if (after === undefined) fs.unlinkSync(file);
-    else {
-      report.files[0]!.backup = backupFile(file);
-      writeAtomic(file, after);
-    }
+    const backup = commitFile(file, after);
+    if (backup) report.files[0]!.backup = backup;
   }
   if (!opts.dryRun) {
     if (action === 'install') {

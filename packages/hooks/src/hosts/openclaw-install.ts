@@ -21,7 +21,7 @@
  */
 import { existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { backupFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
+import { commitFile, missingDirs, readText, unifiedDiff, writeAtomic } from '../install/files.js';
 import { dropState, homeOf, readState, withPriorDirs, writeState, type InstallState } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import type { HostInstaller, InstallOptions, InstallReport, VerifyReport } from '../types.js';
@@ -232,8 +232,8 @@ async function install(opts: InstallOptions = {}): Promise<InstallReport> {
   report.files.push(entry);
   if (!opts.dryRun) {
     if (changed) {
-      entry.backup = backupFile(cfg);
-      writeAtomic(cfg, edit.text);
+      const backup = commitFile(cfg, edit.text);
+      if (backup) entry.backup = backup;
     }
     const prior = readState('openclaw', opts);
     // keep what an earlier install recorded (a re-install creates nothing new)
@@ -268,11 +268,8 @@ async function uninstall(opts: InstallOptions = {}): Promise<InstallReport> {
     report.files.push(entry);
     if (changed && !opts.dryRun) {
       // a file our install created goes without a backup (nothing of the user's in it)
-      if (after === undefined) unlinkSync(cfg);
-      else {
-        entry.backup = backupFile(cfg);
-        writeAtomic(cfg, after);
-      }
+      const backup = commitFile(cfg, after);
+      if (backup) entry.backup = backup;
     }
   }
   dropState('openclaw', opts, state);

@@ -113,6 +113,21 @@ export function backupFile(linkPath: string, now = new Date()): string | undefin
 }
 
 /**
+ * Commit one config edit: back `file` up (timestamped, next to its real target) and write
+ * `after` atomically through any symlink; or, when `after` is undefined, delete the file
+ * without a backup (it held only what our install created). Returns the backup path.
+ */
+export function commitFile(file: string, after: string | undefined): string | undefined {
+  if (after === undefined) {
+    unlinkSync(file);
+    return undefined;
+  }
+  const backup = backupFile(file);
+  writeAtomic(file, after);
+  return backup;
+}
+
+/**
  * A unified diff (`--- a/…`, `+++ b/…`, `@@` hunks with 3 lines of context) of two
  * texts, line by line (LCS). '' when equal. Meant for config files (O(n·m) memory).
  */

@@ -4,7 +4,7 @@
  */
 import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { defaultHookCommand, hookCommand } from './command.js';
-import { backupFile, readText, unifiedDiff, writeAtomic } from './files.js';
+import { commitFile, readText, unifiedDiff } from './files.js';
 import { unlinkSync } from 'node:fs';
 import { installJsonHooks, listOurHooks, strictJsonProblem, uninstallJsonHooks } from './json-hooks.js';
 import { readState, withPriorDirs, writeState } from './state.js';
@@ -66,8 +66,7 @@ export function editJsonHost(spec: JsonHostSpec, home: string, opts: InstallOpti
   const diff = unifiedDiff(file, before ?? '', after);
   let backup: string | undefined;
   if (changed && !opts.dryRun) {
-    backup = backupFile(file);
-    writeAtomic(file, after);
+    backup = commitFile(file, after);
   }
   return { path: file, changed, diff, created, after, ...(backup ? { backup } : {}) };
 }
