@@ -2,9 +2,8 @@ import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
 import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { Mind } from '@hive-mind/mind';
-import { tmp, ensureBuilt, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
+import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 
 let t: ReturnType<typeof tmp>;
@@ -13,16 +12,7 @@ beforeEach(() => (t = tmp('hm-cli-')));
 afterEach(() => t.cleanup());
 
 function cli(args: string[], opts: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { env: { ...process.env, HIVE_MIND_HOME: t.dir, ...opts.env }, cwd: t.dir });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
+  return runNode([CLI_BIN, ...args], { env: { HIVE_MIND_HOME: t.dir, ...opts.env }, input: opts.input, cwd: t.dir });
 }
 const json = (r: RunResult) => {
   expect(r.stderr, r.stderr).toBe('');

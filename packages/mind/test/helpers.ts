@@ -40,7 +40,7 @@ export interface RunResult {
 }
 
 /** Run `node -e script` (ESM) or a file with args; resolves with exit code and output. */
-export function runNode(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<RunResult> {
+export function runNode(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: Buffer | string; cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? REPO_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
