@@ -18,13 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { percentile, arg, root, cli } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'packages/cli/bin/hive-mind.js');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
 const RUNS = arg('--runs', 30);
 const FRAMES = arg('--frames', 10_000);
 const data = join(root, '..', 'shared', 'data', 'host-payloads', 'claude-code');
@@ -42,10 +37,7 @@ function wall(args, input) {
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, stdout: r.stdout };
 }
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+const pct = percentile;
 const fmt = (x) => x.toFixed(1).padStart(7);
 
 // 1. per-event wall time

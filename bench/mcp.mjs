@@ -14,13 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { percentile, arg, root, cli } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'packages/cli/bin/hive-mind.js');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
 const RUNS = arg('--runs', 15);
 const FRAMES = arg('--frames', 10_000);
 const QUERIES = arg('--queries', 300);
@@ -29,10 +24,7 @@ const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
 const { Mind } = await import(join(root, 'packages/mind/dist/index.js'));
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+const pct = percentile;
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 function spawnNode(args) {

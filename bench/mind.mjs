@@ -21,7 +21,6 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const distIndex = join(root, 'packages/mind/dist/index.js');
 const { Mind } = await import(distIndex);
 const Database = createRequire(join(root, 'packages/mind/package.json'))('better-sqlite3');
@@ -30,6 +29,7 @@ const Database = createRequire(join(root, 'packages/mind/package.json'))('better
 // (frequency-ranked vocabulary, Zipf-sampled: rank r with probability ~ 1/r); a small built-in
 // engineering vocabulary when the data set is not there.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { percentile, root } from './lib.mjs';
 function loadVocab() {
   const dataDir = join(root, '..', 'shared', 'data', 'transcripts');
   const counts = new Map();
@@ -59,10 +59,7 @@ const IMPS = ['normal', 'normal', 'normal', 'important', 'critical', 'temporary'
 const KINDS = ['fact', 'decision', 'preference', 'error', 'instruction'];
 const frameOf = (i) => ({ content: sentence(i), kind: KINDS[i % KINDS.length], importance: IMPS[i % IMPS.length], host: 'bench', sessionId: 's' + (i % 50) });
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+const pct = percentile;
 const f1 = (x) => x.toFixed(1);
 const fint = (x) => Math.round(x).toLocaleString('en-US');
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const wanted = process.argv.slice(2);
-const all = readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').sort();
+const all = readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && f !== 'lib.mjs').sort();
 const chosen = wanted.length ? all.filter((f) => wanted.includes(f.replace(/\.mjs$/, ''))) : all;
 let failed = 0;
 for (const f of chosen) {
