@@ -1,5 +1,5 @@
 import type { SessionEvent, ContentBlock } from '@hive-mind/session';
-import type { FrameInput } from './store.js';
+import type { FrameInput } from './frame.js';
 
 /** What {@link harvestEvents} found, by kind. */
 export interface HarvestCounts {

@@ -9,9 +9,9 @@ export { redactSecrets, REDACTION_TYPES } from './redact.js';
 export { scanThreats } from './threats.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { Mind } from './store.js';
+export { ftsQuery } from './search.js';
 export {
-  Mind,
-  ftsQuery,
   IMPORTANCES,
   SCOPES,
   SOURCES,
@@ -32,7 +32,7 @@ export {
   type RankingWeights,
   type TokenCounter,
   ESTIMATE_METER,
-} from './store.js';
+} from './frame.js';
 export {
   Notes,
   NOTES_DELIMITER,

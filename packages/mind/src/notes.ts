@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
-import type { TokenCounter } from './store.js';
+import type { TokenCounter } from './frame.js';
 import { MindError } from './errors.js';
 import { memoriesDir, safeFileName } from './paths.js';
 import { Mind } from './store.js';

@@ -1,0 +1,283 @@
+// type only: the default meter is a local estimate, so importing the mind loads nothing of the compaction package
+// (its index also loads the LLM summarizers, openai and @anthropic-ai/sdk: ~1.3 s measured)
+import type { TokenMeter } from '@hive-mind/compaction/tokens';
+
+/** The frame model: what a caller saves and reads back, the option shapes of {@link Mind}, and the row mapping. */
+
+/** How much a frame matters. `temporary` frames expire; `deprecated` ones are kept only for history. */
+export type Importance = 'critical' | 'important' | 'normal' | 'temporary' | 'deprecated';
+/** Where a frame applies. */
+export type Scope = 'personal' | 'workspace' | 'thread';
+/** Who vouches for a frame. */
+export type FrameSource = 'user_stated' | 'tool_verified' | 'agent_inferred' | 'import';
+
+export const IMPORTANCES: readonly Importance[] = ['critical', 'important', 'normal', 'temporary', 'deprecated'];
+export const SCOPES: readonly Scope[] = ['personal', 'workspace', 'thread'];
+export const SOURCES: readonly FrameSource[] = ['user_stated', 'tool_verified', 'agent_inferred', 'import'];
+
+/** What a caller passes to {@link Mind.save}. Only `content` is required. */
+export interface FrameInput {
+  content: string;
+  /** Free label, 1–64 characters: 'fact' (default), 'decision', 'preference', 'instruction', 'error', 'file', 'prompt', 'outcome', 'note', 'pending-note'... */
+  kind?: string;
+  /** Default 'normal'. */
+  importance?: Importance;
+  /** Default 'personal'. */
+  scope?: Scope;
+  /** Default 'agent_inferred'. */
+  source?: FrameSource;
+  host?: string;
+  sessionId?: string;
+  /** With host, sessionId and kind: the idempotency key. A second save with the same key returns the first frame. */
+  turnId?: string;
+  threadKey?: string;
+  workspace?: string;
+  /** ISO 8601 time after which the frame is excluded from search/recall and deleted by cleanup. */
+  expiresAt?: string | null;
+  /** Id of a frame this one replaces: the older frame is retired (kept in history, no longer recalled). */
+  supersedes?: number | null;
+  tags?: string[];
+  /**
+   * ISO 8601 time the frame's content originated (e.g. the transcript event's timestamp when
+   * importing a session). Default: now. Stored as `createdAt` (UTC); `updatedAt` is still the time
+   * of the save. Must parse as a date and not lie in the future by more than a day.
+   */
+  createdAt?: string;
+}
+
+/** A stored frame. Times are ISO 8601 UTC strings. */
+export interface Frame {
+  id: number;
+  content: string;
+  kind: string;
+  importance: Importance;
+  scope: Scope;
+  source: FrameSource;
+  host: string;
+  sessionId: string;
+  turnId: string;
+  threadKey: string;
+  workspace: string;
+  expiresAt: string | null;
+  supersedes: number | null;
+  tags: string[];
+  contentHash: string;
+  createdAt: string;
+  updatedAt: string;
+  quarantined: boolean;
+  /** Threat ids from {@link scanThreats} (non-empty iff quarantined at save time). */
+  threats: string[];
+  /** Redaction types applied before storage (the secrets themselves are never stored). */
+  redactions: string[];
+  supersededBy: number | null;
+  /** 0-based part index when long content was chunked; 0 otherwise. */
+  part: number;
+  /** Number of parts (1 when not chunked). */
+  parts: number;
+  /** Id of part 0 for parts 1..n-1 of a chunked save; null otherwise. */
+  partOf: number | null;
+}
+
+/** Result of one {@link Mind.save}. */
+export interface SaveResult {
+  /** The frame id (for a chunked save: the id of part 0). */
+  id: number;
+  /**
+   * `inserted`: new frame; `duplicate`: same normalized content already live (its id is returned,
+   * importance raised when the new one was higher); `idempotent`: same (host, session, turn, kind)
+   * was already saved; `quarantined`: stored but flagged by the threat scan.
+   */
+  status: 'inserted' | 'duplicate' | 'idempotent' | 'quarantined';
+  redactions: string[];
+  threats: string[];
+  /** Ids of every part when the content was chunked (length > 1), else `[id]`. */
+  ids: number[];
+  /** Notes about the input: NUL characters removed, invalid UTF-16/UTF-8 replaced, chunking. */
+  notices: string[];
+}
+
+/** A search hit: the frame, the blended score in [0, 1] and the raw FTS5 bm25 (lower is better). */
+export type SearchHit = Frame & { score: number; bm25: number };
+
+/** Options of {@link Mind.search}. */
+export interface SearchOptions {
+  /** Maximum hits, 1–1000. Default 10. */
+  limit?: number;
+  /** Default: all scopes. */
+  scopes?: Scope[];
+  /** Include temporary frames. Default false. */
+  includeTemporary?: boolean;
+  /** Include quarantined frames. Default false. */
+  includeQuarantined?: boolean;
+  /** Include deprecated and superseded frames. Default false. */
+  includeRetired?: boolean;
+}
+
+/** Options of {@link Mind.recall}. */
+export interface RecallOptions {
+  query?: string;
+  /** The hard budget in tokens (counted by the mind's TokenMeter). The text never exceeds it. */
+  budgetTokens: number;
+  scopes?: Scope[];
+}
+
+/** A block ready to inject: `tokens <= budgetTokens` always. `frames` are the frames it shows, in order. */
+export interface RecallResult {
+  text: string;
+  tokens: number;
+  frames: Frame[];
+  /** Frames left out because the recall-time threat scan flagged them. */
+  droppedByScan: number[];
+  /** Frames that matched but did not fit in the budget. */
+  omitted: number;
+}
+
+/** Counts of one {@link Mind.cleanup} run. */
+export interface CleanupReport {
+  mode: 'compact' | 'reconcile';
+  /** Temporary frames past their TTL and any frame past its `expiresAt`, deleted. */
+  expired: number;
+  /** Deprecated frames not updated for `deprecatedDays`, deleted. */
+  deprecatedDeleted: number;
+  /** Superseded frames moved into the history table of their live head. */
+  folded: number;
+  /** Frames that were missing from the FTS index and were indexed. */
+  reindexed: number;
+  /** FTS rows with no frame, removed. */
+  orphansRemoved: number;
+  durationMs: number;
+}
+
+/** Numbers for `stats` and `doctor`. */
+export interface MindStats {
+  path: string;
+  schemaVersion: number;
+  frames: number;
+  live: number;
+  byImportance: Record<Importance, number>;
+  byKind: Record<string, number>;
+  quarantined: number;
+  superseded: number;
+  history: number;
+  ftsRows: number;
+  fileBytes: number;
+  walBytes: number;
+  oldest: string | null;
+  newest: string | null;
+}
+
+/** Ranking weights of the blended score (see README "Ranking"). */
+export interface RankingWeights {
+  relevance: number;
+  importance: number;
+  recency: number;
+  /** Recency half-life in days. */
+  halfLifeDays: number;
+}
+
+/** Options of {@link Mind.open}. */
+export interface MindOptions {
+  /** Open read-only (never creates, migrates or writes). Default false. */
+  readonly?: boolean;
+  /** SQLite `busy_timeout` in ms: how long a writer waits for another process's lock. Default 10000. */
+  busyTimeoutMs?: number;
+  /**
+   * Token meter for recall budgets: a `TokenMeter` from @hive-mind/compaction (or anything with
+   * `countText`). Default: the estimate `ceil(chars / 4)`, the same rule as `TokenMeter({mode: 'estimate'})`,
+   * without importing the compaction package (whose index loads the LLM SDKs: ~1.3 s measured).
+   */
+  meter?: TokenCounter | TokenMeter;
+  /** Content larger than this (UTF-8 bytes, after cleaning) is refused with `TOO_LARGE`. Default 16 MiB. */
+  maxContentBytes?: number;
+  /** Content longer than this (characters) is split into linked part frames. Default 8000. */
+  chunkChars?: number;
+  /** TTL of temporary frames without `expiresAt`, in days. Default 30. */
+  temporaryTtlDays?: number;
+  /** Deprecated frames not updated for this many days are deleted by `compact`. Default 90. */
+  deprecatedDays?: number;
+  /** Ranking weights. Defaults: relevance 0.6, importance 0.25, recency 0.15, halfLifeDays 30. */
+  weights?: Partial<RankingWeights>;
+  /** Clock (tests). Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** What recall needs from a token meter. `TokenMeter` satisfies it. */
+export interface TokenCounter {
+  countText(text: string): number;
+}
+
+/** `ceil(chars / 4)`: OpenAI's rule of thumb, as `TokenMeter` in `estimate` mode with its default charsPerToken. */
+export const ESTIMATE_METER: TokenCounter = { countText: (text: string) => (text ? Math.ceil(text.length / 4) : 0) };
+
+export const IMPORTANCE_RANK: Record<Importance, number> = { deprecated: 0, temporary: 1, normal: 2, important: 3, critical: 4 };
+/** Importance term of the blended score. */
+export const IMPORTANCE_WEIGHT: Record<Importance, number> = { critical: 1, important: 0.75, normal: 0.5, temporary: 0.2, deprecated: 0 };
+
+export const DAY_MS = 86_400_000;
+
+/** A `frames` row as SQLite returns it. */
+export interface Row {
+  id: number;
+  content: string;
+  kind: string;
+  importance: Importance;
+  scope: Scope;
+  source: FrameSource;
+  host: string;
+  session_id: string;
+  turn_id: string;
+  thread_key: string;
+  workspace: string;
+  tags: string;
+  content_hash: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+  supersedes: number | null;
+  superseded_by: number | null;
+  quarantined: number;
+  threats: string;
+  redactions: string;
+  part: number;
+  parts: number;
+  part_of: number | null;
+}
+
+function parseJsonArray(s: string): string[] {
+  try {
+    const v = JSON.parse(s) as unknown;
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toFrame(r: Row): Frame {
+  return {
+    id: r.id,
+    content: r.content,
+    kind: r.kind,
+    importance: r.importance,
+    scope: r.scope,
+    source: r.source,
+    host: r.host,
+    sessionId: r.session_id,
+    turnId: r.turn_id,
+    threadKey: r.thread_key,
+    workspace: r.workspace,
+    expiresAt: r.expires_at,
+    supersedes: r.supersedes,
+    tags: parseJsonArray(r.tags),
+    contentHash: r.content_hash,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    quarantined: r.quarantined !== 0,
+    threats: parseJsonArray(r.threats),
+    redactions: parseJsonArray(r.redactions),
+    supersededBy: r.superseded_by,
+    part: r.part,
+    parts: r.parts,
+    partOf: r.part_of,
+  };
+}
+
