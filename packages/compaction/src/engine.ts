@@ -1,14 +1,15 @@
 import {
   balancedCuts,
-  blockText,
   isMessageEvent,
   text as textBlock,
+  type CompactionEndData,
+  type CompactionStartData,
+  type CompactionSummaryData,
   type ContentBlock,
   type MessageEvent,
   type NewEvent,
   type SessionLog,
   type SurfaceNode,
-  type ToolResultBlock,
 } from '@hive-mind/session';
 import { randomUUID } from 'node:crypto';
 import { checkAnchors, extractAnchors, reinsertAnchors, type Anchor } from './anchors.js';
@@ -24,7 +25,7 @@ import {
 } from './errors.js';
 import { ExtractiveSummarizer } from './extractive.js';
 import { frameCheckpoint } from './frame.js';
-import { maskToolResult, pruneToolResult } from './prune.js';
+import { planMask, planPrune, planRetention, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
 import type { Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -87,47 +88,41 @@ export interface CompactionEngine {
   compactRegion(log: SessionLog, start: number, end: number, opts?: CompactOptions): Promise<CompactionResult>;
 }
 
+/** Smallest checkpoint body (tokens) worth landing: room for the primary request and the next step. */
+export const MIN_CHECKPOINT_BODY_TOKENS = 128;
+
 interface Gauge {
   generation: number;
   lastSeq: number;
   total: number;
 }
 
-interface Plan {
-  nodes: readonly SurfaceNode[];
-  tokens: number[];
-  before: number;
-  headEnd: number;
-  /** span = nodes[spanStart, cut) */
-  spanStart: number;
-  cut: number;
-  spanTokens: number;
-  headTokens: number;
-  tailTokens: number;
+/** A checkpoint that passed verification, ready to land. */
+interface VerifiedCheckpoint {
+  content: ContentBlock[];
+  tokens: number;
+  /** Surface tokens once it lands (before re-measuring). */
+  projected: number;
+  anchors: { total: number; kept: number; reinserted: number; lost: string[] };
 }
 
-interface Replacement {
-  orig: SurfaceNode;
-  content: ContentBlock[];
-  saved: number;
-}
+/** One summarizer reply (or why there is none). */
+type SummaryAttempt = { body: string; model?: string } | { error: string; retryable: boolean };
 
 /**
- * The basic engine (see the package README and DESIGN "Compaction"): measure
- * pressure -> prune oversized old tool results -> pick the oldest span ending at a
- * balanced cut that keeps `retainTokens` -> summarize -> verify (shrinks its source,
- * fits the budget, anchors survive) -> land as one replace framed as a checkpoint ->
- * re-measure; at most `compactionRetries` more attempts, then fail closed.
+ * The basic engine (see the package README and DESIGN "Compaction"), in pipeline order:
+ * measure pressure -> plan (pure, plan.ts: mask, retention walk, prune) -> summarize once
+ * -> verify (shrinks its source, fits the budget, anchors survive) -> land as one replace
+ * framed as a checkpoint -> re-measure; at most `compactionRetries` more attempts, then
+ * fail closed.
  *
  * Records: `compaction/start` first, then (in one atomic append) the replacement
  * node(s), `compaction/summary` and `compaction/end`; on failure only
- * `compaction/end {error}` and the surface is untouched.
+ * `compaction/end {error}` and the surface is untouched. Their data are
+ * `CompactionStartData`, `CompactionSummaryData`, `CompactionEndData` (session package).
  *
  * @throws CompactionConfigError at construction on a bad config.
  */
-/** Smallest checkpoint body (tokens) worth landing: room for the primary request and the next step. */
-export const MIN_CHECKPOINT_BODY_TOKENS = 128;
-
 export class BasicCompactionEngine implements CompactionEngine {
   readonly config: ResolvedCompactionConfig;
   private readonly raw: CompactionConfig;
@@ -143,6 +138,8 @@ export class BasicCompactionEngine implements CompactionEngine {
   get meter(): TokenMeter {
     return this.config.meter;
   }
+
+  // --- 1. pressure -------------------------------------------------------------
 
   /**
    * Tokens on the surface of `log`. Cost is O(events appended since the last call)
@@ -201,54 +198,41 @@ export class BasicCompactionEngine implements CompactionEngine {
     if (!cuts.has(a)) throw new CompactionError(`compactRegion: the cut before seq ${start} separates a tool call from its result`, 'REGION');
     if (!cuts.has(b + 1)) throw new CompactionError(`compactRegion: the cut after seq ${end} separates a tool call from its result`, 'REGION');
     const before = this.surfaceTokens(log);
-    const plan = this.planFor(nodes, a, b + 1, before, log);
-    return this.execute(log, opts, plan, { region: true });
+    const plan = spanPlan(nodes, nodeTokens(this.planContext(log), nodes), a, b + 1, before);
+    return this.summarizeSpan(log, opts, plan, { region: true });
   }
 
-  // ---------------------------------------------------------------------------
+  // --- 2. plan (pure; plan.ts) ---------------------------------------------------
 
-  private noop(before: number, reason: 'under-threshold' | 'nothing-to-compact'): CompactionResult {
-    return {
-      compacted: false,
-      noopReason: reason,
-      strategy: this.config.strategy,
-      summary: [],
-      shadowedSeqs: [],
-      shadowedTokens: 0,
-      replacementSeqs: [],
-      tokensBefore: before,
-      tokensAfter: before,
-      threshold: this.config.threshold,
-      summaryTokens: 0,
-      anchors: { total: 0, kept: 0, reinserted: 0 },
-      attempts: 0,
-    };
+  /** Choose the action: mask (strategies mask/auto), prune alone when it is enough, else summarize the retention span. */
+  private async run(log: SessionLog, opts: CompactOptions, before: number): Promise<CompactionResult> {
+    opts.onProgress?.('planning');
+    const ctx = this.planContext(log);
+    const strategy = this.config.strategy;
+    if (strategy === 'mask' || strategy === 'auto') {
+      const masked = planMask(ctx, log.surface());
+      const after = before - savedBy(masked);
+      if (strategy === 'mask' || after <= this.limit()) {
+        if (strategy === 'mask' && after > this.limit() && !opts.dryRun) {
+          return this.failClosed(log, before, 'mask', `observation masking leaves ${after} tokens, above the threshold ${this.config.threshold}; use strategy auto or summarize`);
+        }
+        if (!masked.length) return this.noop(before, 'nothing-to-compact');
+        return this.landReplacements(log, opts, before, masked, 'mask');
+      }
+    }
+    const plan = planRetention(ctx, log.surface(), before);
+    if (plan.kind === 'nothing') return this.noop(before, 'nothing-to-compact');
+    if (plan.kind === 'too-small') throw this.budgetTooSmall(plan);
+    // Prune oversized old tool results; if that alone is enough, land only the pruning.
+    const pruned = planPrune(ctx, plan);
+    if (this.config.pruneOnly && pruned.length && before - savedBy(pruned) <= this.limit() && before > this.limit()) {
+      return this.landReplacements(log, opts, before, pruned, 'prune');
+    }
+    return this.summarizeSpan(log, opts, plan, { pruned });
   }
 
-  private nodeTokens(nodes: readonly SurfaceNode[], log?: object): number[] {
-    return nodes.map((n) => this.meter.countEvent(n, log));
-  }
-
-  private planFor(nodes: readonly SurfaceNode[], spanStart: number, cut: number, before: number, log?: object): Plan {
-    const tokens = this.nodeTokens(nodes, log);
-    let headEnd = 0;
-    while (headEnd < nodes.length && nodes[headEnd]!.type === 'system/message') headEnd++;
-    const sum = (i: number, j: number) => {
-      let s = 0;
-      for (let k = i; k < j; k++) s += tokens[k]!;
-      return s;
-    };
-    return {
-      nodes,
-      tokens,
-      before,
-      headEnd,
-      spanStart,
-      cut,
-      spanTokens: sum(spanStart, cut),
-      headTokens: sum(0, spanStart),
-      tailTokens: sum(cut, nodes.length),
-    };
+  private planContext(log: SessionLog): PlanContext {
+    return { meter: this.meter, config: this.config, limit: this.limit(), minCheckpoint: this.minCheckpoint(), cacheKey: log };
   }
 
   /** Tokens a checkpoint node costs beyond its body: framing plus per-message overhead. */
@@ -296,10 +280,11 @@ export class BasicCompactionEngine implements CompactionEngine {
     return lo;
   }
 
-  /** The arithmetic of a budget that cannot hold the newest unit beside a useful checkpoint, spelled out. */
-  private budgetTooSmallMessage(fromSeq: number, toSeq: number, unitTokens: number, headTokens: number, smallest: number): string {
+  /** The error for a budget that cannot hold the newest unit beside a useful checkpoint, with its arithmetic spelled out. */
+  private budgetTooSmall(s: BudgetShortfall): BudgetTooSmallError {
+    const smallest = this.smallestWorkableBudget(s.headTokens + s.unitTokens);
     const minCk = this.minCheckpoint();
-    const fixed = unitTokens + headTokens;
+    const fixed = s.unitTokens + s.headTokens;
     const explicitCap = this.raw.summaryMaxTokens !== undefined;
     const capRule = explicitCap ? `summaryMaxTokens (${this.config.summaryMaxTokens})` : 'min(4096, 15% of the budget)';
     const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.limit() - fixed));
@@ -310,140 +295,18 @@ export class BasicCompactionEngine implements CompactionEngine {
     } catch {
       /* smallest is the MAX_SAFE_INTEGER sentinel */
     }
-    return (
-      `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${fromSeq}..${toSeq} ` +
-      `(${unitTokens} tokens${headTokens ? ` + ${headTokens} of leading system messages` : ''}) must stay verbatim, and the checkpoint beside it needs at least ${minCk} tokens ` +
+    const message =
+      `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${s.fromSeq}..${s.toSeq} ` +
+      `(${s.unitTokens} tokens${s.headTokens ? ` + ${s.headTokens} of leading system messages` : ''}) must stay verbatim, and the checkpoint beside it needs at least ${minCk} tokens ` +
       `(${minCk - this.minCheckpointBody()} of framing + ${this.minCheckpointBody()} of summary); a checkpoint may take at most ${capRule} and what the verbatim part leaves, ` +
-      `which is only ${room} tokens at this budget; the smallest budget that can work is ${smallest}${atSmallest}`
-    );
+      `which is only ${room} tokens at this budget; the smallest budget that can work is ${smallest}${atSmallest}`;
+    return new BudgetTooSmallError(message, this.config.threshold, smallest, s.unitTokens);
   }
 
-  /** The retention walk: the oldest span ending at the balanced cut that keeps at most `retainTokens` (at least the newest unit). */
-  private planRetention(log: SessionLog, before: number): Plan | 'nothing' {
-    const nodes = log.surface();
-    const plan0 = this.planFor(nodes, 0, 0, before, log);
-    const { tokens, headEnd } = plan0;
-    const n = nodes.length;
-    const cuts = balancedCuts(nodes).filter((c) => c >= headEnd);
-    if (n - headEnd <= 0 || cuts.length < 2) return 'nothing';
-    const suffix = new Array<number>(n + 1).fill(0);
-    for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + tokens[i]!;
-    const lastUnitStart = cuts.filter((c) => c < n).pop()!;
-    let cut = lastUnitStart;
-    for (const c of cuts) {
-      if (c >= headEnd && c < n && suffix[c]! <= this.config.retainTokens) {
-        cut = Math.min(c, lastUnitStart);
-        break;
-      }
-    }
-    const headTokens = sumRange(tokens, 0, headEnd);
-    const unitTokens = suffix[lastUnitStart]!;
-    const room = (tail: number) => Math.min(this.config.summaryMaxTokens, this.limit() - headTokens - tail);
-    if (cut < lastUnitStart && room(suffix[cut]!) < this.minCheckpoint()) cut = lastUnitStart;
-    if (room(unitTokens) < this.minCheckpoint()) {
-      const smallest = this.smallestWorkableBudget(headTokens + unitTokens);
-      throw new BudgetTooSmallError(
-        this.budgetTooSmallMessage(nodes[lastUnitStart]!.seq, nodes[n - 1]!.seq, unitTokens, headTokens, smallest),
-        this.config.threshold,
-        smallest,
-        unitTokens,
-      );
-    }
-    if (cut <= headEnd) return 'nothing';
-    return this.planFor(nodes, headEnd, cut, before, log);
-  }
-
-  private async run(log: SessionLog, opts: CompactOptions, before: number): Promise<CompactionResult> {
-    opts.onProgress?.('planning');
-    const strategy = this.config.strategy;
-    if (strategy === 'mask' || strategy === 'auto') {
-      const masked = this.planMask(log);
-      const after = before - masked.reduce((s, r) => s + r.saved, 0);
-      if (strategy === 'mask' || after <= this.limit()) {
-        if (strategy === 'mask' && after > this.limit() && !opts.dryRun) {
-          return this.failClosed(log, opts, before, 'mask', `observation masking leaves ${after} tokens, above the threshold ${this.config.threshold}; use strategy auto or summarize`);
-        }
-        if (!masked.length) return this.noop(before, 'nothing-to-compact');
-        return this.landReplacements(log, opts, before, masked, 'mask');
-      }
-    }
-    const plan = this.planRetention(log, before);
-    if (plan === 'nothing') return this.noop(before, 'nothing-to-compact');
-    // Prune oversized old tool results; if that alone is enough, land only the pruning.
-    const pruned = this.planPrune(plan);
-    const savings = pruned.reduce((s, r) => s + r.saved, 0);
-    if (this.config.pruneOnly && pruned.length && before - savings <= this.limit() && before > this.limit()) {
-      return this.landReplacements(log, opts, before, pruned, 'prune');
-    }
-    return this.execute(log, opts, plan, { pruned });
-  }
-
-  private planPrune(plan: Plan): Replacement[] {
-    const out: Replacement[] = [];
-    const o = { headLines: this.config.pruneHeadLines, tailLines: this.config.pruneTailLines };
-    for (let i = plan.spanStart; i < plan.cut; i++) {
-      const node = plan.nodes[i]!;
-      if (node.kind === 'checkpoint') continue;
-      let changed = false;
-      const content = node.content.map((b) => {
-        if (b.type !== 'tool-result' || this.meter.countText(blockText(b)) <= this.config.pruneMinTokens) return b;
-        const p = pruneToolResult(b, o);
-        if (p !== b) changed = true;
-        return p;
-      });
-      if (!changed) continue;
-      const saved = plan.tokens[i]! - (this.meter.countBlocks(content) + this.meter.perMessageOverhead);
-      if (saved > 0) out.push({ orig: node, content, saved });
-    }
-    return out;
-  }
-
-  private planMask(log: SessionLog): Replacement[] {
-    const nodes = log.surface();
-    const names = new Map<string, string>();
-    const results: Array<{ i: number; b: number }> = [];
-    nodes.forEach((n, i) =>
-      n.content.forEach((b, j) => {
-        if (b.type === 'tool-call') names.set(b.id, b.name);
-        else if (b.type === 'tool-result') results.push({ i, b: j });
-      }),
-    );
-    const maskable = results.slice(0, Math.max(0, results.length - this.config.maskKeepRecent));
-    const byNode = new Map<number, number[]>();
-    for (const r of maskable) byNode.set(r.i, [...(byNode.get(r.i) ?? []), r.b]);
-    const out: Replacement[] = [];
-    for (const [i, blocks] of byNode) {
-      const node = nodes[i]!;
-      let changed = false;
-      const content = node.content.map((b, j) => {
-        if (!blocks.includes(j) || b.type !== 'tool-result') return b;
-        const size = this.meter.countText(blockText(b));
-        const m = maskToolResult(b as ToolResultBlock, names.get(b.callId), size);
-        if (m === b || this.meter.countText(blockText(m)) >= size) return b;
-        changed = true;
-        return m;
-      });
-      if (!changed) continue;
-      const saved = this.meter.countEvent(node, log) - (this.meter.countBlocks(content) + this.meter.perMessageOverhead);
-      if (saved > 0) out.push({ orig: node, content, saved });
-    }
-    return out;
-  }
-
-  private startRecord(log: SessionLog, id: string, data: Record<string, unknown>): number {
-    return log.append({ type: 'compaction/start', data: { id, ...data } })[0]!.seq;
-  }
-
-  private failClosed(log: SessionLog, opts: CompactOptions, before: number, action: string, message: string): never {
-    const id = randomUUID();
-    const startSeq = this.startRecord(log, id, { strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
-    log.append({ type: 'compaction/end', data: { id, startSeq, error: message } });
-    void opts;
-    throw new CompactionFailedError(message, 0);
-  }
+  // --- 3a. execute: pruned/masked tool results ----------------------------------------
 
   private async landReplacements(log: SessionLog, opts: CompactOptions, before: number, reps: Replacement[], action: 'prune' | 'mask'): Promise<CompactionResult> {
-    const saved = reps.reduce((s, r) => s + r.saved, 0);
+    const saved = savedBy(reps);
     const shadowedTokens = reps.reduce((s, r) => s + this.meter.countEvent(r.orig, log), 0);
     const order = (s: SurfaceNode) => log.surfacePosition(s.seq) ?? 0;
     reps.sort((a, b) => order(a.orig) - order(b.orig));
@@ -459,11 +322,10 @@ export class BasicCompactionEngine implements CompactionEngine {
     };
     if (opts.dryRun) return { ...base, dryRun: true };
     const id = randomUUID();
-    const startSeq = this.startRecord(log, id, { strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
+    const startSeq = this.startRecord(log, { id, strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
     try {
       throwIfAborted(opts.signal);
       opts.onProgress?.('landing', { replacements: reps.length });
-      let seq = log.lastSeq;
       const events: NewEvent[] = reps.map((r) => ({
         type: r.orig.type,
         surfaceOp: { op: 'replace', start: r.orig.seq, end: r.orig.seq },
@@ -472,43 +334,37 @@ export class BasicCompactionEngine implements CompactionEngine {
         ...(r.orig.meta ? { meta: { ...r.orig.meta } } : {}),
         ...(r.orig.model ? { model: r.orig.model } : {}),
       })) as NewEvent[];
-      const replacementSeqs = events.map(() => ++seq);
-      const summarySeq = ++seq;
-      const endSeq = ++seq;
-      const tokensAfter = before - saved;
-      events.push({
-        type: 'compaction/summary',
-        data: { id, summarizer: action, model: null, maxTokens: null, shadowedSeqs: base.shadowedSeqs, replacementSeqs, tokensBefore: before, tokensAfter },
-      });
-      events.push({ type: 'compaction/end', data: { id, startSeq } });
-      log.append(events);
-      const measured = this.surfaceTokens(log);
-      return { ...base, id, startSeq, summarySeq, endSeq, replacementSeqs, tokensAfter: measured };
+      // One batch gets consecutive seqs from lastSeq + 1 (SessionLog.append), so the summary can name its replacements.
+      const firstSeq = log.lastSeq + 1;
+      const summary: CompactionSummaryData = {
+        id,
+        summarizer: action,
+        model: null,
+        maxTokens: null,
+        shadowedSeqs: base.shadowedSeqs,
+        replacementSeqs: events.map((_, i) => firstSeq + i),
+        tokensBefore: before,
+        tokensAfter: before - saved,
+      };
+      const end: CompactionEndData = { id, startSeq };
+      const stored = log.append([...events, { type: 'compaction/summary', data: summary }, { type: 'compaction/end', data: end }]);
+      const replacementSeqs = stored.slice(0, events.length).map((e) => e.seq);
+      const [summaryEvent, endEvent] = stored.slice(events.length);
+      return { ...base, id, startSeq, summarySeq: summaryEvent!.seq, endSeq: endEvent!.seq, replacementSeqs, tokensAfter: this.surfaceTokens(log) };
     } catch (err) {
       throw this.endWithError(log, id, startSeq, err);
     }
   }
 
-  private endWithError(log: SessionLog, id: string, startSeq: number, err: unknown): unknown {
-    const aborted = err instanceof CompactionAbortedError;
-    const message = aborted ? 'aborted' : err instanceof Error ? err.message : String(err);
-    try {
-      log.append({ type: 'compaction/end', data: { id, startSeq, error: message } });
-    } catch {
-      // the log itself failed: the orphaned start stays inert
-    }
-    return err;
-  }
+  // --- 3b. execute: summarize -> verify -> land ------------------------------------------
 
-  private async execute(log: SessionLog, opts: CompactOptions, plan: Plan, how: { pruned?: Replacement[]; region?: boolean }): Promise<CompactionResult> {
+  /** Summarize `plan`'s span into a checkpoint and land it, retrying with a tighter budget at most `compactionRetries` times. */
+  private async summarizeSpan(log: SessionLog, opts: CompactOptions, plan: SpanPlan, how: { pruned?: Replacement[]; region?: boolean }): Promise<CompactionResult> {
     const span = plan.nodes.slice(plan.spanStart, plan.cut);
     const tail = plan.nodes.slice(plan.cut);
     const prunedBy = new Map((how.pruned ?? []).map((r) => [r.orig.seq, r.content]));
     const spanForSummary = span.map((n) => (prunedBy.has(n.seq) ? { ...n, content: prunedBy.get(n.seq)! } : n));
-    const overhead = this.frameOverhead();
-    const ckMax = how.region
-      ? this.config.summaryMaxTokens
-      : Math.min(this.config.summaryMaxTokens, this.limit() - plan.headTokens - plan.tailTokens);
+    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.config.summaryMaxTokens, this.limit() - plan.headTokens - plan.tailTokens);
     const base: CompactionResult = {
       ...this.noop(plan.before, 'under-threshold'),
       noopReason: undefined,
@@ -522,7 +378,8 @@ export class BasicCompactionEngine implements CompactionEngine {
     if (opts.dryRun) return { ...base, dryRun: true, tokensAfter: plan.headTokens + ckMax + plan.tailTokens };
 
     const id = randomUUID();
-    const startSeq = this.startRecord(log, id, {
+    const startSeq = this.startRecord(log, {
+      id,
       strategy: this.config.strategy,
       action: 'summarize',
       tokensBefore: plan.before,
@@ -531,99 +388,39 @@ export class BasicCompactionEngine implements CompactionEngine {
     });
     try {
       const anchors: Anchor[] = this.config.anchors ? extractAnchors(spanForSummary, tail, { maxIdentifiers: this.config.maxIdentifierAnchors }) : [];
-      const bodyMax = ckMax - overhead;
+      const bodyMax = ckMax - this.frameOverhead();
       const errors: string[] = [];
       let attempt = 0;
       for (; attempt <= this.config.compactionRetries; attempt++) {
-        throwIfAborted(opts.signal);
         const target = Math.floor(bodyMax * Math.pow(0.75, attempt));
-        const anchorReserve = anchors.length ? Math.min(Math.floor(target / 3), this.meter.countText(anchors.map((a) => a.text).join('\n')) + 16 + anchors.length * 4) : 0;
-        const maxTokens = Math.max(16, target - anchorReserve);
+        const maxTokens = Math.max(16, target - this.anchorReserve(anchors, target));
         opts.onProgress?.('summarize', { attempt: attempt + 1, maxTokens });
-        let body: string;
-        let model = this.summarizer.model;
-        try {
-          const out = await raceAbort(this.summarizer.summarize({ span: spanForSummary, tail, maxTokens, meter: this.meter, signal: opts.signal }), opts.signal);
-          body = out.text.trim();
-          model = out.model ?? model;
-        } catch (err) {
-          if (err instanceof CompactionAbortedError || opts.signal?.aborted) throw err instanceof CompactionAbortedError ? err : new CompactionAbortedError();
-          errors.push(`attempt ${attempt + 1}: ${(err as Error).message}`);
-          if (err instanceof SummarizerError && !err.retryable) break;
+        const reply = await this.summarizeOnce(spanForSummary, tail, maxTokens, opts.signal);
+        if ('error' in reply) {
+          errors.push(`attempt ${attempt + 1}: ${reply.error}`);
+          if (!reply.retryable) break;
           continue;
         }
-        throwIfAborted(opts.signal);
         opts.onProgress?.('verifying', { attempt: attempt + 1 });
-        if (!body) {
-          errors.push(`attempt ${attempt + 1}: the summary is empty`);
+        const verdict = this.verifyCheckpoint(reply.body, anchors, target, ckMax, plan, how.region === true);
+        if ('reason' in verdict) {
+          errors.push(`attempt ${attempt + 1}: ${verdict.reason}`);
           continue;
         }
-        const { kept, missing } = checkAnchors(body, anchors);
-        const re = reinsertAnchors(body, missing, target, this.meter);
-        const framed = frameCheckpoint(re.body);
-        const content: ContentBlock[] = [textBlock(framed)];
-        const ckTokens = this.meter.countBlocks(content) + this.meter.perMessageOverhead;
-        if (ckTokens > ckMax) {
-          errors.push(`attempt ${attempt + 1}: the checkpoint has ${ckTokens} tokens, above its budget of ${ckMax}`);
-          continue;
-        }
-        if (ckTokens >= plan.spanTokens) {
-          errors.push(`attempt ${attempt + 1}: the summary (${ckTokens} tokens) does not shrink its source (${plan.spanTokens} tokens)`);
-          continue;
-        }
-        const projected = plan.before - plan.spanTokens + ckTokens;
-        if (!how.region && projected > this.limit()) {
-          errors.push(`attempt ${attempt + 1}: the surface would still have ${projected} tokens, above the threshold ${this.config.threshold}`);
-          continue;
-        }
-        // Land: one replace, then the summary and end records, atomically.
         throwIfAborted(opts.signal);
         opts.onProgress?.('landing');
-        const checkpoint: NewEvent = {
-          type: 'user/message',
-          kind: 'checkpoint',
-          surfaceOp: { op: 'replace', start: span[0]!.seq, end: span[span.length - 1]!.seq },
-          content,
-          sourceSeqs: span.map((n) => n.seq),
-        };
-        const checkpointSeq = log.lastSeq + 1;
-        const summarySeq = checkpointSeq + 1;
-        const endSeq = checkpointSeq + 2;
-        const anchorsReport = { total: anchors.length, kept: kept.length, reinserted: re.reinserted.length };
-        log.append([
-          checkpoint,
-          {
-            type: 'compaction/summary',
-            data: {
-              id,
-              checkpointSeq,
-              summarizer: this.summarizer.name,
-              model: model ?? null,
-              maxTokens,
-              shadowedSeqs: base.shadowedSeqs,
-              tokensBefore: plan.before,
-              tokensAfter: projected,
-              summaryTokens: ckTokens,
-              attempts: attempt + 1,
-              anchors: { ...anchorsReport, lost: re.lost.map((a) => `${a.kind}: ${a.text}`) },
-            },
-          },
-          { type: 'compaction/end', data: { id, startSeq } },
-        ]);
-        const after = this.surfaceTokens(log);
+        const landed = this.landCheckpoint(log, id, startSeq, span, verdict, { summarizer: this.summarizer.name, model: reply.model, maxTokens, attempts: attempt + 1, tokensBefore: plan.before });
         return {
           ...base,
           compacted: true,
           id,
           startSeq,
-          checkpointSeq,
-          summarySeq,
-          endSeq,
-          summary: content,
-          tokensAfter: after,
-          summaryTokens: ckTokens,
-          model,
-          anchors: anchorsReport,
+          ...landed,
+          summary: verdict.content,
+          tokensAfter: this.surfaceTokens(log),
+          summaryTokens: verdict.tokens,
+          model: reply.model,
+          anchors: { total: verdict.anchors.total, kept: verdict.anchors.kept, reinserted: verdict.anchors.reinserted },
           attempts: attempt + 1,
         };
       }
@@ -632,12 +429,126 @@ export class BasicCompactionEngine implements CompactionEngine {
       throw this.endWithError(log, id, startSeq, err);
     }
   }
-}
 
-function sumRange(a: number[], i: number, j: number): number {
-  let s = 0;
-  for (let k = i; k < j; k++) s += a[k]!;
-  return s;
+  /** Tokens of a summary budget left for re-inserting the anchors it may lose (at most a third). */
+  private anchorReserve(anchors: readonly Anchor[], target: number): number {
+    if (!anchors.length) return 0;
+    return Math.min(Math.floor(target / 3), this.meter.countText(anchors.map((a) => a.text).join('\n')) + 16 + anchors.length * 4);
+  }
+
+  /** One summarizer call: the trimmed body, or the error (retryable unless the summarizer said otherwise). Rethrows an abort. */
+  private async summarizeOnce(span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal): Promise<SummaryAttempt> {
+    throwIfAborted(signal);
+    try {
+      const out = await raceAbort(this.summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal }), signal);
+      throwIfAborted(signal);
+      return { body: out.text.trim(), model: out.model ?? this.summarizer.model };
+    } catch (err) {
+      if (err instanceof CompactionAbortedError || signal?.aborted) throw err instanceof CompactionAbortedError ? err : new CompactionAbortedError();
+      return { error: (err as Error).message, retryable: !(err instanceof SummarizerError && !err.retryable) };
+    }
+  }
+
+  /**
+   * Check a summary body: not empty; anchors it lost re-inserted within `target`; the framed
+   * checkpoint fits `ckMax`, shrinks its source and (outside `compactRegion`) brings the
+   * surface to the threshold. Returns the checkpoint to land, or the reason it cannot.
+   */
+  private verifyCheckpoint(body: string, anchors: readonly Anchor[], target: number, ckMax: number, plan: SpanPlan, region: boolean): VerifiedCheckpoint | { reason: string } {
+    if (!body) return { reason: 'the summary is empty' };
+    const { kept, missing } = checkAnchors(body, anchors);
+    const re = reinsertAnchors(body, missing, target, this.meter);
+    const content: ContentBlock[] = [textBlock(frameCheckpoint(re.body))];
+    const tokens = this.meter.countBlocks(content) + this.meter.perMessageOverhead;
+    if (tokens > ckMax) return { reason: `the checkpoint has ${tokens} tokens, above its budget of ${ckMax}` };
+    if (tokens >= plan.spanTokens) return { reason: `the summary (${tokens} tokens) does not shrink its source (${plan.spanTokens} tokens)` };
+    const projected = plan.before - plan.spanTokens + tokens;
+    if (!region && projected > this.limit()) return { reason: `the surface would still have ${projected} tokens, above the threshold ${this.config.threshold}` };
+    return {
+      content,
+      tokens,
+      projected,
+      anchors: { total: anchors.length, kept: kept.length, reinserted: re.reinserted.length, lost: re.lost.map((a) => `${a.kind}: ${a.text}`) },
+    };
+  }
+
+  /** Land a verified checkpoint: the replace, `compaction/summary` and `compaction/end` in one atomic append. Returns the stored seqs. */
+  private landCheckpoint(
+    log: SessionLog,
+    id: string,
+    startSeq: number,
+    span: readonly SurfaceNode[],
+    ck: VerifiedCheckpoint,
+    by: { summarizer: string; model?: string; maxTokens: number; attempts: number; tokensBefore: number },
+  ): { checkpointSeq: number; summarySeq: number; endSeq: number } {
+    const checkpoint: NewEvent = {
+      type: 'user/message',
+      kind: 'checkpoint',
+      surfaceOp: { op: 'replace', start: span[0]!.seq, end: span[span.length - 1]!.seq },
+      content: ck.content,
+      sourceSeqs: span.map((n) => n.seq),
+    };
+    const summary: CompactionSummaryData = {
+      id,
+      // the checkpoint is the first event of this batch (SessionLog.append: consecutive seqs from lastSeq + 1)
+      checkpointSeq: log.lastSeq + 1,
+      summarizer: by.summarizer,
+      model: by.model ?? null,
+      maxTokens: by.maxTokens,
+      shadowedSeqs: span.map((n) => n.seq),
+      tokensBefore: by.tokensBefore,
+      tokensAfter: ck.projected,
+      summaryTokens: ck.tokens,
+      attempts: by.attempts,
+      anchors: ck.anchors,
+    };
+    const end: CompactionEndData = { id, startSeq };
+    const [cp, sum, fin] = log.append([checkpoint, { type: 'compaction/summary', data: summary }, { type: 'compaction/end', data: end }]);
+    return { checkpointSeq: cp!.seq, summarySeq: sum!.seq, endSeq: fin!.seq };
+  }
+
+  // --- records -----------------------------------------------------------------------
+
+  private startRecord(log: SessionLog, data: CompactionStartData): number {
+    return log.append({ type: 'compaction/start', data })[0]!.seq;
+  }
+
+  private failClosed(log: SessionLog, before: number, action: 'mask', message: string): never {
+    const id = randomUUID();
+    const startSeq = this.startRecord(log, { id, strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
+    const end: CompactionEndData = { id, startSeq, error: message };
+    log.append({ type: 'compaction/end', data: end });
+    throw new CompactionFailedError(message, 0);
+  }
+
+  private endWithError(log: SessionLog, id: string, startSeq: number, err: unknown): unknown {
+    const aborted = err instanceof CompactionAbortedError;
+    const end: CompactionEndData = { id, startSeq, error: aborted ? 'aborted' : err instanceof Error ? err.message : String(err) };
+    try {
+      log.append({ type: 'compaction/end', data: end });
+    } catch {
+      // the log itself failed: the orphaned start stays inert
+    }
+    return err;
+  }
+
+  private noop(before: number, reason: 'under-threshold' | 'nothing-to-compact'): CompactionResult {
+    return {
+      compacted: false,
+      noopReason: reason,
+      strategy: this.config.strategy,
+      summary: [],
+      shadowedSeqs: [],
+      shadowedTokens: 0,
+      replacementSeqs: [],
+      tokensBefore: before,
+      tokensAfter: before,
+      threshold: this.config.threshold,
+      summaryTokens: 0,
+      anchors: { total: 0, kept: 0, reinserted: 0 },
+      attempts: 0,
+    };
+  }
 }
 
 export type { MessageEvent };

@@ -2,6 +2,8 @@ export * from './tokens.js';
 export * from './errors.js';
 export * from './config.js';
 export * from './summarizer.js';
+export * from './checkpoint-format.js';
+export * from './plan.js';
 export * from './frame.js';
 export * from './prune.js';
 export * from './toolinfo.js';

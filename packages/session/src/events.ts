@@ -55,6 +55,88 @@ export interface LogEvent extends EventBase {
   data?: unknown;
 }
 
+/**
+ * `data` of a `compaction/start` record: the first record of a compaction, appended before
+ * anything is summarized. Written by the compaction engine and by transcript readers for a
+ * host's own compactions (`host: true`).
+ */
+export interface CompactionStartData {
+  /** Compaction id, shared by its start, summary and end records. */
+  id: string;
+  /** Engine strategy (`summarize`, `mask`, `auto`). */
+  strategy?: string;
+  /** What the compaction set out to land. */
+  action?: 'summarize' | 'prune' | 'mask';
+  /** Surface tokens before the compaction (meter tokens). */
+  tokensBefore?: number;
+  /** Threshold the compaction must reach (tokens). */
+  threshold?: number;
+  /** First and last surface seq of the span to summarize. */
+  span?: { start: number; end: number };
+  /** True for a compaction the host made (imported from its transcript). */
+  host?: boolean;
+  /** Summarizer name (host compactions: `host:pi`, `host:claude-code`, `host:codex`). */
+  summarizer?: string;
+}
+
+/**
+ * `data` of a `compaction/summary` record: what landed. Appended atomically with the
+ * replacement node(s) and the `compaction/end` record.
+ */
+export interface CompactionSummaryData {
+  id: string;
+  /** `extractive`, `openai`, `anthropic`, `prune`, `mask`, a custom name, or `host:<host>`. */
+  summarizer: string;
+  /** Model that wrote the summary, null when none did. */
+  model?: string | null;
+  /** Summary body budget the summarizer was given (tokens), null for prune/mask. */
+  maxTokens?: number | null;
+  /** Seq of the checkpoint node (null when a host compaction left no summary). */
+  checkpointSeq?: number | null;
+  /** Surface seqs the compaction shadowed, in surface order. */
+  shadowedSeqs: number[];
+  /** Seqs of the replacement nodes of pruned/masked tool results. */
+  replacementSeqs?: number[];
+  /** Surface tokens before (tokens; pi records its own count here for its compactions). */
+  tokensBefore?: number;
+  /** Surface tokens after (tokens). */
+  tokensAfter?: number;
+  /** Tokens of the checkpoint node, framing included. */
+  summaryTokens?: number;
+  /** Summarize attempts made. */
+  attempts?: number;
+  /** Anchor recall: `lost` lists `kind: text` of the anchors the budget dropped. */
+  anchors?: { total: number; kept: number; reinserted: number; lost: string[] };
+  host?: boolean;
+  /** pi: the entry the host kept from (index or id), as its `compaction` entry recorded it. */
+  firstKeptEntryIndex?: number;
+  firstKeptEntryId?: string;
+  /** Codex: number of items in the host's replacement history. */
+  replacementItems?: number;
+}
+
+/** `data` of a `compaction/end` record: the last record of a compaction, with `error` when it failed (the surface is then unchanged). */
+export interface CompactionEndData {
+  id: string;
+  /** Seq of the matching `compaction/start` record. */
+  startSeq?: number;
+  /** Why the compaction failed (`aborted` for an abort); absent on success. */
+  error?: string;
+}
+
+/** A `compaction/start`, `compaction/summary` or `compaction/end` record with its typed data. */
+export type CompactionRecord =
+  | (LogEvent & { type: 'compaction/start'; data: CompactionStartData })
+  | (LogEvent & { type: 'compaction/summary'; data: CompactionSummaryData })
+  | (LogEvent & { type: 'compaction/end'; data: CompactionEndData });
+
+/** True for a compaction record whose `data` is an object with a string `id` (the shape every writer gives it). */
+export function isCompactionRecord(e: { type: string; data?: unknown }): e is CompactionRecord {
+  if (e.type !== 'compaction/start' && e.type !== 'compaction/summary' && e.type !== 'compaction/end') return false;
+  const d = e.data as { id?: unknown } | null | undefined;
+  return !!d && typeof d === 'object' && typeof d.id === 'string';
+}
+
 /** Any event on the log. */
 export type SessionEvent = MessageEvent | LogEvent;
 

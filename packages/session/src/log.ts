@@ -20,7 +20,9 @@ export interface SessionLog {
   /** Incremented on every replace; use it to key caches derived from the surface. */
   readonly generation: number;
   /**
-   * Append events atomically (all or none), assigning seqs and default timestamps.
+   * Append events atomically (all or none), assigning seqs and default timestamps. The
+   * seqs of one batch are consecutive, from `lastSeq + 1` (so a record in a batch can name
+   * the seq of an earlier event of the same batch).
    * Throws {@link SurfaceOpError} when a replace names seqs not on the surface; then nothing is appended.
    * @returns the stored events, with seqs.
    */

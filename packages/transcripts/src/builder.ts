@@ -1,5 +1,8 @@
 import {
   MemorySessionLog,
+  type CompactionEndData,
+  type CompactionStartData,
+  type CompactionSummaryData,
   type ContentBlock,
   type MessageEvent,
   type MessageEventType,
@@ -169,7 +172,8 @@ export class LogBuilder {
       lead?: Array<{ type: MessageEventType; content: ContentBlock[]; extra: MessageExtra }>;
       ts?: string;
       meta?: Record<string, unknown>;
-      data?: Record<string, unknown>;
+      /** Host fields of the `compaction/summary` record (pi's `tokensBefore`, Codex's `replacementItems`...). */
+      data?: Pick<CompactionSummaryData, 'tokensBefore' | 'firstKeptEntryIndex' | 'firstKeptEntryId' | 'replacementItems'>;
       summarizer: string;
     },
   ): MessageEvent | undefined {
@@ -189,7 +193,7 @@ export class LogBuilder {
       }
     } else while (b < surface.length && !(opts.keepFrom?.(surface[b]!) ?? false)) b++;
     const shadowed = surface.slice(a, b).map((n) => n.seq);
-    this.logOnly('compaction/start', { id, host: true, summarizer: opts.summarizer }, opts.ts);
+    this.logOnly('compaction/start', { id, host: true, summarizer: opts.summarizer } satisfies CompactionStartData, opts.ts);
     // Ids only need to be unique on the surface: a host re-emits retained items with their ids.
     const gone = new Set(shadowed);
     this.usedIds.clear();
@@ -218,8 +222,9 @@ export class LogBuilder {
       if (n.kind === 'checkpoint') this.appendMessage(n.type, n.content, { ...extra, kind: 'checkpoint' });
       else this.message(n.type, n.content, { ...extra, kind: n.kind });
     }
-    this.logOnly('compaction/summary', { id, host: true, summarizer: opts.summarizer, checkpointSeq: cp?.seq ?? null, shadowedSeqs: shadowed, ...opts.data }, opts.ts);
-    this.logOnly('compaction/end', { id }, opts.ts);
+    const record: CompactionSummaryData = { id, host: true, summarizer: opts.summarizer, checkpointSeq: cp?.seq ?? null, shadowedSeqs: shadowed, ...opts.data };
+    this.logOnly('compaction/summary', record, opts.ts);
+    this.logOnly('compaction/end', { id } satisfies CompactionEndData, opts.ts);
     this.report.compactions++;
     return cp;
   }

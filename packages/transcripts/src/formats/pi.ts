@@ -113,7 +113,7 @@ export class PiReader implements JsonlReader {
             ts,
             retain,
             meta,
-            data: { tokensBefore: rec.tokensBefore, firstKeptEntryIndex: keptIndex, firstKeptEntryId: keptId },
+            data: { tokensBefore: typeof rec.tokensBefore === 'number' ? rec.tokensBefore : undefined, firstKeptEntryIndex: typeof keptIndex === 'number' ? keptIndex : undefined, firstKeptEntryId: keptId },
           });
         };
         if (this.actions) this.actions.push(land);

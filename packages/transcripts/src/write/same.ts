@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { blocksText, isMessageEvent, type ContentBlock, type MessageEvent, type SessionEvent, type SurfaceNode } from '@hive-mind/session';
+import { blocksText, isCompactionRecord, isMessageEvent, type ContentBlock, type MessageEvent, type SessionEvent, type SurfaceNode } from '@hive-mind/session';
 import { isSyntheticRepair } from '../builder.js';
 import { fileErrorReason, TranscriptError } from '../errors.js';
 import { piKeptNodes } from '../formats/pi.js';
@@ -79,10 +79,9 @@ function leadingSystem(surface: readonly SurfaceNode[], k: number): boolean {
 /** Tokens before the newest compaction as recorded on its `compaction/summary` event, else a chars/4 estimate of the shadowed events. */
 function tokensBefore(t: Transcript, cp: MessageEvent | undefined): number {
   for (const e of newEvents(t)) {
-    if (e.type !== 'compaction/summary' || isMessageEvent(e)) continue;
-    const d = (e as { data?: Rec }).data ?? {};
-    const cand = [d.tokensBefore, (d.tokens as Rec | undefined)?.before, d.before];
-    for (const c of cand) if (typeof c === 'number' && Number.isFinite(c)) return c;
+    if (isMessageEvent(e) || !isCompactionRecord(e) || e.type !== 'compaction/summary') continue;
+    const n = e.data.tokensBefore;
+    if (typeof n === 'number' && Number.isFinite(n)) return n;
   }
   // chars/4 of the message events on the surface as it was at import
   let chars = 0;

@@ -1,0 +1,185 @@
+/**
+ * Pure planning of a compaction: which span to summarize (retention), which tool results
+ * to prune or mask, and what each saves. Nothing here appends to a log or calls a
+ * summarizer; the engine executes a plan (see engine.ts). Tokens are the meter's tokens.
+ */
+import { balancedCuts, blockText, type ContentBlock, type SurfaceNode, type ToolResultBlock } from '@hive-mind/session';
+import type { ResolvedCompactionConfig } from './config.js';
+import { maskToolResult, pruneToolResult } from './prune.js';
+import type { TokenMeter } from './tokens.js';
+
+/** What a planner needs to know: the meter, the resolved config and the limits the engine derived from them. */
+export interface PlanContext {
+  meter: TokenMeter;
+  config: ResolvedCompactionConfig;
+  /** The threshold in raw meter tokens (calibration applied). */
+  limit: number;
+  /** Smallest checkpoint worth landing (tokens, framing included). */
+  minCheckpoint: number;
+  /** Cache key for per-event token counts (the log). */
+  cacheKey?: object;
+}
+
+/** A span of the surface to summarize: `nodes[spanStart, cut)`, with per-node tokens. */
+export interface SpanPlan {
+  nodes: readonly SurfaceNode[];
+  /** Tokens of each node of `nodes`. */
+  tokens: number[];
+  /** Surface tokens before the compaction. */
+  before: number;
+  /** Index after the leading system messages (never compacted). */
+  headEnd: number;
+  spanStart: number;
+  cut: number;
+  spanTokens: number;
+  /** Tokens before the span (leading system messages). */
+  headTokens: number;
+  /** Tokens of the retained tail `nodes[cut..]`. */
+  tailTokens: number;
+}
+
+/** The newest indivisible unit does not leave room for a checkpoint: the engine turns this into a `BudgetTooSmallError`. */
+export interface BudgetShortfall {
+  kind: 'too-small';
+  fromSeq: number;
+  toSeq: number;
+  /** Tokens of the newest indivisible unit. */
+  unitTokens: number;
+  /** Tokens of the leading system messages. */
+  headTokens: number;
+}
+
+/** Outcome of the retention walk. */
+export type RetentionPlan = ({ kind: 'span' } & SpanPlan) | { kind: 'nothing' } | BudgetShortfall;
+
+/** One surface node to replace by a pruned or masked copy. */
+export interface Replacement {
+  orig: SurfaceNode;
+  content: ContentBlock[];
+  /** Tokens saved by the replacement. */
+  saved: number;
+}
+
+/** Per-node token counts of `nodes` (cached by the meter per event). */
+export function nodeTokens(ctx: PlanContext, nodes: readonly SurfaceNode[]): number[] {
+  return nodes.map((n) => ctx.meter.countEvent(n, ctx.cacheKey));
+}
+
+/** Sum of `a[i..j)`. */
+export function sumRange(a: readonly number[], i: number, j: number): number {
+  let s = 0;
+  for (let k = i; k < j; k++) s += a[k]!;
+  return s;
+}
+
+/** Index after the leading system messages of `nodes`. */
+export function headEndOf(nodes: readonly SurfaceNode[]): number {
+  let i = 0;
+  while (i < nodes.length && nodes[i]!.type === 'system/message') i++;
+  return i;
+}
+
+/** The plan of summarizing exactly `nodes[spanStart, cut)`. */
+export function spanPlan(nodes: readonly SurfaceNode[], tokens: number[], spanStart: number, cut: number, before: number): SpanPlan {
+  return {
+    nodes,
+    tokens,
+    before,
+    headEnd: headEndOf(nodes),
+    spanStart,
+    cut,
+    spanTokens: sumRange(tokens, spanStart, cut),
+    headTokens: sumRange(tokens, 0, spanStart),
+    tailTokens: sumRange(tokens, cut, nodes.length),
+  };
+}
+
+/**
+ * The retention walk: the oldest span ending at the balanced cut that keeps at most
+ * `retainTokens` verbatim (at least the newest indivisible unit), never the leading
+ * system messages. `too-small` when the newest unit leaves no room for a checkpoint.
+ */
+export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], before: number): RetentionPlan {
+  const tokens = nodeTokens(ctx, nodes);
+  const headEnd = headEndOf(nodes);
+  const n = nodes.length;
+  const cuts = balancedCuts(nodes).filter((c) => c >= headEnd);
+  if (n - headEnd <= 0 || cuts.length < 2) return { kind: 'nothing' };
+  const suffix = new Array<number>(n + 1).fill(0);
+  for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + tokens[i]!;
+  const lastUnitStart = cuts.filter((c) => c < n).pop()!;
+  let cut = lastUnitStart;
+  for (const c of cuts) {
+    if (c < n && suffix[c]! <= ctx.config.retainTokens) {
+      cut = Math.min(c, lastUnitStart);
+      break;
+    }
+  }
+  const headTokens = sumRange(tokens, 0, headEnd);
+  const unitTokens = suffix[lastUnitStart]!;
+  const room = (tail: number) => Math.min(ctx.config.summaryMaxTokens, ctx.limit - headTokens - tail);
+  if (cut < lastUnitStart && room(suffix[cut]!) < ctx.minCheckpoint) cut = lastUnitStart;
+  if (room(unitTokens) < ctx.minCheckpoint) {
+    return { kind: 'too-small', fromSeq: nodes[lastUnitStart]!.seq, toSeq: nodes[n - 1]!.seq, unitTokens, headTokens };
+  }
+  if (cut <= headEnd) return { kind: 'nothing' };
+  return { kind: 'span', ...spanPlan(nodes, tokens, headEnd, cut, before) };
+}
+
+/** Oversized tool results of the span (above `pruneMinTokens`) pruned to head, tail and error lines. */
+export function planPrune(ctx: PlanContext, plan: SpanPlan): Replacement[] {
+  const out: Replacement[] = [];
+  const o = { headLines: ctx.config.pruneHeadLines, tailLines: ctx.config.pruneTailLines };
+  for (let i = plan.spanStart; i < plan.cut; i++) {
+    const node = plan.nodes[i]!;
+    if (node.kind === 'checkpoint') continue;
+    let changed = false;
+    const content = node.content.map((b) => {
+      if (b.type !== 'tool-result' || ctx.meter.countText(blockText(b)) <= ctx.config.pruneMinTokens) return b;
+      const p = pruneToolResult(b, o);
+      if (p !== b) changed = true;
+      return p;
+    });
+    if (!changed) continue;
+    const saved = plan.tokens[i]! - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
+    if (saved > 0) out.push({ orig: node, content, saved });
+  }
+  return out;
+}
+
+/** Every tool result but the newest `maskKeepRecent` replaced by a one-line placeholder (observation masking). */
+export function planMask(ctx: PlanContext, nodes: readonly SurfaceNode[]): Replacement[] {
+  const names = new Map<string, string>();
+  const results: Array<{ i: number; b: number }> = [];
+  nodes.forEach((n, i) =>
+    n.content.forEach((b, j) => {
+      if (b.type === 'tool-call') names.set(b.id, b.name);
+      else if (b.type === 'tool-result') results.push({ i, b: j });
+    }),
+  );
+  const maskable = results.slice(0, Math.max(0, results.length - ctx.config.maskKeepRecent));
+  const byNode = new Map<number, number[]>();
+  for (const r of maskable) byNode.set(r.i, [...(byNode.get(r.i) ?? []), r.b]);
+  const out: Replacement[] = [];
+  for (const [i, blocks] of byNode) {
+    const node = nodes[i]!;
+    let changed = false;
+    const content = node.content.map((b, j) => {
+      if (!blocks.includes(j) || b.type !== 'tool-result') return b;
+      const size = ctx.meter.countText(blockText(b));
+      const m = maskToolResult(b as ToolResultBlock, names.get(b.callId), size);
+      if (m === b || ctx.meter.countText(blockText(m)) >= size) return b;
+      changed = true;
+      return m;
+    });
+    if (!changed) continue;
+    const saved = ctx.meter.countEvent(node, ctx.cacheKey) - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
+    if (saved > 0) out.push({ orig: node, content, saved });
+  }
+  return out;
+}
+
+/** Tokens saved by a set of replacements. */
+export function savedBy(reps: readonly Replacement[]): number {
+  return reps.reduce((s, r) => s + r.saved, 0);
+}
