@@ -3,6 +3,7 @@ import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MindError } from './errors.js';
 import { ensureDir } from './dirs.js';
+import { realTarget, writeFileAtomic } from './atomic.js';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** Synchronous sleep (the notes API is synchronous so hooks and tools can call it without async plumbing). */
@@ -98,25 +99,18 @@ export function withFileLock<T>(path: string, fn: () => T, timeoutMs = 5000): T 
   }
 }
 
-/** Write `data` to `path` atomically: temp file in the same directory (mode 0600), fsync, rename. */
+/**
+ * Write `data` to `path` atomically for the mind's own files (notes, failure records): its
+ * directory is created (0700, bounded, see `ensureDir`), then {@link writeFileAtomic} (temp
+ * file, fsync, rename, directory fsync; a symlinked file stays a link, its target is replaced;
+ * new files 0600).
+ * @throws MindError `IO` when the write fails.
+ */
 export function atomicWrite(path: string, data: string): void {
-  ensureDir(dirname(path), 0o700);
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
+    ensureDir(dirname(realTarget(path)), 0o700);
+    writeFileAtomic(path, data);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* ignore */
-    }
     throw new MindError(`${path}: cannot write: ${(err as Error).message}`, 'IO', path);
   }
 }

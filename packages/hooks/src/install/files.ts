@@ -1,5 +1,7 @@
-import { closeSync, copyFileSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { copyFileSync, existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { realTarget, writeFileAtomic } from '@hive-mind/mind/atomic';
+import { ensureDir } from '../mkdir.js';
 
 /** The file's text, or undefined when it does not exist. Other fs errors are thrown. */
 export function readText(path: string): string | undefined {
@@ -11,59 +13,17 @@ export function readText(path: string): string | undefined {
   }
 }
 
-/**
- * The file a config path really names: symlinks are followed (also a dangling link, whose
- * target may not exist yet), up to 40 hops like the kernel's limit; a path that is not a
- * symlink is returned as given (absolute). Users often keep `settings.json` & co. as links
- * into a dotfiles repository: installers edit the link's target and keep the link.
- */
-export function realTarget(path: string): string {
-  let p = resolve(path);
-  for (let hops = 0; hops < 40; hops++) {
-    let st;
-    try {
-      st = lstatSync(p);
-    } catch {
-      return p;
-    }
-    if (!st.isSymbolicLink()) return p;
-    p = resolve(dirname(p), readlinkSync(p));
-  }
-  throw new Error(`${path}: too many levels of symbolic links`);
-}
+export { realTarget };
 
 /**
- * Write `text` to `path` atomically: a temp file in the same directory, fsync, rename.
- * When `path` is a symlink the write goes to its real target (temp file next to the target)
- * and the link stays. Keeps the old file's permission bits (new files get 0600). Creates the directory.
+ * Write `text` to `path` atomically through any symlink (the link's target is replaced, the
+ * link stays; an existing file keeps its permission bits, new files get 0600), creating the
+ * target's directory (bounded, see `ensureDir`): the project's one atomic write,
+ * `writeFileAtomic` of @hive-mind/mind (temp file, fsync, rename, directory fsync).
  */
 export function writeAtomic(linkPath: string, text: string): void {
-  const path = realTarget(linkPath);
-  mkdirSync(dirname(path), { recursive: true });
-  let mode = 0o600;
-  try {
-    mode = statSync(path).mode & 0o777;
-  } catch {
-    // new file
-  }
-  const tmp = `${path}.hive-mind-tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w', mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // ignore
-    }
-    throw e;
-  }
+  ensureDir(dirname(realTarget(linkPath)));
+  writeFileAtomic(linkPath, text);
 }
 
 /**

@@ -1,0 +1,98 @@
+import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** Symlink hops {@link realTarget} follows before giving up (the kernel's own limit, MAXSYMLINKS). */
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * The file a path really names: symlinks are followed (also a dangling link, whose target
+ * may not exist yet), up to 40 hops; a path that is not a symlink is returned as given
+ * (absolute). Users keep `settings.json`, MEMORY.md & co. as links into a dotfiles
+ * repository: writers replace the link's target and keep the link.
+ * @throws Error when there are more than 40 levels of links (a loop).
+ */
+export function realTarget(path: string): string {
+  let p = resolve(path);
+  for (let hops = 0; hops < MAX_SYMLINK_HOPS; hops++) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return p;
+    }
+    if (!st.isSymbolicLink()) return p;
+    p = resolve(dirname(p), readlinkSync(p));
+  }
+  throw new Error(`${path}: too many levels of symbolic links`);
+}
+
+/** fsync a directory so a rename in it survives a crash; platforms that cannot (EISDIR/EINVAL/EPERM, e.g. Windows) are skipped. */
+function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'EACCES') throw e;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Options of {@link writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /** Permission bits of a new file (default 0o600); an existing file keeps its own. */
+  mode?: number;
+}
+
+/**
+ * Replace the file at `path` with `data`, all or nothing, the one atomic write of the
+ * project: the data goes to a temp file beside the real target
+ * (`.<name>.tmp-<pid>-<random>`), which is fsynced, renamed over the target, then the
+ * directory is fsynced so the rename itself is durable. When `path` is a symlink the link's
+ * target is replaced and the link stays. An existing file keeps its permission bits; a new
+ * one gets `mode`. No directory is created: a missing folder is an error (callers create
+ * their own directories, see `ensureDir`). On failure the temp file is removed and the old
+ * file is untouched.
+ * Returns the path actually written (the real target).
+ * @throws the fs error (ENOENT for a missing folder, EISDIR when the target is a directory,
+ *   EACCES...), or Error for a symlink loop.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): string {
+  const target = realTarget(path);
+  const dir = dirname(target);
+  let mode = opts.mode ?? 0o600;
+  let existing = false;
+  try {
+    const st = statSync(target);
+    if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${target}'`), { code: 'EISDIR' });
+    mode = st.mode & 0o7777;
+    existing = true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const tmp = join(dir, `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const fd = openSync(tmp, 'wx', mode);
+  try {
+    try {
+      if (existing) fchmodSync(fd, mode); // the umask applied to openSync's mode; an existing file keeps its exact bits
+      const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already renamed or gone */
+    }
+    throw e;
+  }
+  fsyncDir(dir);
+  return target;
+}
