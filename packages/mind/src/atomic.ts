@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fchmodSync, fsyncSync, lstatSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -95,4 +95,45 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: A
   }
   fsyncDir(dir);
   return target;
+}
+
+/** `YYYYMMDDTHHMMSSmmmZ`, the time part of backup names. */
+export function backupStamp(d = new Date()): string {
+  return d.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+/**
+ * Copy the file at `path` (its real target when `path` is a symlink) to
+ * `<target>.hive-mind-backup-<stamp>` beside it, fsynced, and return the backup's path
+ * (undefined when `path` does not exist). An existing backup is never overwritten: a second
+ * backup in the same millisecond gets `-1`, `-2`... (the copy itself refuses to replace a file,
+ * COPYFILE_EXCL, so two writers cannot take the same name). Permission bits are copied.
+ * @throws the fs error of the copy (EACCES, ENOSPC...).
+ */
+export function backupFile(path: string, now = new Date()): string | undefined {
+  const target = realTarget(path);
+  try {
+    statSync(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  const base = `${target}.hive-mind-backup-${backupStamp(now)}`;
+  for (let i = 0; ; i++) {
+    const dest = i === 0 ? base : `${base}-${i}`;
+    try {
+      copyFileSync(target, dest, constants.COPYFILE_EXCL);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && i < 1000) continue;
+      throw e;
+    }
+    const fd = openSync(dest, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    fsyncDir(dirname(dest));
+    return dest;
+  }
 }

@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { realTarget, writeFileAtomic } from '@hive-mind/mind/atomic';
+import { backupFile, realTarget, writeFileAtomic } from '@hive-mind/mind/atomic';
 import { ensureDir } from '../mkdir.js';
 
 /** The file's text, or undefined when it does not exist. Other fs errors are thrown. */
@@ -12,8 +12,6 @@ export function readText(path: string): string | undefined {
     throw e;
   }
 }
-
-export { realTarget };
 
 /**
  * Write `text` to `path` atomically through any symlink (the link's target is replaced, the
@@ -54,23 +52,8 @@ export function removeEmptyDirs(dirs: string[]): void {
   }
 }
 
-/** `YYYYMMDDTHHMMSSmmmZ` for backup names. */
-export function stamp(d = new Date()): string {
-  return d.toISOString().replace(/[-:]/g, '').replace('.', '');
-}
-
-/**
- * Copy `path` to `<path>.hive-mind-backup-<stamp>` and return the backup path (undefined when
- * `path` does not exist). A symlink is backed up as its real target, next to that target.
- */
-export function backupFile(linkPath: string, now = new Date()): string | undefined {
-  const path = realTarget(linkPath);
-  if (!existsSync(path)) return undefined;
-  let dest = `${path}.hive-mind-backup-${stamp(now)}`;
-  for (let i = 1; existsSync(dest); i++) dest = `${path}.hive-mind-backup-${stamp(now)}-${i}`;
-  copyFileSync(path, dest);
-  return dest;
-}
+/** Backups beside the real target (`<file>.hive-mind-backup-<stamp>`, never overwriting one), see @hive-mind/mind. */
+export { backupFile };
 
 /**
  * Commit one config edit: back `file` up (timestamped, next to its real target) and write
