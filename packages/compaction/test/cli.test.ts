@@ -65,7 +65,7 @@ describe('hive-mind compact on every real transcript', () => {
       expect(r.stderr).not.toMatch(/hive-mind:/);
       expect(r.code).toBe(0);
       const j = JSON.parse(r.stdout);
-      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'toolPairing', 'durationMs']);
+      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'toolPairing', 'durationMs', 'dryRun', 'output', 'backup']);
       expect(j.tokensAfter).toBeLessThanOrEqual(j.budget);
       expect(j.toolPairing).toBe('balanced');
       expect(Object.keys(j.anchors)).toEqual(['total', 'kept', 'reinserted']);
@@ -110,11 +110,19 @@ describe('hive-mind compact: modes and bad input', () => {
     expect(back.format).toBe('openai');
   });
 
-  it('--dry-run shows the span and the estimate and writes nothing', async () => {
+  it('--dry-run shows the span and writes nothing: the real figures with the extractive summarizer, an estimate with a model summarizer (never called)', async () => {
     const r = await runCli(['compact', src(), '--budget', '5000', '--dry-run', '--out', join(work, 'dry.jsonl')]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/would compact .*: \d+ -> <= \d+ tokens \(budget 5000\)/);
-    expect(r.stdout).toMatch(/would replace \d+ surface events \(log seqs \d+ to \d+, \d+ tokens\) with a checkpoint of at most 750 tokens/);
+    expect(r.stdout).toMatch(/would compact .*: \d+ -> \d+ tokens \(budget 5000\)/);
+    expect(r.stdout).toMatch(/would replace \d+ surface events \(log seqs \d+ to \d+, \d+ tokens\) with a \d+-token checkpoint \(extractive\)/);
+    expect(r.stdout).toContain(`would write ${join(work, 'dry.jsonl')} (claude-code)`);
+    expect(existsSync(join(work, 'dry.jsonl'))).toBe(false);
+    // a model summarizer is not called in a dry run (the base URL points at a closed port)
+    const llm = await runCli(['compact', src(), '--budget', '5000', '--dry-run', '--summarizer', 'openai', '--model', 'gpt-x', '--base-url', 'http://127.0.0.1:9/v1', '--api-key-env', 'HM_TEST_DRY_KEY', '--out', join(work, 'dry.jsonl')], { env: { ...process.env, HM_TEST_DRY_KEY: 'sk-test' } });
+    expect(llm.code, llm.stderr).toBe(0);
+    expect(llm.stdout).toMatch(/would compact .*: \d+ -> <= \d+ tokens \(budget 5000\)/);
+    expect(llm.stdout).toMatch(/with a checkpoint of at most 750 tokens \(openai/);
+    expect(llm.stdout).toContain('(an estimate: the openai summarizer is not called in a dry run)');
     expect(existsSync(join(work, 'dry.jsonl'))).toBe(false);
   });
 

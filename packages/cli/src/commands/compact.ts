@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { existsSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import {
   BasicCompactionEngine,
   BudgetTooSmallError,
@@ -17,9 +14,9 @@ import {
   type CompactionStrategy,
 } from '@hive-mind/compaction';
 import { readTranscriptFile, writeTranscript, TranscriptError, type Transcript } from '@hive-mind/transcripts';
+import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
-
-type Target = 'same' | 'openai' | 'anthropic' | 'markdown';
+import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
 
 interface CompactCliOptions {
   window?: string;
@@ -41,8 +38,17 @@ interface CompactCliOptions {
   lenient?: boolean;
 }
 
-/** The `--json` object (exactly these keys): the compaction package's report. */
-export type CompactJson = CompactionReport;
+/**
+ * The `--json` object (exactly these keys): the compaction package's report, then what was
+ * written where. `output` is null when nothing is (or, in a dry run, would be) written;
+ * `backup` is the copy of the input kept before an in-place write (a dry run names the one it
+ * would make), else null.
+ */
+export type CompactJson = CompactionReport & {
+  dryRun: boolean;
+  output: { path: string; format: string; written: boolean; kind: 'compacted' | 'export' } | null;
+  backup: string | null;
+};
 
 const DEFAULT_WINDOW = 200_000;
 
@@ -86,14 +92,6 @@ export function cliConfigMessage(message: string, key: string): string {
   return m;
 }
 
-/** Default output path: `<dir>/<name>.compacted.<ext>` (ext from the target format). */
-export function defaultOutPath(file: string, to: Target): string {
-  const ext = extname(file);
-  const stem = basename(file, ext);
-  const outExt = to === 'same' ? ext || '.jsonl' : to === 'markdown' ? '.md' : '.json';
-  return join(dirname(file), `${stem}.compacted${outExt}`);
-}
-
 /**
  * Progress lines on stderr, prefixed `hive-mind: `: always on a TTY; otherwise only once the
  * run is past 2 s, and never with --json (`quiet`) unless stderr is a TTY.
@@ -119,9 +117,15 @@ function progressReporter(start: number, quiet: boolean) {
 /**
  * `hive-mind compact FILE`: read a session transcript (format detected), compact its
  * surface to a token budget and write the result (host format, OpenAI/Anthropic message
- * JSON or markdown) through a temp file + rename. Exit codes: 0 done or already under
- * budget, 1 compaction failed (summarizer error or timeout; nothing written), 2 bad input
- * (unreadable transcript, bad flags, budget below the newest indivisible unit), 130 interrupted.
+ * JSON or markdown) atomically (temp file, fsync, rename, directory fsync). The output is
+ * checked before any work: another format over the input is refused, an in-place `--to same`
+ * keeps a backup of the input beside it. Under budget, a conversion (`--to` another format)
+ * is still written, as an export of the whole session. A dry run writes nothing and predicts
+ * the real run: with no model call involved (mask, or the extractive summarizer) it runs the
+ * whole pipeline in memory, failures included; with a model summarizer it plans only.
+ * Exit codes: 0 done or already under budget, 1 compaction or write failed (summarizer error
+ * or timeout; nothing written), 2 bad input (unreadable transcript, bad flags or output path,
+ * budget below the newest indivisible unit), 130 interrupted.
  */
 export function register(program: Command): void {
   program
@@ -168,6 +172,7 @@ export function register(program: Command): void {
       const window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
       const retain = int(o.retain, '--retain');
       const summaryMax = int(o.summaryMax, '--summary-max');
+      const plan = planOutput(file, o.out, to);
 
       let t: Transcript;
       try {
@@ -204,6 +209,9 @@ export function register(program: Command): void {
         throw err;
       }
       const budget = engine.config.threshold;
+      // A dry run runs the real pipeline in memory when no model is called, so it fails where the real run fails.
+      const dry = !!o.dryRun;
+      const exact = dry && (strategy === 'mask' || (engine.config.summarizer?.name ?? 'extractive') === 'extractive');
 
       const ac = new AbortController();
       const onSigint = () => ac.abort(new Error('interrupted (SIGINT)'));
@@ -213,7 +221,7 @@ export function register(program: Command): void {
         progress.say('measuring');
         result = await engine.compactIfNeeded(t.log, {
           signal: ac.signal,
-          dryRun: o.dryRun,
+          dryRun: dry && !exact,
           onProgress: (phase, d) => progress.say(phase === 'summarize' ? `summarizing (attempt ${d?.attempt}, ${engine.config.summarizer?.name ?? 'extractive'})` : phase),
         });
       } catch (err) {
@@ -227,12 +235,13 @@ export function register(program: Command): void {
       }
       progress.done();
 
-      const json: CompactJson = { ...compactionReport(t.format, result, t.log.surface(), 0, engine.config.summarizer?.name ?? 'extractive'), budget };
-      const usedSummarizer = json.summarizer;
-
-      let wrote: string | undefined;
-      if (result.compacted && !o.dryRun) {
-        const out = resolve(o.out ?? defaultOutPath(file, to));
+      const report = { ...compactionReport(t.format, result, t.log.surface(), 0, engine.config.summarizer?.name ?? 'extractive'), budget };
+      const usedSummarizer = report.summarizer;
+      const outFormat = to === 'same' ? t.format : to;
+      // Compacted: the new surface. Not compacted: a conversion is still written (an export of the whole session); `--to same` would only copy the input.
+      const kind: 'compacted' | 'export' | undefined = result.compacted ? 'compacted' : !result.dryRun && to !== 'same' ? 'export' : result.dryRun ? 'compacted' : undefined;
+      let written: { path: string; backup?: string } | undefined;
+      if (kind && !result.dryRun) {
         let text: string;
         try {
           text = writeTranscript(t, to);
@@ -240,38 +249,40 @@ export function register(program: Command): void {
           if (err instanceof TranscriptError) throw new CliError(err.message, 1);
           throw err;
         }
-        const tmp = `${out}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-        try {
-          writeFileSync(tmp, text);
-          renameSync(tmp, out);
-        } catch (err) {
-          if (existsSync(tmp)) unlinkSync(tmp);
-          throw new CliError(`cannot write ${out}: ${(err as Error).message}`, 1);
-        }
-        wrote = out;
+        if (!dry) written = writeOutput(plan, file, text);
       }
-      json.durationMs = Date.now() - start;
+      const backup = written?.backup ?? (dry && kind && plan.inPlace ? backupName(file) : undefined);
+      const json: CompactJson = {
+        ...report,
+        durationMs: Date.now() - start,
+        dryRun: dry,
+        output: kind ? { path: plan.path, format: outFormat, written: !!written, kind } : null,
+        backup: backup ?? null,
+      };
 
       if (o.json) {
         printJson(json);
         return;
       }
       const lines: string[] = [];
+      const would = (yes: string, no: string) => (dry ? yes : no);
       if (!result.compacted && !result.dryRun) {
+        const what = kind === 'export' ? `; nothing to compact, ${would('would write', 'wrote')} the whole session to ${plan.path} (${outFormat})` : '; nothing to do, nothing written';
         lines.push(
           result.noopReason === 'under-threshold'
-            ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${budget}; nothing to do, nothing written`
-            : `${file} (${t.format}): nothing can be compacted (${result.tokensBefore} tokens, budget ${budget}); nothing written`,
+            ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${budget}${what}`
+            : `${file} (${t.format}): nothing can be compacted (${result.tokensBefore} tokens, budget ${budget})${what}`,
         );
       } else {
-        const verb = result.dryRun ? 'would compact' : 'compacted';
-        lines.push(`${verb} ${file} (${t.format}): ${result.tokensBefore} -> ${result.dryRun ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
+        const estimate = !!result.dryRun;
+        lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
         const seqs = result.shadowedSeqs;
         if (result.action === 'summarize') {
-          lines.push(`  ${result.dryRun ? 'would replace' : 'replaced'} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${result.dryRun ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
-          if (!result.dryRun) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
+          lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
+          if (!estimate) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
+          else lines.push(`  (an estimate: the ${usedSummarizer} summarizer is not called in a dry run)`);
         } else {
-          lines.push(`  ${result.dryRun ? 'would replace' : 'replaced'} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
+          lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
         }
         if (strategy === 'auto') {
           lines.push(
@@ -280,10 +291,11 @@ export function register(program: Command): void {
               : `  strategy auto: masking old tool results alone would stay above the budget, so ${result.action === 'prune' ? 'pruned' : 'summarized'} instead`,
           );
         }
-        lines.push(`  tool pairing: ${json.toolPairing}`);
-        if (wrote) lines.push(`  wrote ${wrote} (${to === 'same' ? t.format : to})`);
-        lines.push(`  took ${json.durationMs} ms`);
+        lines.push(`  tool pairing: ${report.toolPairing}`);
+        lines.push(`  ${would('would write', 'wrote')} ${plan.path} (${outFormat}${plan.inPlace ? ', in place' : ''})`);
       }
+      if (backup) lines.push(`  ${would('would keep a backup of the original', 'backup of the original')}: ${backup}${dry ? '' : ` (to restore: ${restoreCommand(backup, resolve(file))})`}`);
+      if (result.compacted || result.dryRun) lines.push(`  took ${json.durationMs} ms`);
       process.stdout.write(lines.join('\n') + '\n');
     });
 }

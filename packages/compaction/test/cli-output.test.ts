@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readTranscriptFile } from '@hive-mind/transcripts';
+import { runCli } from './helpers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../../..');
+const dataDir = resolve(repo, '../shared/data/transcripts');
+const PORT = join(dataDir, 'claude-code/python-to-rust-port.jsonl');
+const PI = join(dataDir, 'pi/large-session.jsonl');
+
+let work: string;
+let n = 0;
+/** A fresh copy of a shared transcript in its own folder. */
+function copy(src: string): string {
+  const d = join(work, `c${++n}`);
+  mkdirSync(d);
+  const f = join(d, src.split('/').pop()!);
+  copyFileSync(src, f);
+  return f;
+}
+const backups = (f: string) => readdirSync(dirname(f)).filter((x) => x.includes('.hive-mind-backup-'));
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'hm-compact-out-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('compact never writes another format over its input', () => {
+  it('--out naming the input (as given, relative, through a symlink, a hard link) with another --to exits 2 and leaves the session byte for byte', async () => {
+    const f = copy(PORT);
+    const before = readFileSync(f);
+    symlinkSync(f, join(dirname(f), 'link.jsonl'));
+    linkSync(f, join(dirname(f), 'hard.jsonl'));
+    const rel = relative(work, f);
+    const cases: Array<[string[], string]> = [
+      [['--to', 'markdown', '--out', f], f],
+      [['--to', 'openai', '--out', `./${relative(work, dirname(f))}/../${rel}`], ''],
+      [['--to', 'anthropic', '--out', join(dirname(f), 'link.jsonl')], join(dirname(f), 'link.jsonl')],
+      [['--to', 'markdown', '--out', join(dirname(f), 'hard.jsonl')], join(dirname(f), 'hard.jsonl')],
+    ];
+    for (const [args, named] of cases) {
+      const r = await runCli(['compact', rel, '--budget', '5000', ...args], { cwd: work });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^hive-mind: --out \S+ is the input file; writing (markdown|openai|anthropic) over it would replace the session\. Use --to same to compact it in place \(a backup is kept\), or give another --out\n$/);
+      if (named) expect(r.stderr).toContain(named);
+      expect(readFileSync(f).equals(before)).toBe(true);
+    }
+    expect(lstatSync(join(dirname(f), 'link.jsonl')).isSymbolicLink()).toBe(true);
+    expect(backups(f)).toEqual([]);
+  });
+
+  it('in place with --to same keeps a backup of the original beside it, prints how to restore it, and the restore works', async () => {
+    const f = copy(PORT);
+    const before = readFileSync(f);
+    const r = await runCli(['compact', f, '--budget', '5000', '--out', f]);
+    expect(r.code, r.stderr).toBe(0);
+    const [b] = backups(f);
+    expect(b).toMatch(/^python-to-rust-port\.jsonl\.hive-mind-backup-\d{8}T\d{9}Z$/);
+    const backup = join(dirname(f), b!);
+    expect(readFileSync(backup).equals(before)).toBe(true);
+    expect(r.stdout).toContain(`wrote ${f} (claude-code, in place)`);
+    expect(r.stdout).toContain(`backup of the original: ${backup} (to restore: cp ${backup} ${f})`);
+    // the session now reads back compacted
+    const back = await readTranscriptFile(f);
+    expect(back.log.surface().some((x) => x.content.some((c) => c.type === 'text' && c.text.includes('<compacted-summary>')))).toBe(true);
+    // a second in-place run keeps the first backup and adds its own
+    const r2 = await runCli(['compact', f, '--budget', '1500', '--out', f, '--json']);
+    expect(r2.code, r2.stderr).toBe(0);
+    const j = JSON.parse(r2.stdout);
+    expect(j.output).toEqual({ path: f, format: 'claude-code', written: true, kind: 'compacted' });
+    expect(j.backup).toMatch(/\.hive-mind-backup-/);
+    expect(backups(f)).toHaveLength(2);
+    expect(readFileSync(backup).equals(before)).toBe(true);
+    // the printed command restores the original
+    const cmd = /\(to restore: (cp .*)\)$/m.exec(r.stdout)![1]!;
+    execFileSync('sh', ['-c', cmd]);
+    expect(readFileSync(f).equals(before)).toBe(true);
+  });
+
+  it('an in-place write through a symlinked session writes the target, keeps the link, and backs up the target', async () => {
+    const f = copy(PORT);
+    const before = readFileSync(f);
+    const link = join(work, `link-${n}.jsonl`);
+    symlinkSync(f, link);
+    const r = await runCli(['compact', link, '--budget', '5000', '--out', link, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(r.stdout).backup).toBe(join(dirname(f), backups(f)[0]!));
+    expect(readFileSync(join(dirname(f), backups(f)[0]!)).equals(before)).toBe(true);
+    expect(readFileSync(f).equals(before)).toBe(false);
+  });
+});
+
+describe('compact output paths', () => {
+  it('a directory, a missing folder or a file used as a folder: one line, exit 2, before any work', async () => {
+    const f = copy(PORT);
+    writeFileSync(join(work, 'plain'), 'x');
+    const cases: Array<[string, RegExp]> = [
+      [work, /^hive-mind: --out \S+ is a directory; give a file path, e\.g\. \S+python-to-rust-port\.compacted\.jsonl\n$/],
+      [join(work, 'no-such-dir', 'out.jsonl'), /^hive-mind: --out \S+out\.jsonl: folder \S+no-such-dir does not exist; create it first\n$/],
+      [join(work, 'plain', 'out.jsonl'), /^hive-mind: --out \S+: \S+plain is not a folder\n$/],
+    ];
+    for (const [out, re] of cases) {
+      const r = await runCli(['compact', f, '--budget', '5000', '--out', out]);
+      expect(r.code, out).toBe(2);
+      expect(r.stderr).toMatch(re);
+      expect(r.stdout).toBe('');
+    }
+    // the same checks in a dry run
+    const d = await runCli(['compact', f, '--budget', '5000', '--dry-run', '--out', join(work, 'no-such-dir', 'o.jsonl')]);
+    expect(d.code).toBe(2);
+    expect(existsSync(join(work, 'no-such-dir'))).toBe(false);
+  });
+});
+
+describe('compact --dry-run predicts the real run', () => {
+  it('--strategy mask that cannot reach the budget fails in the dry run exactly as in the real run', async () => {
+    const f = copy(PI);
+    const dry = await runCli(['compact', f, '--budget', '30000', '--strategy', 'mask', '--dry-run']);
+    const real = await runCli(['compact', f, '--budget', '30000', '--strategy', 'mask']);
+    expect(real.code).toBe(1);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).not.toContain('would compact');
+    expect(dry.stderr).toBe(real.stderr);
+    expect(dry.stderr).toMatch(/observation masking leaves \d+ tokens, above the threshold 30000/);
+  });
+
+  it('a dry run that succeeds gives the figures of the real run and writes nothing', async () => {
+    const f = copy(PI);
+    const out = join(dirname(f), 'masked.jsonl');
+    const dry = JSON.parse((await runCli(['compact', f, '--budget', '120000', '--strategy', 'mask', '--dry-run', '--json', '--out', out])).stdout);
+    expect(existsSync(out)).toBe(false);
+    expect(dry.output).toEqual({ path: out, format: 'pi', written: false, kind: 'compacted' });
+    expect(dry.dryRun).toBe(true);
+    const real = JSON.parse((await runCli(['compact', f, '--budget', '120000', '--strategy', 'mask', '--json', '--out', out])).stdout);
+    expect(real.output.written).toBe(true);
+    for (const k of ['tokensBefore', 'tokensAfter', 'shadowedEvents', 'toolPairing']) expect(dry[k], k).toEqual(real[k]);
+    // in place, the dry run names the backup it would keep and keeps none
+    const ip = await runCli(['compact', f, '--budget', '120000', '--strategy', 'mask', '--dry-run', '--out', f]);
+    expect(ip.code).toBe(0);
+    expect(ip.stdout).toMatch(/would keep a backup of the original: \S+large-session\.jsonl\.hive-mind-backup-\d{8}T\d{9}Z\n/);
+    expect(backups(f)).toEqual([]);
+  });
+});
+
+describe('compact under budget still converts (an export)', () => {
+  for (const to of ['markdown', 'openai', 'anthropic'] as const) {
+    it(`--to ${to} under budget writes the whole session and --json says where`, async () => {
+      const f = copy(PORT);
+      const out = join(dirname(f), `export.${to === 'markdown' ? 'md' : 'json'}`);
+      const r = await runCli(['compact', f, '--to', to, '--out', out, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(j.shadowedEvents).toBe(0);
+      expect(j.output).toEqual({ path: out, format: to, written: true, kind: 'export' });
+      expect(j.backup).toBeNull();
+      const text = readFileSync(out, 'utf8');
+      expect(text).toContain('Port this Python project to Rust');
+      if (to !== 'markdown') expect(() => JSON.parse(text)).not.toThrow();
+      const h = await runCli(['compact', f, '--to', to, '--out', out]);
+      expect(h.stdout).toMatch(new RegExp(`is already under budget: \\d+ tokens <= 160000; nothing to compact, wrote the whole session to ${out.replace(/[.]/g, '\\.')} \\(${to}\\)\\n$`));
+    });
+  }
+
+  it('--to same under budget writes nothing and says so (output null)', async () => {
+    const f = copy(PORT);
+    const out = join(dirname(f), 'same.jsonl');
+    const j = JSON.parse((await runCli(['compact', f, '--out', out, '--json'])).stdout);
+    expect(j.output).toBeNull();
+    expect(existsSync(out)).toBe(false);
+  });
+});
