@@ -107,6 +107,50 @@ export function blockText(block: { type: string }): string {
   }
 }
 
+/**
+ * Ids a block carries or refers to, for pairing (see `analyzePairing`).
+ *
+ * - `carries`: ids this block introduces: a tool call's `id`; an opaque or unknown
+ *   block's `id` (Anthropic `server_tool_use` and `mcp_tool_use` carry `id`, per the
+ *   Messages API reference).
+ * - `references`: ids of another block this one answers: a tool result's `callId`; an
+ *   opaque or unknown block's `tool_use_id` (Anthropic `web_search_tool_result`,
+ *   `web_fetch_tool_result`, `code_execution_tool_result`, `mcp_tool_result`) or `callId`.
+ * - `links`: ids that only tie blocks together, with no direction (OpenAI Responses items
+ *   `function_call` and `function_call_output` both carry `call_id`).
+ *
+ * Text, reasoning and image blocks link nothing.
+ */
+export function blockIds(block: { type: string }): { carries: string[]; references: string[]; links: string[] } {
+  const b = block as ContentBlock;
+  switch (b.type) {
+    case 'tool-call':
+      return { carries: [b.id], references: [], links: [] };
+    case 'tool-result':
+      return { carries: [], references: [b.callId], links: [] };
+    case 'text':
+    case 'reasoning':
+    case 'image':
+      return NO_IDS;
+    case 'opaque':
+      return idsOfRecord(b.raw);
+    default:
+      return idsOfRecord(block);
+  }
+}
+
+const NO_IDS = Object.freeze({ carries: [], references: [], links: [] }) as unknown as { carries: string[]; references: string[]; links: string[] };
+
+function idsOfRecord(raw: unknown): { carries: string[]; references: string[]; links: string[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return NO_IDS;
+  const r = raw as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? [v] : []);
+  const carries = str(r.id);
+  const references = [...str(r.tool_use_id), ...str(r.callId)];
+  const links = str(r.call_id);
+  return carries.length || references.length || links.length ? { carries, references, links } : NO_IDS;
+}
+
 /** Text of a list of blocks joined by newlines. */
 export function blocksText(blocks: readonly { type: string }[]): string {
   return blocks.map((b) => blockText(b)).join('\n');

@@ -33,6 +33,12 @@ export interface MessageEvent extends EventBase {
    * importer added (an unanswered call's result, an orphan result's note).
    */
   kind?: 'checkpoint' | 'repair';
+  /**
+   * Id of the model message this event is a part of, when the host records one (Claude
+   * Code writes each block of one API message on its own line with the same `message.id`).
+   * Events sharing a `messageId` are parts of one model message: no cut falls between them.
+   */
+  messageId?: string;
   /** Model that produced an assistant message, when known. */
   model?: string;
   /** Provider-reported usage for an assistant message, when known (tokens). */

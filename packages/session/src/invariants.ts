@@ -5,7 +5,7 @@ import { SurfaceFold } from './surface.js';
 
 /** One broken invariant. `seq` points at the offending event when there is one. */
 export interface Violation {
-  rule: 'seq-order' | 'surface-op' | 'content' | 'tool-pairing' | 'duplicate-call-id';
+  rule: 'seq-order' | 'surface-op' | 'content' | 'tool-pairing' | 'id-pairing' | 'duplicate-call-id';
   seq?: number;
   message: string;
 }
@@ -22,8 +22,10 @@ export interface InvariantReport {
 
 /**
  * Check a sequence of events: strictly increasing seqs, message events with a
- * content array and a valid surface op, a foldable surface, no orphan tool result,
- * no duplicate tool-call id on the surface.
+ * content array and a valid surface op, a foldable surface, no orphan tool result, no
+ * block referencing an id that no block on the surface carries (an Anthropic
+ * `web_search_tool_result` without its `server_tool_use`), no duplicate tool-call id on
+ * the surface.
  */
 export function checkInvariants(events: readonly SessionEvent[]): InvariantReport {
   const violations: Violation[] = [];
@@ -53,7 +55,11 @@ export function checkInvariants(events: readonly SessionEvent[]): InvariantRepor
   const surface = fold.snapshot();
   let unansweredCalls: string[] = [];
   try {
-    unansweredCalls = analyzePairing(surface).unanswered.map((u) => u.id);
+    const pairing = analyzePairing(surface);
+    unansweredCalls = pairing.unanswered.map((u) => u.id);
+    for (const o of pairing.orphanReferences) {
+      violations.push({ rule: 'id-pairing', seq: o.seq, message: `${o.type} block at seq ${o.seq} refers to id ${JSON.stringify(o.id)}, which no block on the surface carries` });
+    }
   } catch (err) {
     violations.push({ rule: 'tool-pairing', seq: (err as { seq?: number }).seq, message: (err as Error).message });
   }

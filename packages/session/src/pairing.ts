@@ -1,75 +1,114 @@
-import type { ContentBlock, ToolCallBlock } from './blocks.js';
+import { blockIds } from './blocks.js';
 import { ToolPairingError } from './errors.js';
 import type { SurfaceNode } from './surface.js';
 
-/** Result of scanning a surface for tool call/result pairing. */
+/** Result of scanning a surface for pairing. */
 export interface PairingReport {
   /**
-   * `openAfter[i]` = number of tool calls made at or before node `i` that are still
-   * unanswered after node `i`. A cut right after node `i` is balanced iff it is 0
-   * and no later node answers an earlier call.
+   * `openAfter[i]` = number of groups that have a member at or before node `i` and another
+   * after it (see {@link analyzePairing} for what a group is). A cut right after node `i`
+   * is balanced iff it is 0.
    */
   openAfter: number[];
   /** Calls that never get a result on this surface: `{id, name, seq}`. */
   unanswered: Array<{ id: string; name: string; seq: number }>;
-}
-
-function* blocksOf(node: SurfaceNode): Iterable<ContentBlock> {
-  yield* node.content;
+  /**
+   * Blocks other than tool results that reference an id no block on the surface carries
+   * (an opaque `web_search_tool_result` whose `server_tool_use` is gone): `{id, seq, type}`.
+   */
+  orphanReferences: Array<{ id: string; seq: number; type: string }>;
 }
 
 /**
- * Scan the surface in order. Throws {@link ToolPairingError} when a tool result
- * names a call id that was not made earlier on the surface (corruption: importers
- * repair it before it reaches a log).
+ * Scan the surface in order and find what must travel together. A cut may not fall
+ * inside any of these groups:
+ *
+ * - **ids**: every block that carries an id and every block that refers to it
+ *   ({@link blockIds}: tool call and result, Anthropic `server_tool_use` and its
+ *   `web_search_tool_result`, `mcp_tool_use` and `mcp_tool_result`, unknown blocks with
+ *   `id` / `tool_use_id` / `call_id`), from the first to the last node that mentions it;
+ * - **one model message**: the events sharing a `messageId` (Claude Code's one block per line);
+ * - **one model turn**: assistant messages that follow each other with nothing between
+ *   (Anthropic `pause_turn` continuations, hosts that write a response's items apart).
+ *
+ * An id mentioned once (a call never answered) makes no group, so it blocks no cut.
+ * Throws {@link ToolPairingError} when a tool result names a call id that was not made
+ * earlier on the surface (corruption: importers repair it before it reaches a log).
+ * Cost: O(nodes + blocks).
  */
 export function analyzePairing(nodes: readonly SurfaceNode[]): PairingReport {
-  const open = new Map<string, { call: ToolCallBlock; seq: number }>();
-  const answered = new Set<string>();
-  const openAfter: number[] = new Array(nodes.length);
+  const calls = new Map<string, { name: string; seq: number; answered: boolean }>();
+  /** id -> [first, last] node position of any mention. */
+  const spans = new Map<string, [number, number]>();
+  const carried = new Set<string>();
+  const refs: Array<{ id: string; seq: number; type: string }> = [];
+  const messages = new Map<string, [number, number]>();
+  const mention = (id: string, i: number) => {
+    const s = spans.get(id);
+    if (s) s[1] = i;
+    else spans.set(id, [i, i]);
+  };
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
-    for (const b of blocksOf(node)) {
+    for (const b of node.content) {
       if (b.type === 'tool-call') {
-        if (!answered.has(b.id)) open.set(b.id, { call: b, seq: node.seq });
+        if (!calls.has(b.id)) calls.set(b.id, { name: b.name, seq: node.seq, answered: false });
       } else if (b.type === 'tool-result') {
-        if (open.has(b.callId)) {
-          open.delete(b.callId);
-          answered.add(b.callId);
-        } else if (!answered.has(b.callId)) {
+        const c = calls.get(b.callId);
+        if (!c) {
           throw new ToolPairingError(
             `tool result for call ${JSON.stringify(b.callId)} at seq ${node.seq} has no earlier tool call on the surface`,
             b.callId,
             node.seq,
           );
         }
+        c.answered = true;
+      }
+      const ids = blockIds(b);
+      for (const id of ids.carries) {
+        carried.add(id);
+        mention(id, i);
+      }
+      for (const id of ids.links) mention(id, i);
+      for (const id of ids.references) {
+        mention(id, i);
+        if (b.type !== 'tool-result') refs.push({ id, seq: node.seq, type: b.type === 'opaque' ? `opaque:${b.kind}` : b.type });
       }
     }
-    openAfter[i] = open.size;
-  }
-  const unanswered = [...open.values()].map((o) => ({ id: o.call.id, name: o.call.name, seq: o.seq }));
-  // A call that is never answered keeps every later cut "open"; such a call cannot be
-  // separated from a result it never gets, so it does not block cuts.
-  if (unanswered.length) {
-    const neverIdx = new Map(unanswered.map((u) => [u.id, u.seq]));
-    let never = 0;
-    const seqPos = new Map(nodes.map((n, i) => [n.seq, i]));
-    const startAt: number[] = new Array(nodes.length).fill(0);
-    for (const u of neverIdx.values()) {
-      const p = seqPos.get(u);
-      if (p !== undefined) startAt[p]!++;
-    }
-    for (let i = 0; i < nodes.length; i++) {
-      never += startAt[i]!;
-      openAfter[i] = openAfter[i]! - never;
+    if (node.messageId !== undefined) {
+      const m = messages.get(node.messageId);
+      if (m) m[1] = i;
+      else messages.set(node.messageId, [i, i]);
     }
   }
-  return { openAfter, unanswered };
+  // Difference array: +1 where a group opens, -1 at its last member.
+  const delta = new Array<number>(nodes.length + 1).fill(0);
+  const group = ([a, b]: [number, number]) => {
+    if (b > a) {
+      delta[a]!++;
+      delta[b]!--;
+    }
+  };
+  for (const s of spans.values()) group(s);
+  for (const s of messages.values()) group(s);
+  for (let i = 0; i + 1 < nodes.length; i++) {
+    if (nodes[i]!.type === 'assistant/message' && nodes[i + 1]!.type === 'assistant/message') group([i, i + 1]);
+  }
+  const openAfter: number[] = new Array(nodes.length);
+  let open = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    open += delta[i]!;
+    openAfter[i] = open;
+  }
+  const unanswered = [...calls].filter(([, c]) => !c.answered).map(([id, c]) => ({ id, name: c.name, seq: c.seq }));
+  const orphanReferences = refs.filter((r) => !carried.has(r.id));
+  return { openAfter, unanswered, orphanReferences };
 }
 
 /**
  * Balanced cut positions: `k` is in the result when cutting the surface between
- * `nodes[k-1]` and `nodes[k]` separates no tool call from its result.
+ * `nodes[k-1]` and `nodes[k]` splits no group of {@link analyzePairing} (no tool call from
+ * its result, no id from its reference, no model message or turn in two).
  * `0` and `nodes.length` are always balanced. Throws {@link ToolPairingError} on an orphan result.
  */
 export function balancedCuts(nodes: readonly SurfaceNode[]): number[] {
@@ -91,10 +130,11 @@ export function isBalancedAfter(nodes: readonly SurfaceNode[], k: number): boole
   return isBalancedBefore(nodes, k + 1);
 }
 
-/** True when every tool call on the surface has its result and no result is orphaned. */
+/** True when every tool call on the surface has its result and no result or reference is orphaned. */
 export function isFullyPaired(nodes: readonly SurfaceNode[]): boolean {
   try {
-    return analyzePairing(nodes).unanswered.length === 0;
+    const r = analyzePairing(nodes);
+    return r.unanswered.length === 0 && r.orphanReferences.length === 0;
   } catch {
     return false;
   }

@@ -18,6 +18,8 @@ export interface MessageExtra {
   model?: string;
   usage?: MessageEvent['usage'];
   kind?: MessageEvent['kind'];
+  /** The host's id of the model message this record is a part of (see `MessageEvent.messageId`). */
+  messageId?: string;
 }
 
 /** Text of the synthetic result given to a call that never got one (what the model sees). */
@@ -124,6 +126,7 @@ export class LogBuilder {
     if (extra.model) e.model = extra.model;
     if (extra.usage) e.usage = extra.usage;
     if (extra.kind) e.kind = extra.kind;
+    if (extra.messageId) e.messageId = extra.messageId;
     const [stored] = this.log.append(e as unknown as NewEvent);
     this.lastRole = type === 'user/message' ? 'user' : type === 'assistant/message' ? 'assistant' : type === 'tool/result' ? 'tool' : 'system';
     return stored as MessageEvent;
@@ -219,6 +222,7 @@ export class LogBuilder {
       if (n.meta) extra.meta = { ...n.meta, copyOf: n.seq };
       if (n.model) extra.model = n.model;
       if (n.usage) extra.usage = n.usage;
+      if (n.messageId) extra.messageId = n.messageId;
       if (n.kind === 'checkpoint') this.appendMessage(n.type, n.content, { ...extra, kind: 'checkpoint' });
       else this.message(n.type, n.content, { ...extra, kind: n.kind });
     }

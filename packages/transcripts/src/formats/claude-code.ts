@@ -72,6 +72,8 @@ export class ClaudeCodeReader implements JsonlReader {
       if (rec.isCompactSummary === true) meta.isCompactSummary = true;
       if (typeof m.id === 'string') meta.messageId = m.id;
       const extra: MessageExtra = { meta, ts: node.ts };
+      // One API message is written one block per line, each line with the same message.id.
+      if (type === 'assistant' && typeof m.id === 'string' && m.id) extra.messageId = m.id;
       if (type === 'assistant') {
         if (typeof m.model === 'string') extra.model = m.model;
         if (isObj(m.usage)) {
