@@ -151,21 +151,50 @@ function notJsonReason(firstLine: string): string {
   return `unknown transcript format: not JSON or JSONL (the first line starts ${JSON.stringify(t.slice(0, 24))}) (${TRIED})`;
 }
 
-/** True when the text should be read as one JSON value rather than JSONL. */
-function looksWholeJson(head: string): boolean {
-  const t = head.trimStart();
+/**
+ * True when the text should be read as one JSON value rather than JSONL, judged from its
+ * whole first line (`firstLine`, without its newline; `more` = a newline follows it). A
+ * first line that is complete JSON is a whole-JSON transcript when it holds a messages
+ * array (a one-line request body `{system, messages}`, `{model, messages}`, a Hermes
+ * session), whatever its size.
+ */
+function looksWholeJson(firstLine: string, more: boolean): boolean {
+  const t = firstLine.trimStart();
   if (t.startsWith('[')) return true;
   if (!t.startsWith('{')) return false;
-  const nl = t.indexOf('\n');
-  const first = nl < 0 ? t : t.slice(0, nl);
   try {
-    const v = JSON.parse(first);
+    const v = JSON.parse(t);
     return isObj(v) && Array.isArray(v.messages);
   } catch {
     // A first line that is not complete JSON: a pretty-printed object (or a broken JSONL line,
     // which the whole-JSON parse reports just as well).
-    const f = first.trim();
-    return f === '{' || (!f.endsWith('}') && /^\{\s*"(messages|system_prompt|session_id|model|system)"\s*:/.test(f) && nl >= 0);
+    const f = t.trim();
+    return f === '{' || (!f.endsWith('}') && /^\{\s*"(messages|system_prompt|session_id|model|system|tools)"\s*:/.test(f) && more);
+  }
+}
+
+/** The first line of a file (without its newline), read in 1 MiB chunks until a newline or the end: linear in its length. */
+async function readFirstLine(path: string, size: number): Promise<{ line: Buffer; more: boolean }> {
+  const fh = await open(path, 'r');
+  try {
+    const parts: Buffer[] = [];
+    for (let pos = 0; pos < size; ) {
+      const buf = Buffer.alloc(Math.min(pos === 0 ? 65536 : 1 << 20, size - pos));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      const chunk = buf.subarray(0, bytesRead);
+      const nl = chunk.indexOf(0x0a);
+      if (nl >= 0) {
+        parts.push(chunk.subarray(0, nl));
+        return { line: Buffer.concat(parts), more: true };
+      }
+      parts.push(chunk);
+      if (chunk.indexOf(0) >= 0) break; // binary: the caller reports the NUL byte
+      pos += bytesRead;
+    }
+    return { line: Buffer.concat(parts), more: false };
+  } finally {
+    await fh.close();
   }
 }
 
@@ -239,12 +268,12 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
 export function parseTranscript(text: string, opts: ReadOptions & { path?: string } = {}): Transcript {
   const file = opts.path;
   if (text.trim() === '') throw new TranscriptError('empty file: no records', file);
-  const head = text.slice(0, 65536);
-  const firstNl = head.indexOf('\n');
-  const nul = (firstNl < 0 ? head : head.slice(0, firstNl)).indexOf('\u0000');
+  const firstNl = text.indexOf('\n');
+  const first = firstNl < 0 ? text : text.slice(0, firstNl);
+  const nul = first.indexOf('\u0000');
   if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, file);
   const origin: TranscriptOrigin = { kind: 'text', text };
-  const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(head);
+  const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(first, firstNl >= 0);
   if (whole) return readWhole(text, file, opts, origin);
   const imp = new JsonlImport(file, opts);
   for (const raw of textLines(text)) imp.push(raw);
@@ -270,25 +299,16 @@ export async function readTranscriptFile(path: string, opts: ReadOptions & { onP
   if (st.isDirectory()) throw new TranscriptError('is a directory, not a transcript file', path);
   if (!st.isFile()) throw new TranscriptError('is not a regular file (a device, FIFO or socket), not a transcript file', path);
   if (st.size === 0) throw new TranscriptError('empty file: no records', path);
-  let fh;
+  let first: { line: Buffer; more: boolean };
   try {
-    fh = await open(path, 'r');
+    first = await readFirstLine(path, st.size);
   } catch (err) {
     throw new TranscriptError(fileErrorReason(err), path);
   }
-  let head: Buffer;
-  try {
-    const buf = Buffer.alloc(Math.min(65536, st.size));
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    head = buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-  const firstNl = head.indexOf(0x0a);
-  const nul = (firstNl < 0 ? head : head.subarray(0, firstNl)).indexOf(0);
+  const nul = first.line.indexOf(0);
   if (nul >= 0) throw new TranscriptError(`binary file (NUL byte at offset ${nul}), not a transcript`, path);
   const origin: TranscriptOrigin = { kind: 'file', path, size: st.size, mtimeMs: st.mtimeMs };
-  const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(head.toString('utf8'));
+  const whole = opts.format ? !JSONL_FORMATS.includes(opts.format) : looksWholeJson(first.line.toString('utf8'), first.more);
   if (whole) {
     const buf = readFileSync(path);
     let text: string;
