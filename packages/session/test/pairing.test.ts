@@ -9,9 +9,10 @@ import {
   type ContentBlock,
   type NewEvent,
   type SurfaceNode,
+  type TextBlock,
 } from '../src/index.js';
 
-const textOf = (t: string): ContentBlock => ({ type: 'text', text: t });
+const textOf = (t: string): TextBlock => ({ type: 'text', text: t });
 const user = (t: string): NewEvent => ({ type: 'user/message', surfaceOp: 'append', content: [textOf(t)] });
 const assistant = (content: ContentBlock[], messageId?: string): NewEvent => ({ type: 'assistant/message', surfaceOp: 'append', content, ...(messageId ? { messageId } : {}) });
 const serverToolUse = (id: string): ContentBlock => ({ type: 'opaque', kind: 'anthropic:server_tool_use', raw: { type: 'server_tool_use', id, name: 'web_search', input: { query: 'q' } } });
