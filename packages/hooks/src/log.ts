@@ -1,6 +1,7 @@
 import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { redactSecrets } from '@hive-mind/mind/redact';
 import { ensureDir } from './mkdir.js';
 
 /** Rotate `hooks.log` to `hooks.log.1` once it reaches this many bytes (one generation kept: at most ~2 × 512 KiB on disk). */
@@ -16,7 +17,7 @@ export function fallbackHookLogPath(): string {
 }
 
 function oneLine(s: string): string {
-  return s.replace(/[\r\n\t]+/g, ' ').slice(0, 2000);
+  return redactSecrets(s.slice(0, 8000)).text.replace(/[\r\n\t]+/g, ' ').slice(0, 2000);
 }
 
 function appendRotating(path: string, line: string): void {
@@ -30,7 +31,7 @@ function appendRotating(path: string, line: string): void {
 }
 
 /**
- * Append one line `ISO-time host event: message` to the hooks log at `path`
+ * Append one line `ISO-time host event: message` (secrets redacted) to the hooks log at `path`
  * (normally `<home>/logs/hooks.log`), rotating it at {@link HOOK_LOG_MAX_BYTES}.
  * When that fails, writes to {@link fallbackHookLogPath}; when that fails too, the line
  * is dropped. Never throws. Returns the path written, or undefined.

@@ -4,7 +4,8 @@
  * Contract (issue #6, DESIGN.md "Hooks"):
  * - reads stdin up to 8 MiB and for at most `stdinTimeoutMs` (default 3 s); more bytes
  *   are drained and ignored, and an over-size payload is not parsed;
- * - parses defensively and dispatches through the host's adapter;
+ * - parses defensively, redacts every string of the payload (`redactJson`: secrets are gone before
+ *   any text is extracted, cut or joined) and dispatches through the host's adapter;
  * - writes only the host's expected JSON (or nothing) on stdout;
  * - never fails the host: every error is logged as one line to `<home>/logs/hooks.log`
  *   (see log.ts), the output falls back to `adapter.render(event, {})`, and the process
@@ -14,6 +15,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { redactJson } from '@hive-mind/mind/redact';
 import { logHookLine } from './log.js';
 import { loadAdapter } from './registry.js';
 import { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
@@ -116,7 +118,7 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
       throw new HookInputError(`stdin is not valid JSON (${(e as Error).message}; ${stdin.bytes} bytes${stdin.timedOut ? ', cut by the time cap' : ''})`);
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookInputError('stdin JSON is not an object');
-    const input: LifecycleInput = adapter.normalize(event, payload);
+    const input: LifecycleInput = adapter.normalize(event, redactJson(payload).value);
     const { runLifecycle, cleanupMinds } = await import('./lifecycles.js');
     const lopts = { env, now: opts.now };
     const ctx: HookContext = {

@@ -1,3 +1,4 @@
+import { redactSecrets } from '@hive-mind/mind/redact';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Bytes read from the end of a transcript file: 512 KiB. */
@@ -103,5 +104,8 @@ export function lastTurnFromLines(lines: string[]): TranscriptTurn {
 
 /** {@link readTailLines} + {@link lastTurnFromLines}. Throws when the file cannot be read. */
 export function lastTurnFromTranscript(path: string, maxBytes = TRANSCRIPT_TAIL_BYTES): TranscriptTurn {
-  return lastTurnFromLines(readTailLines(path, maxBytes));
+  // redacted here, before any extraction cuts or joins the text (like the stdin payload in the runner)
+  const turn = lastTurnFromLines(readTailLines(path, maxBytes));
+  for (const k of ['assistantText', 'userText'] as const) if (turn[k] !== undefined) turn[k] = redactSecrets(turn[k]!).text;
+  return turn;
 }

@@ -5,7 +5,7 @@
  */
 export { MindError, type MindErrorCode } from './errors.js';
 export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName } from './paths.js';
-export { redactSecrets, REDACTION_TYPES } from './redact.js';
+export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
 export { scanThreats } from './threats.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';
