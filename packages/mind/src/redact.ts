@@ -92,7 +92,7 @@ const RULES: Rule[] = [
     ),
     replace: (m, pre, key, dq, sq, bare) => {
       // counters and limits are not secrets: max_tokens=4096, TOKENS_PER_MINUTE: 100, token_count: 3
-      if (/tokens|token_?(?:count|limit|budget|usage)|max_?token|password_?(?:policy|length|min|max)/i.test(key ?? '')) return m;
+      if (/tokens|tokeniz|token_?(?:count|limit|budget|usage)|max_?token|password_?(?:policy|length|min|max)/i.test(key ?? '')) return m;
       if (bare ? isCodeReference(bare) : isNotSecretText(dq || sq || '', key ?? '')) return m;
       const q = dq ? '"' : sq ? "'" : '';
       return `${pre}${q}${P('secret-value')}${q}`;
