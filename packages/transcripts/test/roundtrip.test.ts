@@ -163,7 +163,7 @@ describe('whole-JSON formats round trip', () => {
     const t = parseTranscript(JSON.stringify(body));
     expect(t.format).toBe('anthropic');
     const back = JSON.parse(writeTranscript(t, 'same'));
-    expect(back).toEqual({ ...body, messages: [{ role: 'user', content: [{ type: 'text', text: 'read a.txt' }] }, ...messages.slice(1)] });
+    expect(back).toEqual(body); // string content stays a string: untouched messages are copied as they were
     const t2 = parseTranscript(JSON.stringify(messages));
     expect(t2.format).toBe('anthropic');
     expect(surfaceShape(parseTranscript(writeTranscript(t2, 'same')))).toEqual(surfaceShape(t2));

@@ -1,27 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { blocksText, isCompactionRecord, isMessageEvent, type ContentBlock, type MessageEvent, type SessionEvent, type SurfaceNode } from '@hive-mind/session';
 import { isSyntheticRepair } from '../builder.js';
-import { fileErrorReason, TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors.js';
 import { piKeptNodes } from '../formats/pi.js';
 import type { Transcript } from '../types.js';
-import { anthropicBlocks, toAnthropicMessages as toAnthropicMessagesLazy, toOpenAIMessages } from './chat.js';
+import { anthropicBlocks } from './chat.js';
+import { checkpointText, originalText } from './original.js';
+import { writeWhole } from './whole.js';
 
 type Rec = Record<string, unknown>;
-
-/** The original text, re-read when it came from a file (refused when the file changed since import). */
-function originalText(t: Transcript): string {
-  const o = t.source.origin;
-  if (o.kind === 'text') return o.text;
-  let st;
-  try {
-    st = statSync(o.path);
-  } catch (err) {
-    throw new TranscriptError(`cannot re-read the original for write-back: ${fileErrorReason(err)}`, o.path);
-  }
-  if (st.size !== o.size || st.mtimeMs !== o.mtimeMs) throw new TranscriptError('file changed since it was read; read it again before writing back', o.path);
-  return readFileSync(o.path, 'utf8');
-}
 
 /** Random access to the original lines without splitting the whole text into strings. */
 class Lines {
@@ -101,9 +88,6 @@ function joinOut(original: string, t: Transcript, lines: Rec[]): string {
   return original + sep + lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
-function checkpointText(e: MessageEvent): string {
-  return e.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-}
 
 // ---------------------------------------------------------------- Claude Code
 
@@ -348,6 +332,15 @@ function writeCodex(t: Transcript, original: string): string {
   const lines = new Lines(original);
   const line = (type: string, payload: unknown): Rec => ({ timestamp: new Date().toISOString(), ...(st.usesOrdinal ? { ordinal: ++ordinal } : {}), type, payload });
   const itemsOf = (n: MessageEvent): Rec[] => {
+    if (modified(t, n)) {
+      // a masked/pruned tool output: the original item with only `output` new (call_id and any other field kept)
+      const rec = lines.record(n.meta!.line as number);
+      const p = rec?.type === 'response_item' ? (rec.payload as Rec | undefined) : undefined;
+      const results = n.content.filter((b) => b.type === 'tool-result');
+      if (p && typeof p.type === 'string' && p.type.endsWith('_output') && results.length === 1 && n.content.length === 1) {
+        return [{ ...p, output: blocksText((results[0] as Extract<ContentBlock, { type: 'tool-result' }>).content) }];
+      }
+    }
     if (imported(t, n)) {
       const rec = lines.record(n.meta!.line as number);
       if (rec?.type === 'response_item' && rec.payload) return [rec.payload as Rec];
@@ -374,36 +367,6 @@ function writeCodex(t: Transcript, original: string): string {
   return joinOut(original, t, out);
 }
 
-// ---------------------------------------------------------------- whole-JSON formats
-
-function writeWhole(t: Transcript): string {
-  const surface = t.log.surface();
-  const env = ((t.source.state as { envelope?: Rec }).envelope ?? {}) as Rec;
-  if (t.format === 'openai') {
-    const messages = toOpenAIMessages(surface);
-    return JSON.stringify(t.source.container === 'object' ? { ...env, messages } : messages, null, 2) + '\n';
-  }
-  if (t.format === 'hermes') {
-    const sys = surface.find((n) => n.meta?.hermesField === 'system_prompt');
-    const messages = toOpenAIMessages(surface.filter((n) => n !== sys));
-    const obj: Rec = { ...env };
-    if (sys) obj.system_prompt = checkpointText(sys);
-    obj.messages = messages;
-    if (typeof env.message_count === 'number') obj.message_count = messages.length;
-    if (typeof env.last_updated === 'string' && t.log.lastSeq > t.importedLastSeq) obj.last_updated = new Date().toISOString().replace('Z', '');
-    return JSON.stringify(obj, null, 2) + '\n';
-  }
-  // anthropic: the array form cannot carry `system`; it only arises from input without one
-  const { system, messages } = toAnthropicMessagesLazy(surface);
-  if (t.source.container === 'array' && system === undefined) return JSON.stringify(messages, null, 2) + '\n';
-  const obj: Rec = { ...env };
-  if (system !== undefined) obj.system = system;
-  else delete obj.system;
-  obj.messages = messages;
-  return JSON.stringify(obj, null, 2) + '\n';
-}
-
-
 /** `writeTranscript(t, 'same')`: see the per-format writers above. */
 export function writeSame(t: Transcript): string {
   switch (t.format) {
@@ -414,6 +377,6 @@ export function writeSame(t: Transcript): string {
     case 'codex':
       return writeCodex(t, originalText(t));
     default:
-      return writeWhole(t);
+      return writeWhole(t, originalText(t));
   }
 }
