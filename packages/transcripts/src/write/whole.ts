@@ -146,8 +146,8 @@ function serialize(list: Entry[], put: (messages: unknown[]) => unknown): string
     return `\u0000hm-raw:${nonce}:${raws.length - 1}`;
   });
   const text = JSON.stringify(put(messages), null, 2);
-  const token = new RegExp(`"\\\\u0000hm-raw:${nonce}:(\\d+)"`, 'g');
-  return text.replace(token, (_m, k: string) => raws[Number(k)]!) + '\n';
+  const placeholder = new RegExp(`"\\\\u0000hm-raw:${nonce}:(\\d+)"`, 'g');
+  return text.replace(placeholder, (_m, k: string) => raws[Number(k)]!) + '\n';
 }
 
 /**
