@@ -13,9 +13,15 @@ export { lastTurnFromTranscript, lastTurnFromLines, readTailLines, TRANSCRIPT_TA
 export { workspaceOf } from './workspace.js';
 export { logHookLine, fallbackHookLogPath, HOOK_LOG_MAX_BYTES } from './log.js';
 export { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
-export { installJsonHooks, uninstallJsonHooks, listOurHooks, parseJsonc, ConfigError, type HookEntry } from './install/json-hooks.js';
-export { unifiedDiff, writeAtomic, backupFile } from './install/files.js';
+export { HostConfigError } from './install/errors.js';
+export { installConfig, uninstallConfig, listOurs, type HostConfigSpec, type HookListSpec, type SettingSpec, type ConfigRecord } from './install/core.js';
+export type { ConfigFormat } from './install/format.js';
+export { JSON_FORMAT } from './install/format-json.js';
+export { JSON5_FORMAT } from './install/format-json5.js';
+export { YAML_FORMAT } from './install/format-yaml.js';
+export { TOML_FORMAT } from './install/format-toml.js';
+export { runInstaller, installedHooks, verifyInstalled, commandPrefix, HOST_HOOK_TIMEOUT_S, type InstallerSpec, type VerifyPlan } from './install/installer.js';
+export { unifiedDiff, writeAtomic, backupFile, commitFile } from './install/files.js';
 export { shQuote, hookCommand, ourHookEvent, defaultHookCommand } from './install/command.js';
 export { verifyCommands, type VerifyTarget } from './install/verify.js';
 export { statePath, readState, homeOf, type InstallState } from './install/state.js';
-export { editJsonHost, verifyJsonHost, saveJsonHostState, HOST_HOOK_TIMEOUT_S, type JsonHostSpec } from './install/jsonhost.js';

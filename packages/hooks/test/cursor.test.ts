@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { cursorAdapter } from '../src/hosts/cursor.js';
 import { cursorHooksPath, cursorInstaller } from '../src/hosts/cursor-install.js';
-import { CLI, logLines, payload, runCli, sandbox } from './helpers.js';
+import { CLI, configOf, logLines, payload, runCli, sandbox } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtureText = (name: string) => fs.readFileSync(path.join(here, 'fixtures', 'cursor', name), 'utf8');
@@ -226,9 +226,9 @@ describe('cursor installer', () => {
   it('rejects malformed JSON naming file, line and column, changing nothing', async () => {
     fs.mkdirSync(path.dirname(file()), { recursive: true });
     fs.writeFileSync(file(), '{\n  "version": 1,\n  "hooks": { "stop": [ { "command": "x" } }\n}\n');
-    await expect(cursorInstaller.install(opts())).rejects.toThrow(/hooks\.json:3:\d+/);
+    await expect(cursorInstaller.install(opts())).rejects.toThrow(/hooks\.json: line 3, column \d+: /);
     fs.writeFileSync(file(), `{"version":1,"hooks":{"preCompact":{"command":"x"}}}`);
-    await expect(cursorInstaller.install(opts())).rejects.toThrow(/field "hooks\.preCompact" must be an array/);
+    await expect(cursorInstaller.install(opts())).rejects.toThrow(/hooks\.json: line 1, column 23: field "hooks\.preCompact" must be an array/);
   });
 
   it('keeps what the user had: an empty event array of theirs, a file without "version"', async () => {
@@ -265,7 +265,9 @@ describe('cursor installer', () => {
 
 describe('cursor installer (property)', () => {
   it('install then uninstall restores any user hooks.json byte for byte', async () => {
-    const { cursorConfigWithHooks, cursorConfigWithoutHooks, cursorInstallEdit } = await import('../src/hosts/cursor-install.js');
+    const { cursorSpec } = await import('../src/hosts/cursor-install.js');
+    const { installConfig, uninstallConfig } = await import('../src/install/core.js');
+    const prefix = '/usr/bin/node /x/hive-mind.js';
     const fc = (await import('fast-check')).default;
     const event = fc.constantFrom('beforeShellExecution', 'afterFileEdit', 'beforeSubmitPrompt', 'stop', 'sessionStart', 'preCompact');
     const entry = fc.record({ command: fc.stringMatching(/^\.\/hooks\/[a-z-]{1,10}\.sh$/), comment: fc.boolean(), oneLine: fc.boolean() });
@@ -279,13 +281,15 @@ describe('cursor installer (property)', () => {
           return `${ind.repeat(2)}${JSON.stringify(ev)}: [${items.length ? `\n${items.join('\n')}\n${ind.repeat(2)}` : ''}]`;
         });
         const text = `{\n${topComment ? `${ind}// mine\n` : ''}${ind}"version": 1,\n${ind}"hooks": {${evs.length ? `\n${evs.join(',\n')}\n${ind}` : ''}}\n}\n`;
-        const { text: installed, created } = cursorInstallEdit('h.json', text, '/usr/bin/node /x/hive-mind.js');
-        expect(cursorConfigWithHooks('h.json', installed, '/usr/bin/node /x/hive-mind.js')).toBe(installed);
+        const { text: installed, record } = installConfig(configOf(cursorSpec, prefix), text);
+        expect(installConfig(configOf(cursorSpec, prefix), installed, record).text).toBe(installed);
         const data = parse(installed) as { hooks: Record<string, Array<{ command: string }>> };
         for (const ev of ['sessionStart', 'beforeSubmitPrompt', 'afterAgentResponse', 'preCompact']) {
           expect(data.hooks[ev]!.filter((e) => e.command.includes('hive-mind.js'))).toHaveLength(1);
         }
-        expect(cursorConfigWithoutHooks('h.json', installed, created)).toBe(text);
+        expect(uninstallConfig(configOf(cursorSpec), installed, record)).toBe(text);
+        // without the recorded edits (structural removal only) the bytes come back too
+        expect(uninstallConfig(configOf(cursorSpec), installed, { created: record.created, edits: [] })).toBe(text);
       }),
       { numRuns: 150 },
     );

@@ -64,3 +64,8 @@ export function logLines(path: string): string[] {
     return [];
   }
 }
+
+/** The first config of an installer spec, as install (with `prefix`) or uninstall sees it. */
+export function configOf(spec: import('../src/install/installer.js').InstallerSpec, prefix?: string, home = '/home/user'): import('../src/install/core.js').HostConfigSpec {
+  return spec.configs({ home, env: {} }, prefix)[0]!;
+}

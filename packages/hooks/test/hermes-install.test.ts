@@ -9,7 +9,11 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { hermesConfigPath, hermesConfigWithHooks, hermesInstaller } from '../src/hosts/hermes-install.js';
+import { hermesConfigPath, hermesInstaller, hermesSpec } from '../src/hosts/hermes-install.js';
+import { installConfig } from '../src/install/core.js';
+import { configOf } from './helpers.js';
+
+const hermesConfigWithHooks = (text: string, prefix: string) => installConfig(configOf(hermesSpec, prefix), text).text;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string) => fs.readFileSync(path.join(here, 'fixtures', 'hermes', name), 'utf8');
@@ -123,14 +127,14 @@ describe('hermes installer', () => {
   });
 
   it('updates our command in place when hive-mind moved (no duplicate entry)', () => {
-    const v1 = hermesConfigWithHooks('c.yaml', fixture('config.with-comments.yaml'), `${process.execPath} /old/place/hive-mind.js`);
-    const v2 = hermesConfigWithHooks('c.yaml', v1, `${process.execPath} /new/place/hive-mind.js`);
+    const v1 = hermesConfigWithHooks(fixture('config.with-comments.yaml'), `${process.execPath} /old/place/hive-mind.js`);
+    const v2 = hermesConfigWithHooks(v1, `${process.execPath} /new/place/hive-mind.js`);
     expect(v2).not.toContain('/old/place/');
     expect(ourEvents(v2)).toMatchObject({ on_session_start: 1, pre_llm_call: 1, post_llm_call: 1 });
   });
 
   it('handles flow-style hooks (hooks: {}) through the Document API fallback', () => {
-    const out = hermesConfigWithHooks('c.yaml', '# note\nhooks: {}\nother: 1 # keep\n', 'hive-mind');
+    const out = hermesConfigWithHooks('# note\nhooks: {}\nother: 1 # keep\n', 'hive-mind');
     const js = parseDocument(out).toJS() as { hooks: Record<string, unknown[]>; other: number };
     expect(Object.keys(js.hooks)).toEqual(['on_session_start', 'pre_llm_call', 'post_llm_call']);
     expect(js.other).toBe(1);
@@ -162,14 +166,14 @@ describe('hermes installer', () => {
     fs.mkdirSync(path.dirname(cfgFile()), { recursive: true });
     const bad = 'model:\n  default: x\nhooks:\n  pre_llm_call: [\n';
     fs.writeFileSync(cfgFile(), bad);
-    await expect(hermesInstaller.install(opts())).rejects.toThrow(/config\.yaml:\d+:\d+/);
+    await expect(hermesInstaller.install(opts())).rejects.toThrow(/config\.yaml: line \d+, column \d+: /);
     expect(fs.readFileSync(cfgFile(), 'utf8')).toBe(bad);
   });
 
   it('rejects hooks that is not a mapping, naming the field', async () => {
     fs.mkdirSync(path.dirname(cfgFile()), { recursive: true });
     fs.writeFileSync(cfgFile(), 'hooks:\n  - a\n');
-    await expect(hermesInstaller.install(opts())).rejects.toThrow(/config\.yaml:\d+: field "hooks"/);
+    await expect(hermesInstaller.install(opts())).rejects.toThrow(/config\.yaml: line 2, column 3: field "hooks" must be an object/);
   });
 
   it('verify runs each installed hook with a documented sample payload', async () => {

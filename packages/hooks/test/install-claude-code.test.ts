@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import { loadInstaller, listOurHooks, shQuote, type InstallOptions } from '../src/index.js';
+import { installedHooks, loadInstaller, shQuote, type InstallOptions } from '../src/index.js';
+import { claudeCodeSpec } from '../src/hosts/claude-code-install.js';
 import { CLI, runCli, sandbox } from './helpers.js';
 
 const USER_SETTINGS = `// my Claude Code settings
@@ -58,7 +59,7 @@ describe('claude-code installer', () => {
     expect(doc.hooks.Stop![0]!.hooks[0]!.command).toBe('notify-send done');
     expect(doc.hooks.Stop![1]!.hooks[0]!.command).toMatch(/hive-mind\.js' hook claude-code Stop$|hive-mind\.js hook claude-code Stop$/);
     expect(doc.theme).toBe('dark');
-    expect(listOurHooks(file, t1, 'claude-code').map((h) => h.event).sort()).toEqual(['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(installedHooks(claudeCodeSpec, opts).map((h) => h.event).sort()).toEqual(['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
 
     // idempotent: nothing changes, no new backup
     const backups = () => readdirSync(join(file, '..')).filter((f) => f.includes('hive-mind-backup')).length;
@@ -108,7 +109,7 @@ describe('claude-code installer', () => {
     const inst = (await loadInstaller('claude-code'))!;
     await inst.install({ ...opts, command: '/old/node /old/lib/hive-mind/bin/hive-mind.js' });
     await inst.install(opts);
-    const hooks = listOurHooks(file, readFileSync(file, 'utf8'), 'claude-code');
+    const hooks = installedHooks(claudeCodeSpec, opts);
     expect(hooks).toHaveLength(5);
     expect(hooks.every((h) => h.command.startsWith(opts.command!))).toBe(true);
   });

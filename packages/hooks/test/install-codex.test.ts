@@ -3,9 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse } from 'jsonc-parser';
-import { loadInstaller, listOurHooks, shQuote, type InstallOptions } from '../src/index.js';
-import { disableHooksFeature, enableHooksFeature } from '../src/install/toml-features.js';
+import { installConfig, installedHooks, loadInstaller, shQuote, uninstallConfig, type InstallOptions } from '../src/index.js';
+import { codexSpec } from '../src/hosts/codex-install.js';
 import { CLI, sandbox } from './helpers.js';
+
+const tomlSpec = (file = 'config.toml') => ({ ...codexSpec.configs({ home: '/home/user', env: {} }, 'node hive-mind.js')[1]!, file });
+const enableHooksFeature = (file: string, text: string) => installConfig(tomlSpec(file), text);
+const disableHooksFeature = (file: string, text: string, record: ReturnType<typeof enableHooksFeature>['record']) => uninstallConfig(tomlSpec(file), text, record);
 
 const USER_TOML = `# my codex config
 model = "gpt-5-codex"   # the default model
@@ -46,22 +50,22 @@ function setup(files: { toml?: string; hooks?: string }) {
 describe('codex config.toml feature flag edits', () => {
   it('replaces hooks = false in [features], inserts into [features], appends a table; each undone exactly', () => {
     const cases = [USER_TOML, USER_TOML.replace('hooks = false # off for now\n', ''), 'model = "o3"\n', '', '[features]\nhooks = true\n'];
-    for (const before of cases) {
-      const { text, edit } = enableHooksFeature('config.toml', before);
+    for (const before of [...cases, 'model = "o3"', 'a = 1\r\n\r\n[features]\r\nx = 1\r\n', '[features]\nhooks = false\n# end']) {
+      const { text, record } = enableHooksFeature('config.toml', before);
       expect((parseToml(text) as { features: { hooks: boolean } }).features.hooks).toBe(true);
-      expect(disableHooksFeature('config.toml', text, edit)).toBe(before === '' ? '' : before);
+      expect(disableHooksFeature('config.toml', text, record)).toBe(before);
     }
     expect(enableHooksFeature('c.toml', USER_TOML).text).toContain('[features]\nweb_search = true\nhooks = true # added by hive-mind\n\n[model_providers.local]');
   });
   it('refuses dotted-key or inline features and invalid TOML with file and line', () => {
-    expect(() => enableHooksFeature('c.toml', 'features.web_search = true\n')).toThrow(/c\.toml: field "features" is written as dotted keys/);
+    expect(() => enableHooksFeature('c.toml', 'features.web_search = true\n')).toThrow(/^c\.toml: line 1, column 1: cannot edit this TOML layout safely \("features" is written as dotted keys or an inline table\); add this yourself and re-run: `hooks = true` under `\[features\]`; nothing was changed$/);
     expect(() => enableHooksFeature('c.toml', 'features = { web_search = true }\n')).toThrow(/dotted keys or an inline table/);
-    expect(() => enableHooksFeature('c.toml', 'a = 1\nb = = 2\n')).toThrow(/c\.toml: line 2, column \d+/);
+    expect(() => enableHooksFeature('c.toml', 'a = 1\nb = = 2\n')).toThrow(/^c\.toml: line 2, column \d+: .*; nothing was changed$/);
   });
   it('a user line edited after install is left alone on uninstall', () => {
-    const { text, edit } = enableHooksFeature('c.toml', USER_TOML);
+    const { text, record } = enableHooksFeature('c.toml', USER_TOML);
     const edited = text.replace('hooks = true # added by hive-mind', 'hooks = true # mine now');
-    expect(disableHooksFeature('c.toml', edited, edit)).toBe(edited);
+    expect(disableHooksFeature('c.toml', edited, record)).toBe(edited);
   });
 });
 
@@ -74,7 +78,7 @@ describe('codex installer', () => {
     expect(r.notes.join(' ')).toMatch(/trust/);
     const doc = parse(readFileSync(f.hooks, 'utf8')) as { hooks: Record<string, unknown[]> };
     expect(Object.keys(doc.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PreCompact']);
-    expect(listOurHooks(f.hooks, readFileSync(f.hooks, 'utf8'), 'codex').map((h) => h.event)).toEqual(['Stop', 'SessionStart', 'UserPromptSubmit', 'PreCompact']);
+    expect(installedHooks(codexSpec, f.opts).map((h) => h.event)).toEqual(['Stop', 'SessionStart', 'UserPromptSubmit', 'PreCompact']);
     const t = readFileSync(f.toml, 'utf8');
     expect(t).toBe(USER_TOML.replace('hooks = false # off for now', 'hooks = true # added by hive-mind'));
     expect(existsSync(r.files[1]!.backup!)).toBe(true);

@@ -6,7 +6,10 @@
 import fc from 'fast-check';
 import JSON5 from 'json5';
 import { describe, expect, it } from 'vitest';
-import { insertMember, locate, nodeAtPath, removeMember } from '../src/hosts/openclaw-json5.js';
+import { JSON5_FORMAT, locate, nodeAtPath } from '../src/install/format-json5.js';
+
+const insertMember = (t: string, path: string[], key: string, v: unknown) => JSON5_FORMAT.insertMember(t, path, key, v);
+const removeMember = (t: string, path: string[], key: string) => JSON5_FORMAT.removeMember(t, path, key);
 
 const TRICKY = `// top comment with { braces } and "quotes"
 {
@@ -36,15 +39,12 @@ describe('json5 locator', () => {
   });
 
   it('inserts and removes members without touching anything else', () => {
-    const root = locate(TRICKY);
-    const ins = insertMember(TRICKY, nodeAtPath(root, ['nested'])!, 'hive-mind', { enabled: true });
+    const ins = insertMember(TRICKY, ['nested'], 'hive-mind', { enabled: true });
     expect(JSON5.parse(ins).nested['hive-mind']).toEqual({ enabled: true });
     expect(ins.replace('    "hive-mind": { enabled: true },\n', '')).toBe(TRICKY);
-    const r2 = locate(ins);
-    const n2 = nodeAtPath(r2, ['nested'])!;
-    expect(removeMember(ins, n2, n2.members!.findIndex((m) => m.key === 'hive-mind'))).toBe(TRICKY);
+    expect(removeMember(ins, ['nested'], 'hive-mind')).toBe(TRICKY);
     // removing the last member keeps the comment before it and the data of the rest
-    const noLast = removeMember(TRICKY, root, 4);
+    const noLast = removeMember(TRICKY, [], 'last');
     expect(noLast).toContain('/* block');
     const expected = JSON5.parse(TRICKY);
     delete expected.last;
@@ -53,12 +53,11 @@ describe('json5 locator', () => {
 
   it('handles one-line objects and objects without a trailing comma', () => {
     const t = '{"a": 1, "b": {"c": 2}}';
-    const b = nodeAtPath(locate(t), ['b'])!;
-    const ins = insertMember(t, b, 'd', true);
+    const ins = insertMember(t, ['b'], 'd', true);
     expect(JSON5.parse(ins)).toEqual({ a: 1, b: { c: 2, d: true } });
-    const back = removeMember(ins, nodeAtPath(locate(ins), ['b'])!, 1);
+    const back = removeMember(ins, ['b'], 'd');
     expect(back).toBe(t);
-    expect(JSON5.parse(insertMember('{}', locate('{}'), 'x', { y: 1 }))).toEqual({ x: { y: 1 } });
+    expect(JSON5.parse(insertMember('{}', [], 'x', { y: 1 }))).toEqual({ x: { y: 1 } });
   });
 
   it('property: insert then remove gives back the exact text, and the data changes only by that member', () => {
@@ -74,11 +73,9 @@ describe('json5 locator', () => {
           return `  ${kk}: ${JSON5.stringify(v)}`;
         });
         const text = `${st.comment ? '// config\n' : ''}{\n${lines.join(',\n')}${st.trailing ? ',' : ''}${st.comment ? ' // last' : ''}\n}\n`;
-        const root = locate(text);
-        const ins = insertMember(text, root, newKey, newVal);
+        const ins = insertMember(text, [], newKey, newVal);
         expect(JSON5.parse(ins)).toEqual({ ...JSON5.parse(text), [newKey]: newVal });
-        const r2 = locate(ins);
-        const back = removeMember(ins, r2, r2.members!.findIndex((m) => m.key === newKey));
+        const back = removeMember(ins, [], newKey);
         expect(back).toBe(text);
       }),
       { numRuns: 200 },

@@ -14,7 +14,8 @@ import JSON5 from 'json5';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { openclawAdapter } from '../src/hosts/openclaw.js';
-import { openclawConfigPath, openclawConfigWithHook, openclawHookDir, openclawInstaller } from '../src/hosts/openclaw-install.js';
+import { openclawConfigPath, openclawHookDir, openclawInstaller, openclawSpec } from '../src/hosts/openclaw-install.js';
+import { installConfig } from '../src/install/core.js';
 import { logLines, runCli, sandbox } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -189,8 +190,9 @@ describe('openclaw installer and Gateway handler', () => {
   it('rejects invalid JSON5 and wrong field types, naming file and line, writing nothing', async () => {
     fs.mkdirSync(path.dirname(cfg()), { recursive: true });
     fs.writeFileSync(cfg(), '{\n  hooks: {\n    internal: [1, 2\n}\n');
-    await expect(openclawInstaller.install(opts())).rejects.toThrow(/openclaw\.json:\d+:\d+/);
-    expect(() => openclawConfigWithHook('c.json5', '{\n  hooks: {\n    internal: "on",\n  },\n}\n')).toThrow(/c\.json5:3: field "hooks\.internal" must be an object/);
+    await expect(openclawInstaller.install(opts())).rejects.toThrow(/openclaw\.json: line \d+, column \d+: /);
+    const spec = { ...openclawSpec.configs({ home, env: {} })[0]!, file: 'c.json5' };
+    expect(() => installConfig(spec, '{\n  hooks: {\n    internal: "on",\n  },\n}\n')).toThrow(/^c\.json5: line 3, column 5: field "hooks\.internal" must be an object; nothing was changed$/);
   });
 
   it('verify loads the handler and runs each event with a documented sample payload', async () => {

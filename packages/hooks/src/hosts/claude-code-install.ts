@@ -5,13 +5,23 @@
  * `{"type":"command","command":"<node> <bin> hook claude-code <Event>","timeout":30}`.
  */
 import { join } from 'node:path';
-import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
-import { missingDirs } from '../install/files.js';
-import { dropState, homeOf, readState } from '../install/state.js';
-import type { HostInstaller, InstallOptions, InstallReport } from '../types.js';
+import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
+import { runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
+import { matcherGroupList } from '../install/matcher-groups.js';
+import { readText } from '../install/files.js';
+import { homeOf } from '../install/state.js';
+import type { HostInstaller, InstallOptions } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
 
 const SAMPLE_SESSION = '00000000-0000-4000-8000-00000000c1a0';
+
+/** What Claude Code 2.1.332 does with a settings.json that is not strict JSON (seen with the real binary). */
+const STRICT_JSON = 'Claude Code 2.1.332 refuses such a settings.json ("Invalid or malformed JSON") and loads none of it, hooks included. hive-mind kept your comments as they are; remove them (and trailing commas) so Claude Code loads its settings.';
+
+/** `~/.claude/settings.json` under the install's home. */
+export function claudeSettingsPath(opts: InstallOptions = {}): string {
+  return join(homeOf(opts), '.claude', 'settings.json');
+}
 
 /** Payloads shaped like the real Claude Code 2.1.332 ones (shared/data/host-payloads/claude-code). */
 function sample(event: string, cwd: string): unknown {
@@ -31,33 +41,36 @@ function sample(event: string, cwd: string): unknown {
   }
 }
 
-export const claudeCodeSpec: JsonHostSpec = {
+export const claudeCodeSpec: InstallerSpec = {
   host: 'claude-code',
-  file: (home) => join(home, '.claude', 'settings.json'),
-  events: CLAUDE_CODE_EVENTS,
-  sample,
-  strictJson: 'Claude Code 2.1.332 refuses such a settings.json ("Invalid or malformed JSON") and loads none of it, hooks included.',
+  configs: (opts, prefix) => [
+    { file: claudeSettingsPath(opts), format: JSON_FORMAT, lists: [matcherGroupList('claude-code', CLAUDE_CODE_EVENTS, prefix)], snippet: '"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "hive-mind hook claude-code <Event>"}]}]}' },
+  ],
+  notes({ action, configs }) {
+    const [c] = configs;
+    if (action === 'uninstall') return [c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.'];
+    const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after);
+    return [
+      ...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []),
+      'Claude Code loads hooks at session start: new sessions use hive-mind; running sessions need a restart (or review them under /hooks).',
+    ];
+  },
 };
-
-async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport> {
-  const home = homeOf(opts);
-  const state = readState('claude-code', opts);
-  const dirs = remove ? [] : missingDirs(claudeCodeSpec.file(home));
-  const f = editJsonHost(claudeCodeSpec, home, opts, remove);
-  if (!remove) saveJsonHostState(claudeCodeSpec, opts, { [f.path]: f.created }, undefined, dirs);
-  else dropState('claude-code', opts, state);
-  const { created: _c, after: _a, ...file } = f;
-  const notes: string[] = remove
-    ? [f.changed || opts.dryRun ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.']
-    : ['Claude Code loads hooks at session start: new sessions use hive-mind; running sessions need a restart (or review them under /hooks).'];
-  const warning = strictJsonWarning(claudeCodeSpec, f.path, remove ? undefined : f.after);
-  if (warning) notes.unshift(`warning: ${warning}`);
-  return { host: 'claude-code', action: remove ? 'uninstall' : 'install', dryRun: !!opts.dryRun, files: [file], notes };
-}
 
 export const installer: HostInstaller = {
   host: 'claude-code',
-  install: (opts = {}) => act(opts, false),
-  uninstall: (opts = {}) => act(opts, true),
-  verify: (opts = {}) => verifyJsonHost(claudeCodeSpec, homeOf(opts), opts),
+  install: (opts = {}) => runInstaller(claudeCodeSpec, 'install', opts),
+  uninstall: (opts = {}) => runInstaller(claudeCodeSpec, 'uninstall', opts),
+  verify: (opts = {}) =>
+    verifyInstalled(claudeCodeSpec, opts, {
+      // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored
+      events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd', 'SessionStart'],
+      sample,
+      configProblems: () => {
+        const file = claudeSettingsPath(opts);
+        const text = readText(file);
+        const p = text === undefined ? undefined : strictJsonProblem(file, text);
+        return p ? [`${p}: ${STRICT_JSON}`] : [];
+      },
+    }),
 };

@@ -4,17 +4,19 @@
  *   is set and no explicit home is given), same document shape as Claude Code's
  *   (developers.openai.com/codex/hooks), events SessionStart, UserPromptSubmit, Stop, PreCompact;
  * - `[features] hooks = true` in `config.toml` next to it (needed by 0.171.0 before it
- *   runs user hooks; shared/data/README.md), as a targeted line edit (toml-features.ts).
+ *   runs user hooks; shared/data/README.md), as one line marked `# added by hive-mind`.
  * Codex also runs a user hook only once it is trusted; install cannot do that for the
  * user, and says so in its notes.
  */
 import { join } from 'node:path';
-import { commitFile, missingDirs, readText, unifiedDiff } from '../install/files.js';
-import { editJsonHost, saveJsonHostState, strictJsonWarning, verifyJsonHost, type JsonHostSpec } from '../install/jsonhost.js';
-import { listOurHooks, parseJsonc } from '../install/json-hooks.js';
-import { dropState, homeOf, readState } from '../install/state.js';
-import { disableHooksFeature, enableHooksFeature, type FeatureEdit } from '../install/toml-features.js';
-import type { HostInstaller, InstallOptions, InstallReport } from '../types.js';
+import { listOurs } from '../install/core.js';
+import { readText } from '../install/files.js';
+import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
+import { TOML_FORMAT } from '../install/format-toml.js';
+import { runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
+import { matcherGroupList } from '../install/matcher-groups.js';
+import { homeOf } from '../install/state.js';
+import type { HostInstaller, InstallOptions } from '../types.js';
 import { CODEX_EVENTS } from './codex.js';
 
 /** The Codex config directory: `opts.home/.codex`, else `$CODEX_HOME`, else `~/.codex`. */
@@ -40,79 +42,52 @@ function sample(event: string, cwd: string): unknown {
 export const CODEX_TRUST_NOTE =
   'Codex runs a new or changed user hook only after you trust it: start `codex` in a terminal, open `/hooks`, review the four hive-mind hooks (SessionStart, UserPromptSubmit, Stop, PreCompact) and trust them. Until then Codex skips them. Unattended runs can skip the review with `codex exec --dangerously-bypass-hook-trust`.';
 
-function spec(opts: InstallOptions): JsonHostSpec {
-  const dir = codexDir(opts);
-  return {
-    host: 'codex',
-    file: () => join(dir, 'hooks.json'),
-    events: CODEX_EVENTS,
-    sample,
-    strictJson: 'Codex 0.171.0 refuses such a hooks.json ("failed to parse hooks config") and runs none of its hooks.',
-  };
-}
+/** What Codex 0.171.0 does with a hooks.json that is not strict JSON (seen with the real binary). */
+const STRICT_JSON = 'Codex 0.171.0 refuses such a hooks.json ("failed to parse hooks config") and runs none of its hooks. hive-mind kept your comments as they are; remove them (and trailing commas) so Codex loads its hooks.';
 
-async function act(opts: InstallOptions, remove: boolean): Promise<InstallReport> {
-  const s = spec(opts);
-  const home = homeOf(opts);
-  const tomlPath = join(codexDir(opts), 'config.toml');
-  const state = readState('codex', opts);
-  const dirs = remove ? [] : [...missingDirs(s.file(home)), ...missingDirs(tomlPath)];
-  const jsonFile = editJsonHost(s, home, opts, remove);
-  const tomlBefore = readText(tomlPath);
-  let tomlAfter = tomlBefore ?? '';
-  let edit: FeatureEdit | undefined = state?.extra?.featureEdit as FeatureEdit | undefined;
-  const notes: string[] = [];
-  if (remove) {
-    // Our [features] line always goes (the user's exact TOML comes back, `hooks = false`
-    // included): keeping it would switch on hooks of theirs that were dormant before.
-    const left = jsonFile.after;
-    let userHooks = 0;
-    if (left.trim()) {
-      const doc = parseJsonc(jsonFile.path, left) as { hooks?: Record<string, unknown[]> };
-      for (const groups of Object.values(doc.hooks ?? {})) if (Array.isArray(groups)) for (const g of groups) userHooks += Array.isArray((g as { hooks?: unknown[] })?.hooks) ? (g as { hooks: unknown[] }).hooks.length : 0;
-      userHooks -= listOurHooks(jsonFile.path, left, 'codex').length;
+export const codexSpec: InstallerSpec = {
+  host: 'codex',
+  configs: (opts, prefix) => [
+    { file: join(codexDir(opts), 'hooks.json'), format: JSON_FORMAT, lists: [matcherGroupList('codex', CODEX_EVENTS, prefix)], snippet: '"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "hive-mind hook codex <Event>"}]}]}' },
+    // Uninstall takes our line out again (your exact TOML comes back, `hooks = false` included):
+    // keeping it would switch on hooks of yours that were dormant before.
+    { file: join(codexDir(opts), 'config.toml'), format: TOML_FORMAT, settings: [{ path: ['features', 'hooks'], value: true }], snippet: '`hooks = true` under `[features]`' },
+  ],
+  notes({ action, configs }) {
+    const [json, toml] = configs;
+    if (action === 'install') {
+      const problem = json!.after === undefined ? undefined : strictJsonProblem(json!.spec.file, json!.after);
+      return [...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []), CODEX_TRUST_NOTE];
     }
-    if (tomlBefore !== undefined) tomlAfter = disableHooksFeature(tomlPath, tomlBefore, edit);
-    const flagRemoved = tomlBefore !== undefined && tomlAfter !== tomlBefore;
-    if (userHooks > 0 && flagRemoved) {
+    const notes: string[] = [];
+    // hooks of the user's left in hooks.json need the flag we just took out
+    const left = json!.after?.trim() ? (JSON_FORMAT.parse(json!.spec.file, json!.after) as { hooks?: Record<string, unknown> }) : {};
+    let userHooks = 0;
+    for (const groups of Object.values(left.hooks ?? {})) if (Array.isArray(groups)) for (const g of groups) userHooks += Array.isArray((g as { hooks?: unknown[] })?.hooks) ? (g as { hooks: unknown[] }).hooks.length : 0;
+    userHooks -= json!.after?.trim() ? listOurs(json!.spec, json!.after).length : 0;
+    if (userHooks > 0 && toml!.after !== toml!.before) {
       notes.push(
-        `removed the [features] hooks = true line hive-mind added to ${tomlPath}; ${jsonFile.path} still has ${userHooks} hook(s) of yours, which Codex runs only with that flag on: set \`hooks = true\` under [features] yourself if you want them.`,
+        `removed the [features] hooks = true line hive-mind added to ${toml!.spec.file}; ${json!.spec.file} still has ${userHooks} hook(s) of yours, which Codex runs only with that flag on: set \`hooks = true\` under [features] yourself if you want them.`,
       );
     }
-    notes.push(jsonFile.changed ? 'hive-mind hooks removed from Codex; your other hooks and settings are unchanged.' : 'no hive-mind hooks were installed in Codex.');
-  } else {
-    const r = enableHooksFeature(tomlPath, tomlBefore ?? '');
-    tomlAfter = r.text;
-    // an earlier install's edit stays the one to undo
-    if (!edit || edit.kind === 'none') edit = r.edit;
-    notes.push(CODEX_TRUST_NOTE);
-    const warning = strictJsonWarning(s, jsonFile.path, jsonFile.after);
-    if (warning) notes.unshift(`warning: ${warning}`);
-  }
-  // config.toml did not exist before our first install: remember, and remove it again when it ends up empty
-  const tomlCreated = remove ? state?.extra?.tomlCreated === true : (state?.extra?.tomlCreated as boolean | undefined) ?? tomlBefore === undefined;
-  const deleteToml = remove && tomlCreated && tomlBefore !== undefined && tomlAfter.trim() === '';
-  const tomlChanged = deleteToml || tomlAfter !== (tomlBefore ?? '');
-  let backup: string | undefined;
-  if (tomlChanged && !opts.dryRun) {
-    // a config.toml our install created is removed without a backup (nothing of the user's in it)
-    backup = commitFile(tomlPath, deleteToml ? undefined : tomlAfter);
-  }
-  if (!remove) saveJsonHostState(s, opts, { [jsonFile.path]: jsonFile.created }, { featureEdit: edit, tomlCreated }, dirs);
-  else dropState('codex', opts, state);
-  const { created: _c, after: _a, ...jf } = jsonFile;
-  return {
-    host: 'codex',
-    action: remove ? 'uninstall' : 'install',
-    dryRun: !!opts.dryRun,
-    files: [jf, { path: tomlPath, changed: tomlChanged, diff: unifiedDiff(tomlPath, tomlBefore ?? '', tomlAfter), ...(backup ? { backup } : {}) }],
-    notes,
-  };
-}
+    notes.push(json!.after !== json!.before ? 'hive-mind hooks removed from Codex; your other hooks and settings are unchanged.' : 'no hive-mind hooks were installed in Codex.');
+    return notes;
+  },
+};
 
 export const installer: HostInstaller = {
   host: 'codex',
-  install: (opts = {}) => act(opts, false),
-  uninstall: (opts = {}) => act(opts, true),
-  verify: (opts = {}) => verifyJsonHost(spec(opts), homeOf(opts), opts),
+  install: (opts = {}) => runInstaller(codexSpec, 'install', opts),
+  uninstall: (opts = {}) => runInstaller(codexSpec, 'uninstall', opts),
+  verify: (opts = {}) =>
+    verifyInstalled(codexSpec, opts, {
+      events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionStart'],
+      sample,
+      configProblems: () => {
+        const file = join(codexDir(opts), 'hooks.json');
+        const text = readText(file);
+        const p = text === undefined ? undefined : strictJsonProblem(file, text);
+        return p ? [`${p}: ${STRICT_JSON}`] : [];
+      },
+    }),
 };

@@ -1,38 +1,7 @@
 /**
- * Small helpers shared by the Cursor, OpenClaw and Hermes adapters and installers.
- * File plumbing (atomic writes, backups, diffs, verify runs) comes from `../install/*`.
+ * Small payload helpers shared by the Cursor, OpenClaw and Hermes adapters.
  */
 import { createHash } from 'node:crypto';
-import { defaultHookCommand, ourHookEvent } from '../install/command.js';
-import type { HostId, InstallOptions, VerifyReport } from '../types.js';
-
-/** The command prefix hosts run: `opts.command`, else `<node> <hive-mind bin>` (install/command.ts). */
-export function resolveHookCommand(opts?: InstallOptions): string {
-  return opts?.command ?? defaultHookCommand();
-}
-
-/** True when `command` is one of our hook commands for `host` (optionally for `event`); see install/command.ts `ourHookEvent`. */
-export function isOurHookCommand(command: unknown, host: HostId, event?: string): boolean {
-  const ev = ourHookEvent(command, host);
-  return ev !== undefined && (event === undefined || ev === event);
-}
-
-/**
- * Apply a host-specific stdout check on top of `verifyCommands` (which checks exit code,
- * JSON validity and the hooks log): a hook whose output the host would misread fails.
- */
-export function withStdoutCheck(report: VerifyReport, check: (event: string, stdout: string) => string | undefined): VerifyReport {
-  for (const h of report.hooks) {
-    if (!h.ok) continue;
-    const problem = check(h.event, h.stdout);
-    if (problem) {
-      h.ok = false;
-      h.error = problem;
-    }
-  }
-  report.ok = report.hooks.length > 0 && report.hooks.every((h) => h.ok);
-  return report;
-}
 
 /** Short stable id from parts (sha256, 16 hex chars): idempotency keys for turns a host gives no id for. */
 export function stableId(...parts: Array<string | undefined>): string {

@@ -3,17 +3,29 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readText, removeEmptyDirs, writeAtomic } from './files.js';
 import type { HostId, InstallOptions } from '../types.js';
+import type { ConfigRecord } from './core.js';
 
 /** What an install recorded so uninstall can undo exactly its own additions. */
 export interface InstallState {
   host: HostId;
   installedAt: string;
-  /** Per config file: JSON paths of containers our install created. */
-  created: Record<string, string[][]>;
-  /** Host-specific extras (e.g. the Codex feature flag we set and its previous text). */
-  extra?: Record<string, unknown>;
+  /** Per config file (path as the installer names it): what install created and the edits it made (core.ts). */
+  configs: Record<string, ConfigRecord>;
   /** Directories the install created (absolute paths); uninstall removes those left empty. */
   dirs?: string[];
+}
+
+/** A record written before `configs` existed (`created` paths per file; `[]` or `['<file>']` for the file itself). */
+type LegacyState = Partial<InstallState> & { created?: Record<string, string[][]>; extra?: { createdFile?: boolean } };
+
+function upgrade(s: LegacyState): InstallState {
+  if (s.configs) return s as InstallState;
+  const configs: Record<string, ConfigRecord> = {};
+  for (const [file, paths] of Object.entries(s.created ?? {})) {
+    const createdFile = paths.some((p) => p.length === 0 || p[0] === '<file>') || s.extra?.createdFile === true;
+    configs[file] = { ...(createdFile ? { createdFile } : {}), created: paths.filter((p) => p.length > 0 && p[0] !== '<file>'), edits: [] };
+  }
+  return { host: s.host!, installedAt: s.installedAt ?? '', configs, ...(s.dirs ? { dirs: s.dirs } : {}) };
 }
 
 /** The user's home for an install: `opts.home`, else `HOME`, else `os.homedir()`. */
@@ -33,7 +45,7 @@ export function statePath(host: HostId, opts: InstallOptions = {}): string {
 export function readState(host: HostId, opts: InstallOptions = {}): InstallState | undefined {
   try {
     const t = readText(statePath(host, opts));
-    return t ? (JSON.parse(t) as InstallState) : undefined;
+    return t ? upgrade(JSON.parse(t) as LegacyState) : undefined;
   } catch {
     return undefined;
   }
@@ -50,12 +62,13 @@ export function withPriorDirs(host: HostId, opts: InstallOptions, dirs: string[]
 
 /**
  * After an uninstall left nothing of ours for `host`: remove the directories its install
- * created (only those now empty), the install record, and the `installs` directory and
+ * created and those holding `files` (files wholly ours; only directories now empty), the install record, and the `installs` directory and
  * hive-mind home when they are left empty. No-op under dry-run.
  */
-export function dropState(host: HostId, opts: InstallOptions, state: InstallState | undefined): void {
+export function dropState(host: HostId, opts: InstallOptions, state: InstallState | undefined, files: string[] = []): void {
   if (opts.dryRun) return;
-  removeEmptyDirs(state?.dirs ?? []);
+  // the directories of files wholly ours go when left empty, even when they existed before (they were created for us)
+  removeEmptyDirs([...(state?.dirs ?? []), ...files.map((f) => dirname(f))]);
   const p = statePath(host, opts);
   try {
     unlinkSync(p);

@@ -1,0 +1,113 @@
+/**
+ * TOML config format, for the few edits an installer makes (Codex `config.toml`:
+ * `[features] hooks = true`). smol-toml parses and validates; edits are whole lines: a
+ * key line added after the last key line of its `[table]`, a key line replaced, a table appended
+ * at the end, or removed. Every line we write ends with {@link TOML_MARKER}. Keys written
+ * as dotted keys (`features.hooks = …`) or inline tables are not edited (UnsupportedEdit).
+ */
+import { parse, TomlError } from 'smol-toml';
+import { HostConfigError } from './errors.js';
+import { UnsupportedEdit, type ConfigFormat, type Path } from './format.js';
+import { eolOf, lineEndIncl } from './text-edits.js';
+
+/** Comment ending every line we write. */
+export const TOML_MARKER = '# added by hive-mind';
+
+const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+const keyRe = (k: string) => new RegExp(`^[ \\t]*(?:${k.replace(/[-]/g, '\\-')}|"${k}"|'${k}')[ \\t]*=`);
+const HEADER = /^[ \t]*\[[ \t]*([^\]\s]+)[ \t]*\][ \t]*(?:#.*)?\r?$/;
+
+/** Line offsets of a text: `[start, end incl. break]` per line. */
+function lines(t: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let s = 0; s < t.length; ) {
+    const e = lineEndIncl(t, s);
+    out.push([s, e]);
+    s = e;
+  }
+  return out;
+}
+
+/** The `[name]` table: header line index and the index past its last line. */
+function table(t: string, name: string): { ls: Array<[number, number]>; header: number; end: number } | undefined {
+  const ls = lines(t);
+  const header = ls.findIndex(([s, e]) => HEADER.exec(t.slice(s, e).replace(/\n$/, ''))?.[1] === bare(name));
+  if (header < 0) return undefined;
+  let end = header + 1;
+  while (end < ls.length && !/^[ \t]*\[/.test(t.slice(...ls[end]!))) end++;
+  return { ls, header, end };
+}
+
+function keyLine(t: string, path: Path): { s: number; e: number } {
+  if (path.length !== 2) throw new UnsupportedEdit(undefined, 'only keys of a top-level [table] are edited');
+  const tb = table(t, String(path[0]));
+  if (!tb) throw new UnsupportedEdit(undefined, `"${path[0]}" is written as dotted keys or an inline table`);
+  for (let i = tb.header + 1; i < tb.end; i++) {
+    const [s, e] = tb.ls[i]!;
+    if (keyRe(String(path[1])).test(t.slice(s, e))) return { s, e };
+  }
+  throw new UnsupportedEdit(tb.ls[tb.header]![0], `no "${path[1]}" line in [${path[0]}]`);
+}
+
+const ourLine = (key: string, value: unknown, eol: string) => `${bare(key)} = ${JSON.stringify(value)} ${TOML_MARKER}${eol}`;
+
+export const TOML_FORMAT: ConfigFormat = {
+  name: 'TOML',
+  empty: '',
+  parse(file, text) {
+    try {
+      return parse(text) as Record<string, unknown>;
+    } catch (e) {
+      if (e instanceof TomlError) throw new HostConfigError(file, e.line, e.column, e.message.split('\n')[0]!);
+      throw e;
+    }
+  },
+  insertMember(text, path, key, value) {
+    const eol = eolOf(text);
+    if (path.length === 0) {
+      if (!value || typeof value !== 'object' || Object.values(value).some((v) => v !== null && typeof v === 'object')) throw new UnsupportedEdit(undefined, 'only a table of plain values is appended');
+      const sep = text === '' ? '' : text.endsWith('\n') ? eol : eol + eol;
+      return text + sep + `[${bare(key)}]${eol}` + Object.entries(value).map(([k, v]) => ourLine(k, v, eol)).join('');
+    }
+    if (path.length !== 1) throw new UnsupportedEdit(undefined, 'only keys of a top-level [table] are edited');
+    const tb = table(text, String(path[0]));
+    if (!tb) throw new UnsupportedEdit(undefined, `"${path[0]}" is written as dotted keys or an inline table`);
+    // after the table's last key line (its trailing blank and comment lines stay below)
+    let last = tb.header;
+    for (let i = tb.header + 1; i < tb.end; i++) if (!/^[ \t]*(#.*)?\r?\n?$/.test(text.slice(...tb.ls[i]!))) last = i;
+    const at = tb.ls[last]![1];
+    const brk = text.slice(0, at).endsWith('\n') ? '' : eol;
+    return text.slice(0, at) + brk + ourLine(key, value, brk ? '' : eol) + text.slice(at);
+  },
+  removeMember(text, path, key) {
+    if (path.length === 0) {
+      const tb = table(text, key);
+      if (!tb) throw new UnsupportedEdit(undefined, `"${key}" is written as dotted keys or an inline table`);
+      return text.slice(0, tb.ls[tb.header]![0]) + text.slice(tb.end < tb.ls.length ? tb.ls[tb.end]![0] : text.length);
+    }
+    const { s, e } = keyLine(text, [...path, key]);
+    return text.slice(0, s) + text.slice(e);
+  },
+  appendItem() {
+    throw new UnsupportedEdit(undefined, 'arrays are not edited');
+  },
+  removeItem() {
+    throw new UnsupportedEdit(undefined, 'arrays are not edited');
+  },
+  replaceValue(text, path, value) {
+    const { s, e } = keyLine(text, path);
+    const brk = text.slice(s, e).endsWith('\r\n') ? '\r\n' : text.slice(s, e).endsWith('\n') ? '\n' : '';
+    return text.slice(0, s) + ourLine(String(path[path.length - 1]), value, brk) + text.slice(e);
+  },
+  offsetOf(text, path) {
+    if (path.length === 0) return 0;
+    const tb = table(text, String(path[0]));
+    if (!tb) return undefined;
+    if (path.length === 1) return tb.ls[tb.header]![0];
+    try {
+      return keyLine(text, path).s;
+    } catch {
+      return tb.ls[tb.header]![0];
+    }
+  },
+};

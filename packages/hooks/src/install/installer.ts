@@ -1,0 +1,138 @@
+/**
+ * The one installer every host uses: read each host config, plan the change with the
+ * core (core.ts), and only when every file planned cleanly, commit them (backup + atomic
+ * write through symlinks, files.ts), write or delete the files that are wholly ours
+ * (OpenClaw's hook directory) and the install record (state.ts). `--dry-run` stops
+ * before the commit and reports the diffs.
+ */
+import { unlinkSync } from 'node:fs';
+import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import { defaultHookCommand } from './command.js';
+import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
+import { commitFile, missingDirs, readText, unifiedDiff, writeAtomic } from './files.js';
+import { dropState, readState, withPriorDirs, writeState } from './state.js';
+import { verifyCommands, type VerifyTarget } from './verify.js';
+
+/** Hook timeout written into host configs, in seconds (Claude Code, Codex and Hermes read seconds; the runner's own watchdog is 10 s). */
+export const HOST_HOOK_TIMEOUT_S = 30;
+
+/** The command prefix hosts run: `opts.command`, else `<node> <hive-mind bin>` (command.ts). */
+export function commandPrefix(opts: InstallOptions = {}): string {
+  return opts.command ?? defaultHookCommand();
+}
+
+/** What a host's notes see: the action, and each config's text after it (undefined: absent or deleted). */
+export interface NotesContext {
+  action: 'install' | 'uninstall';
+  opts: InstallOptions;
+  configs: Array<{ spec: HostConfigSpec; before: string | undefined; after: string | undefined }>;
+}
+
+/** One host: its config files, the files wholly ours, and what to tell the user. */
+export interface InstallerSpec {
+  host: HostId;
+  /** The host's config files, in report order; `prefix` (the hook command prefix) is given on install only. */
+  configs(opts: InstallOptions, prefix?: string): HostConfigSpec[];
+  /** Files that are wholly ours, written on install and deleted on uninstall (their directory too, when left empty). */
+  files?(opts: InstallOptions, prefix: string): Array<{ path: string; content: string }>;
+  /** Paths of those files for uninstall (no prefix needed). */
+  filePaths?(opts: InstallOptions): string[];
+  notes(ctx: NotesContext): string[];
+}
+
+/** Install or uninstall `spec`'s host. Throws HostConfigError (nothing written) when a config cannot be read or safely edited. */
+export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
+  const install = action === 'install';
+  const state = readState(spec.host, opts);
+  const prefix = install ? commandPrefix(opts) : undefined;
+  const configs = spec.configs(opts, prefix);
+  const owned = install ? spec.files?.(opts, prefix!) ?? [] : (spec.filePaths?.(opts) ?? []).map((path) => ({ path, content: undefined as string | undefined }));
+  const dirs = install ? [...owned.flatMap((f) => missingDirs(f.path)), ...configs.flatMap((c) => missingDirs(c.file))] : [];
+
+  // plan every file first: a config that fails leaves all of them untouched
+  const records: Record<string, ConfigRecord> = {};
+  const plans = configs.map((c) => {
+    const before = readText(c.file);
+    let after = before;
+    if (install) {
+      const r = installConfig(c, before, state?.configs[c.file]);
+      after = r.text;
+      records[c.file] = r.record;
+    } else if (before !== undefined) after = uninstallConfig(c, before, state?.configs[c.file]);
+    return { spec: c, before, after };
+  });
+  const report: InstallReport = { host: spec.host, action, dryRun: !!opts.dryRun, files: [], notes: [] };
+  for (const f of owned) {
+    const before = readText(f.path);
+    const changed = install ? before !== f.content : before !== undefined;
+    report.files.push({ path: f.path, changed, diff: changed ? unifiedDiff(f.path, before ?? '', f.content ?? '') : '' });
+    if (!changed || opts.dryRun) continue;
+    if (f.content !== undefined) writeAtomic(f.path, f.content);
+    else unlinkSync(f.path);
+  }
+  for (const p of plans) {
+    const changed = p.after !== p.before;
+    const entry: InstallReport['files'][number] = { path: p.spec.file, changed, diff: changed ? unifiedDiff(p.spec.file, p.before ?? '', p.after ?? '') : '' };
+    // a file install created is deleted without a backup (nothing of the user's is in it)
+    if (changed && !opts.dryRun) {
+      const backup = commitFile(p.spec.file, p.after);
+      if (backup) entry.backup = backup;
+    }
+    report.files.push(entry);
+  }
+  if (!opts.dryRun) {
+    if (install) writeState({ host: spec.host, installedAt: new Date().toISOString(), configs: records, dirs: withPriorDirs(spec.host, opts, dirs) }, opts);
+    else dropState(spec.host, opts, state, owned.map((f) => f.path));
+  }
+  report.notes = spec.notes({ action, opts, configs: plans });
+  return report;
+}
+
+/** Our installed hooks across the host's configs: event, command, file. */
+export function installedHooks(spec: InstallerSpec, opts: InstallOptions = {}): Array<{ event: string; command: string; file: string }> {
+  return spec.configs(opts).flatMap((c) => {
+    const text = readText(c.file);
+    return text === undefined ? [] : listOurs(c, text).map((h) => ({ ...h, file: c.file }));
+  });
+}
+
+/** How `verify` runs a host's hooks. */
+export interface VerifyPlan {
+  /** The events install writes, in the order verify runs them (UserPromptSubmit before SessionStart, so the recall shows what the prompt stored). */
+  events: readonly string[];
+  /** Sample stdin payload per event, built from the host's recorded or documented payloads. */
+  sample(event: string, cwd: string): unknown;
+  /** A host-specific check of one hook's stdout: a problem, or undefined. */
+  check?(event: string, stdout: string): string | undefined;
+  /** Extra environment for the hook runs (e.g. a throw-away HERMES_HOME). */
+  env?: NodeJS.ProcessEnv;
+  /** Problems with the config itself (e.g. a host that will not load comments), shown as a `(config)` entry. */
+  configProblems?(): string[];
+}
+
+/**
+ * Run each of our installed hooks with a sample payload (verify.ts: `/bin/sh -c`, a
+ * throw-away hive-mind home). An event install writes that is missing from the config
+ * fails as "not installed in <file>"; nothing of ours at all is `installed: false`.
+ */
+export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions, plan: VerifyPlan): Promise<VerifyReport> {
+  const ours = installedHooks(spec, opts);
+  if (ours.length === 0) return { host: spec.host, ok: false, installed: false, hooks: [] };
+  const targets: VerifyTarget[] = [];
+  const missing: VerifyReport['hooks'] = [];
+  for (const event of plan.events) {
+    const h = ours.find((o) => o.event === event);
+    if (h) targets.push({ event, command: h.command, payload: (cwd) => plan.sample(event, cwd) });
+    else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${spec.configs(opts)[0]!.file}` });
+  }
+  const report = await verifyCommands(spec.host, targets, { env: { ...(opts.env ?? process.env), ...plan.env } });
+  for (const h of report.hooks) {
+    const problem = h.ok ? plan.check?.(h.event, h.stdout) : undefined;
+    if (problem) Object.assign(h, { ok: false, error: problem });
+  }
+  report.hooks.push(...missing);
+  for (const p of plan.configProblems?.() ?? []) report.hooks.unshift({ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: p });
+  report.ok = report.hooks.length > 0 && report.hooks.every((h) => h.ok);
+  report.installed = true;
+  return report;
+}
