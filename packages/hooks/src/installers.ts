@@ -1,29 +1,17 @@
 /**
- * Installer registry: HostId -> lazy loader of the module exporting `installer`.
- * To add a host, add one line here (its module must `export const installer: HostInstaller`).
+ * Installer lookup over the host table (registry.ts): HostId -> the module's `installer`,
+ * loaded lazily (installers pull in jsonc-parser, json5, yaml and smol-toml).
  */
 import type { HostId, HostInstaller } from './types.js';
-import { HOST_IDS } from './registry.js';
+import { HOSTS, HOST_IDS } from './registry.js';
 
-type InstallerModule = { installer: HostInstaller };
-
-const loaders: Partial<Record<HostId, () => Promise<InstallerModule>>> = {
-  'claude-code': () => import('./hosts/claude-code-install.js'),
-  codex: () => import('./hosts/codex-install.js'),
-  cursor: () => import('./hosts/cursor-install.js'),
-  openclaw: () => import('./hosts/openclaw-install.js'),
-  hermes: () => import('./hosts/hermes-install.js'),
-  // cursor, openclaw, hermes: one line each, e.g. `cursor: () => import('./hosts/cursor-install.js'),`
-};
-
-/** Host ids with a registered installer. */
+/** Host ids with an installer (every row of the host table has one). */
 export function installableHosts(): HostId[] {
-  return HOST_IDS.filter((h) => loaders[h]);
+  return [...HOST_IDS];
 }
 
-/** The installer of `host`, or undefined for an unknown or unregistered host. */
+/** The installer of `host`, or undefined for an unknown host. */
 export async function loadInstaller(host: string): Promise<HostInstaller | undefined> {
-  if (!Object.prototype.hasOwnProperty.call(loaders, host)) return undefined;
-  const load = (loaders as Record<string, () => Promise<InstallerModule>>)[host]!;
-  return (await load()).installer;
+  const r = HOSTS.find((h) => h.id === host);
+  return r ? (await r.installer()).installer : undefined;
 }

@@ -4,8 +4,9 @@
  * and renders a lifecycle's output in the host's expected stdout JSON.
  */
 
-/** Hosts hive-mind installs into. */
-export type HostId = 'claude-code' | 'codex' | 'cursor' | 'openclaw' | 'hermes';
+/** Hosts hive-mind installs into: derived from the host table (registry.ts). */
+export type { HostId } from './registry.js';
+import type { HostId } from './registry.js';
 
 /** hive-mind's lifecycle events (DESIGN.md "Hooks"). */
 export type Lifecycle = 'session-start' | 'user-prompt-submit' | 'stop' | 'pre-compact' | 'session-end';

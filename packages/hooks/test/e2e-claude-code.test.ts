@@ -15,13 +15,15 @@ import { CLI, logLines } from './helpers.js';
 
 const claude = await hostOrSkip('claude');
 
-// What the user had before installing hive-mind: their own Stop hook and other settings.
+// What the user had before installing hive-mind: their own Stop hook, a compact one-line
+// UserPromptSubmit hook (our entry goes next to it on the same line), and other settings.
 const USER_SETTINGS = `{
   "env": { "DISABLE_AUTOUPDATER": "1" },
   "hooks": {
     "Stop": [
       { "hooks": [ { "type": "command", "command": "echo user-stop-hook >> \\"$HOME/user-hook.log\\"" } ] }
-    ]
+    ],
+    "UserPromptSubmit": [{"hooks":[{"type":"command","command":"echo user-prompt-hook >> \\"$HOME/user-hook.log\\""}]}]
   }
 }
 `;
@@ -60,6 +62,7 @@ describe.skipIf(!claude)('real Claude Code with hive-mind hooks', { timeout: 240
     expect(frames.find((f) => f.kind === 'prompt')?.sessionId).toBe(sessionOne);
     expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
     expect(readFileSync(join(home, 'user-hook.log'), 'utf8')).toContain('user-stop-hook');
+    expect(readFileSync(join(home, 'user-hook.log'), 'utf8')).toContain('user-prompt-hook');
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
   });
 

@@ -28,12 +28,14 @@ describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', { timeout: 240_00
   const hmHome = join(home, '.hive-mind');
   const mindPath = () => workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome });
   let userToml = '';
-  // the user's own hook: records every PreCompact payload Codex sends
+  // the user's own hooks: one records every PreCompact payload Codex sends; a compact
+  // one-line UserPromptSubmit hook (our entry goes next to it on the same line)
   const USER_HOOKS = `{
   "hooks": {
     "PreCompact": [
       { "hooks": [ { "type": "command", "command": "cat >> \\"$HOME/precompact-payloads.jsonl\\"; echo >> \\"$HOME/precompact-payloads.jsonl\\"" } ] }
-    ]
+    ],
+    "UserPromptSubmit": [{"hooks":[{"type":"command","command":"echo user-prompt-hook >> \\"$HOME/user-hook.log\\""}]}]
   }
 }
 `;
@@ -62,6 +64,7 @@ describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', { timeout: 240_00
     expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
     expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
     expect(frames.every((f) => f.host === 'codex')).toBe(true);
+    expect(readFileSync(join(home, 'user-hook.log'), 'utf8')).toContain('user-prompt-hook');
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { realpathSync } from 'node:fs';
+import { HOST_IDS } from '@hive-mind/hooks/hosts';
 import { CliError, printJson } from '../errors.js';
 
 /** `<node> <this CLI's bin>` quoted for sh: what installed hooks run. */
@@ -27,7 +28,7 @@ export function register(program: Command): void {
   for (const action of ['install', 'uninstall'] as const) {
     program
       .command(`${action} <host>`)
-      .description(`${action === 'install' ? 'install' : 'remove'} hive-mind's lifecycle hooks ${action === 'install' ? 'into' : 'from'} a host (claude-code, codex, ...); keeps the host's other settings and hooks`)
+      .description(`${action === 'install' ? 'install' : 'remove'} hive-mind's lifecycle hooks ${action === 'install' ? 'into' : 'from'} a host (${HOST_IDS.join(', ')}); keeps the host's other settings and hooks byte for byte`)
       .option('--dry-run', 'print the diff, change nothing')
       .option('--json', 'print the report as JSON')
       .action(async (host: string, opts: Opts) => {
@@ -46,7 +47,7 @@ export function register(program: Command): void {
   }
   program
     .command('verify <host>')
-    .description('run each installed hive-mind hook of a host with a sample payload (in a throw-away memory) and report its output and time')
+    .description(`run each installed hive-mind hook of a host (${HOST_IDS.join(', ')}) with a sample payload (in a throw-away memory) and report its output and time`)
     .option('--json', 'print the report as JSON')
     .action(async (host: string, opts: Opts) => {
       const { inst } = await installerFor(host);

@@ -56,15 +56,7 @@ export const openclawSpec: InstallerSpec = {
       file: openclawConfigPath(opts),
       format: JSON5_FORMAT,
       settings: [
-        {
-          path: ['hooks', 'internal', 'enabled'],
-          value: true,
-          // the flag we added stays while other internal hook config of the user's needs it
-          keep: (data) => {
-            const internal = isObj(data.hooks) && isObj(data.hooks.internal) ? data.hooks.internal : {};
-            return Object.keys(internal).some((k) => k !== 'enabled' && !(k === 'entries' && isObj(internal.entries) && Object.keys(internal.entries).length === 0));
-          },
-        },
+        { path: ['hooks', 'internal', 'enabled'], value: true },
         { path: ['hooks', 'internal', 'entries', OPENCLAW_HOOK_NAME, 'enabled'], value: true },
       ],
       owned: [['hooks', 'internal', 'entries', OPENCLAW_HOOK_NAME]],

@@ -45,8 +45,6 @@ export interface SettingSpec {
   value: unknown;
   /** Set it only when the file has no value there (a value of the user's is theirs: Cursor's `version`). */
   ifMissing?: boolean;
-  /** Keep a setting install created when this says something of the user's now relies on it. */
-  keep?(data: Obj): boolean;
 }
 
 /** One host config file and what in it is ours. */
@@ -67,6 +65,10 @@ export interface ConfigRecord {
   createdFile?: boolean;
   /** Containers and settings install created. */
   created: string[][];
+  /** Settings install changed from a value of the user's (restored only by undoing the recorded edit). */
+  replaced?: string[][];
+  /** Containers that were an empty value (`hooks:` in YAML, `null`) before install filled them: uninstall empties them back to null. */
+  wasNull?: string[][];
   /** The text edits install made, in order, widened to whole lines. */
   edits: TextEdit[];
 }
@@ -81,13 +83,13 @@ function fieldError(spec: HostConfigSpec, text: string, path: string[], what: st
 }
 
 /** The object at `path`, creating missing containers (recorded in `created`); a non-object on the way is an error naming the field. */
-function ensureObject(spec: HostConfigSpec, text: string, data: Obj, path: string[], created: string[][]): Obj {
+function ensureObject(spec: HostConfigSpec, text: string, data: Obj, path: string[], created: string[][], wasNull: string[][]): Obj {
   let o = data;
   for (let i = 0; i < path.length; i++) {
     const k = path[i]!;
     if (o[k] === undefined || o[k] === null) {
+      (o[k] === null ? wasNull : created).push(path.slice(0, i + 1));
       o[k] = {};
-      created.push(path.slice(0, i + 1));
     } else if (!isObj(o[k])) throw fieldError(spec, text, path.slice(0, i + 1), 'an object');
     o = o[k] as Obj;
   }
@@ -95,22 +97,24 @@ function ensureObject(spec: HostConfigSpec, text: string, data: Obj, path: strin
 }
 
 /** The data the file should hold with our entries installed, and the containers/settings that creates. */
-export function installTarget(spec: HostConfigSpec, text: string, data: Obj): { target: Obj; created: string[][] } {
+export function installTarget(spec: HostConfigSpec, text: string, data: Obj): { target: Obj; created: string[][]; wasNull: string[][]; replaced: string[][] } {
   const target = clone(data);
   const created: string[][] = [];
+  const wasNull: string[][] = [];
+  const replaced: string[][] = [];
   for (const s of spec.settings ?? []) {
-    const parent = ensureObject(spec, text, target, s.path.slice(0, -1), created);
+    const parent = ensureObject(spec, text, target, s.path.slice(0, -1), created, wasNull);
     const key = s.path[s.path.length - 1]!;
     if (sameData(parent[key], s.value) || (s.ifMissing && parent[key] !== undefined)) continue;
-    if (parent[key] === undefined) created.push(s.path);
+    (parent[key] === undefined ? created : replaced).push(s.path);
     parent[key] = clone(s.value);
   }
   for (const list of spec.lists ?? []) {
-    const obj = ensureObject(spec, text, target, list.at, created);
+    const obj = ensureObject(spec, text, target, list.at, created, wasNull);
     for (const { event, item } of list.entries) {
       if (obj[event] === undefined || obj[event] === null) {
+        (obj[event] === null ? wasNull : created).push([...list.at, event]);
         obj[event] = [];
-        created.push([...list.at, event]);
       }
       const arr = obj[event];
       if (!Array.isArray(arr)) throw fieldError(spec, text, [...list.at, event], 'an array of hook entries');
@@ -129,13 +133,13 @@ export function installTarget(spec: HostConfigSpec, text: string, data: Obj): { 
       }
     }
   }
-  return { target, created };
+  return { target, created, wasNull, replaced };
 }
 
 /**
  * The data the file should hold without our entries: our items out of every list under
  * each `at` (a list we emptied goes when install created it, or when there is no record),
- * owned members out, settings install created out (unless `keep`), then every container
+ * owned members out, settings install created out (when still our value), then every container
  * install created that is now empty.
  */
 export function uninstallTarget(spec: HostConfigSpec, data: Obj, record: ConfigRecord | undefined): Obj {
@@ -169,10 +173,6 @@ export function uninstallTarget(spec: HostConfigSpec, data: Obj, record: ConfigR
     const parent = get(target, s.path.slice(0, -1));
     const key = s.path[s.path.length - 1]!;
     if (!isObj(parent) || !has(created, s.path)) continue;
-    if (s.keep?.(target)) {
-      parent[key] = clone(s.value);
-      continue;
-    }
     if (sameData(parent[key], s.value)) delete parent[key];
   }
   for (const p of [...created].sort((a, b) => b.length - a.length)) {
@@ -180,6 +180,11 @@ export function uninstallTarget(spec: HostConfigSpec, data: Obj, record: ConfigR
     const parent = get(target, p.slice(0, -1));
     const empty = Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0;
     if (empty && isObj(parent) && !(spec.settings ?? []).some((s) => has([s.path], p))) delete parent[p[p.length - 1]!];
+  }
+  for (const p of record?.wasNull ?? []) {
+    const v = get(target, p);
+    const parent = get(target, p.slice(0, -1));
+    if (isObj(parent) && (Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0)) parent[p[p.length - 1]!] = null;
   }
   return target;
 }
@@ -304,11 +309,14 @@ function applyDiff(spec: HostConfigSpec, text: string, from: Obj, to: Obj): { te
 export function installConfig(spec: HostConfigSpec, before: string | undefined, prior?: ConfigRecord): { text: string; record: ConfigRecord } {
   const text = before ?? spec.format.empty;
   const data = spec.format.parse(spec.file, text);
-  const { target, created } = installTarget(spec, text, data);
+  const { target, created, wasNull, replaced } = installTarget(spec, text, data);
+  const merge = (a: string[][] | undefined, b: string[][]) => [...(a ?? []), ...b.filter((c) => !has(a ?? [], c))];
   const r = applyDiff(spec, text, data, target);
   const record: ConfigRecord = {
     ...(prior?.createdFile || (!prior && before === undefined) ? { createdFile: true } : {}),
-    created: [...(prior?.created ?? []), ...created.filter((c) => !has(prior?.created ?? [], c))],
+    created: merge(prior?.created, created),
+    ...(prior?.wasNull?.length || wasNull.length ? { wasNull: merge(prior?.wasNull, wasNull) } : {}),
+    ...(prior?.replaced?.length || replaced.length ? { replaced: merge(prior?.replaced, replaced) } : {}),
     edits: [...(prior?.edits ?? []), ...r.edits],
   };
   return { text: r.text, record };
@@ -320,6 +328,9 @@ export function installConfig(spec: HostConfigSpec, before: string | undefined, 
  */
 export function uninstallConfig(spec: HostConfigSpec, before: string, record: ConfigRecord | undefined): string | undefined {
   const f = spec.format;
+  const data = f.parse(spec.file, before);
+  // the structural result: every one of our entries out, everything else as it is now
+  const structural = uninstallTarget(spec, data, record);
   // 1. put back the user's exact lines wherever our recorded edits are still there unchanged
   let t = before;
   for (const e of [...(record?.edits ?? [])].reverse()) {
@@ -333,9 +344,24 @@ export function uninstallConfig(spec: HostConfigSpec, before: string, record: Co
     }
   }
   // 2. remove whatever of ours is left, structurally
-  const data = f.parse(spec.file, t);
-  const target = uninstallTarget(spec, data, record);
-  const out = applyDiff(spec, t, data, target).text;
+  let undone = f.parse(spec.file, t);
+  let target = uninstallTarget(spec, undone, record);
+  // the undo path may differ from the structural one only in the values install replaced;
+  // anything else (an undo that merged with a user's edit) and it is not used
+  const withoutReplaced = (d: Obj) => {
+    const c = clone(d);
+    for (const p of record?.replaced ?? []) {
+      const parent = get(c, p.slice(0, -1));
+      if (isObj(parent)) delete parent[p[p.length - 1]!];
+    }
+    return c;
+  };
+  if (!sameData(withoutReplaced(target), withoutReplaced(structural))) {
+    t = before;
+    undone = data;
+    target = structural;
+  }
+  const out = applyDiff(spec, t, undone, target).text;
   // a file install created goes again when it is back to an empty document (a comment of the user's keeps it)
   if (record?.createdFile && Object.keys(target).length === 0 && /^\s*(\{\s*\})?\s*$/.test(out)) return undefined;
   return out;

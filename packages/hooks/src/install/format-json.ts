@@ -8,7 +8,7 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { HostConfigError } from './errors.js';
 import { UnsupportedEdit, type ConfigFormat, type Path } from './format.js';
-import { indentUnit, insertChild, removeChild, eolOf, type Container } from './text-edits.js';
+import { bracketEdits, eolOf, indentUnit, type Container } from './text-edits.js';
 
 const OPTS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true };
 
@@ -24,7 +24,8 @@ function nodeAt(text: string, path: Path): Node {
 }
 
 function container(n: Node): Container {
-  return { start: n.offset, end: n.offset + n.length, children: (n.children ?? []).map((c) => ({ start: c.offset, end: c.offset + c.length })) };
+  const kids = n.children ?? [];
+  return { start: n.offset, end: n.offset + n.length, children: kids.map((c) => ({ start: c.offset, end: c.offset + c.length })), ...(n.type === 'object' ? { keys: kids.map((p) => String(p.children?.[0]?.value)) } : {}) };
 }
 
 /** One-line JSON with a space after `:` and `,` and inside non-empty brackets: `{ "command": "x", "timeout": 30 }`. */
@@ -61,22 +62,7 @@ export const JSON_FORMAT: ConfigFormat = {
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw HostConfigError.at(file, text, tree(text)?.offset ?? 0, 'the top level must be a JSON object');
     return value as Record<string, unknown>;
   },
-  insertMember(text, path, key, value) {
-    const t = text.trim() ? text : '{}\n';
-    return insertChild(t, container(nodeAt(t, path)), render(t, key, value));
-  },
-  removeMember(text, path, key) {
-    const n = nodeAt(text, path);
-    const i = (n.children ?? []).findIndex((p) => p.children?.[0]?.value === key);
-    if (i < 0) return text;
-    return removeChild(text, container(n), i);
-  },
-  appendItem(text, path, value) {
-    return insertChild(text, container(nodeAt(text, path)), render(text, undefined, value));
-  },
-  removeItem(text, path, index) {
-    return removeChild(text, container(nodeAt(text, path)), index);
-  },
+  ...bracketEdits({ container: (text, path) => container(nodeAt(text, path)), render }),
   replaceValue(text, path, value) {
     const n = nodeAt(text, path);
     const multiline = value !== null && typeof value === 'object' && text.includes('\n');

@@ -8,7 +8,7 @@
 import JSON5 from 'json5';
 import { HostConfigError } from './errors.js';
 import { UnsupportedEdit, type ConfigFormat, type Path } from './format.js';
-import { eolOf, indentUnit, insertChild, removeChild, skipTrivia, type Container } from './text-edits.js';
+import { bracketEdits, eolOf, indentUnit, skipTrivia, type Container } from './text-edits.js';
 
 /** A located value: `start`/`end` are offsets into the text (end exclusive). */
 export interface J5Node {
@@ -150,7 +150,7 @@ function json5Inline(v: unknown): string {
 
 function container(n: J5Node): Container {
   const children = n.type === 'object' ? n.members!.map((m) => ({ start: m.start, end: m.end })) : (n.items ?? []).map((i) => ({ start: i.start, end: i.end }));
-  return { start: n.start, end: n.end, children };
+  return { start: n.start, end: n.end, children, ...(n.type === 'object' ? { keys: n.members!.map((m) => m.key) } : {}) };
 }
 
 function at(text: string, path: Path): J5Node {
@@ -180,21 +180,7 @@ export const JSON5_FORMAT: ConfigFormat = {
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw HostConfigError.at(file, text, skipTrivia(text, 0), 'the top level must be an object');
     return v as Record<string, unknown>;
   },
-  insertMember(text, path, key, value) {
-    const t = text.trim() ? text : '{}\n';
-    return insertChild(t, container(at(t, path)), render(t, key, value));
-  },
-  removeMember(text, path, key) {
-    const n = at(text, path);
-    const i = (n.members ?? []).findIndex((m) => m.key === key);
-    return i < 0 ? text : removeChild(text, container(n), i);
-  },
-  appendItem(text, path, value) {
-    return insertChild(text, container(at(text, path)), render(text, undefined, value));
-  },
-  removeItem(text, path, index) {
-    return removeChild(text, container(at(text, path)), index);
-  },
+  ...bracketEdits({ container: (text, path) => container(at(text, path)), render }),
   replaceValue(text, path, value) {
     const n = nodeAtPath(locate(text), path);
     if (!n) throw new UnsupportedEdit(undefined, `nothing at ${path.join('.')}`);

@@ -1,3 +1,5 @@
+import type { ConfigFormat, Path } from './format.js';
+
 /**
  * Text-edit helpers shared by the config editors (format-*.ts). Every edit inserts or
  * deletes whole lines (or, inside a one-line container, one `, element` run) at
@@ -54,6 +56,8 @@ export interface Container {
   /** Offset just past the closing bracket. */
   end: number;
   children: Array<{ start: number; end: number }>;
+  /** The members' keys, in order (objects only). */
+  keys?: string[];
 }
 
 /**
@@ -182,5 +186,34 @@ export function undoEdit(t: string, e: TextEdit): string | undefined {
   for (let i = t.indexOf(e.inserted); i >= 0 && at.length < 2; i = t.indexOf(e.inserted, i + 1)) if (i === lineStart(t, i)) at.push(i);
   if (at.length !== 1) return undefined;
   const i = at[0]!;
-  return t.slice(0, i) + e.removed + t.slice(i + e.inserted.length);
+  const end = i + e.inserted.length;
+  // a side without a final line break was at the end of the text: it must still be
+  if (!e.inserted.endsWith('\n') && end !== t.length) return undefined;
+  if (e.removed !== '' && !e.removed.endsWith('\n') && end !== t.length) return undefined;
+  return t.slice(0, i) + e.removed + t.slice(end);
+}
+
+/** What a bracket language (JSON, JSON5) gives {@link bracketEdits}: its containers located, and how it writes a value. */
+export interface BracketLanguage {
+  /** The object or array at `path` (throws UnsupportedEdit when there is none). */
+  container(text: string, path: Path): Container;
+  /** How to write `value` (as member `key` when given). */
+  render(text: string, key: string | undefined, value: unknown): RenderChild;
+}
+
+/** The member and item edits of a bracket language, from its locator ({@link insertChild}, {@link removeChild}). */
+export function bracketEdits(lang: BracketLanguage): Pick<ConfigFormat, 'insertMember' | 'removeMember' | 'appendItem' | 'removeItem'> {
+  return {
+    insertMember(text, path, key, value) {
+      const t = text.trim() ? text : '{}\n';
+      return insertChild(t, lang.container(t, path), lang.render(t, key, value));
+    },
+    removeMember(text, path, key) {
+      const c = lang.container(text, path);
+      const i = (c.keys ?? []).indexOf(key);
+      return i < 0 ? text : removeChild(text, c, i);
+    },
+    appendItem: (text, path, value) => insertChild(text, lang.container(text, path), lang.render(text, undefined, value)),
+    removeItem: (text, path, index) => removeChild(text, lang.container(text, path), index),
+  };
 }
