@@ -1,12 +1,12 @@
 /**
  * The lifecycle handlers shared by every host (DESIGN.md "Hooks"):
  *
- * - `session-start`: recall from the workspace mind, then the personal mind, within a
- *   token budget (default 1,500 tokens, under Codex's ~2,500-token inline limit for
- *   additional context), returned as `additionalContext`;
- * - `user-prompt-submit`: save the prompt as a temporary frame (expires after 72 h),
- *   plus each durable statement in it ("remember that ...", "I prefer ...") as its own
- *   frame with importance classified;
+ * - `session-start`: the curated notes, then the recall of the workspace mind and of the
+ *   personal mind, in one token budget (inject.ts), returned as `additionalContext`;
+ * - `user-prompt-submit`: recall for the prompt (inject.ts; hosts that can add context to a
+ *   prompt print it), then save the prompt as a temporary frame (expires after 72 h), plus
+ *   each durable statement in it ("remember that ...", "I prefer ...") as its own frame with
+ *   importance classified;
  * - `stop`: save the turn's outcome (the host's assistant text, or the last assistant
  *   message in the tail of the transcript file), summarized extractively, importance
  *   classified;
@@ -25,11 +25,10 @@ import { ensureDir } from './mkdir.js';
 import { Mind, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
+import { NOTES_SHARE, PROMPT_ITEM_CHARS, PROMPT_MIN_MATCHED, givenIds, notesBlock, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
 
-/** Default recall budget of `session-start`, in tokens (`HIVE_MIND_RECALL_TOKENS` overrides). */
-export const DEFAULT_RECALL_TOKENS = 1500;
 /** Lifetime of a temporary prompt frame: 72 hours. */
 export const PROMPT_TTL_MS = 72 * 3600 * 1000;
 /** Longest prompt stored verbatim, in characters; longer prompts are cut with `...`. */
@@ -45,11 +44,7 @@ export interface LifecycleOptions {
   busyTimeoutMs?: number;
 }
 
-/** The recall budget from `HIVE_MIND_RECALL_TOKENS` (a positive integer), else {@link DEFAULT_RECALL_TOKENS}. */
-export function recallBudget(env: NodeJS.ProcessEnv): number {
-  const v = Number(env.HIVE_MIND_RECALL_TOKENS);
-  return Number.isInteger(v) && v > 0 ? v : DEFAULT_RECALL_TOKENS;
-}
+export { DEFAULT_RECALL_TOKENS, DEFAULT_PROMPT_RECALL_TOKENS, recallBudget, promptRecallBudget } from './inject.js';
 
 /** Paths of the minds an event touches. `workspace` is undefined when the event has no absolute cwd. */
 export function mindsFor(input: LifecycleInput, env: NodeJS.ProcessEnv): { workspace?: { id: string; path: string }; personal: string } {
@@ -78,9 +73,12 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
   switch (input.lifecycle) {
     case 'session-start':
       return sessionStart(input, env, busy);
-    case 'user-prompt-submit':
+    case 'user-prompt-submit': {
+      // recall first: the frames this prompt is about to save must not come back as its context
+      const out = promptRecall(input, env, busy);
       userPromptSubmit(input, env, now(), busy);
-      return {};
+      return out;
+    }
     case 'stop':
     case 'session-end':
       captureOutcome(input, env, now(), busy);
@@ -93,39 +91,67 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
   }
 }
 
+function sourcesFor(input: LifecycleInput, env: NodeJS.ProcessEnv): RecallSource[] {
+  const minds = mindsFor(input, env);
+  const out: RecallSource[] = [];
+  if (minds.workspace) out.push({ key: 'workspace', label: `workspace ${minds.workspace.id}`, path: minds.workspace.path });
+  out.push({ key: 'personal', label: 'personal', path: minds.personal });
+  return out;
+}
+
+const openReadonly = (busy: number) => (path: string) => Mind.open(path, { busyTimeoutMs: busy, readonly: true });
+
 function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
   const budget = recallBudget(env);
-  const minds = mindsFor(input, env);
-  const parts: string[] = [];
-  let left = budget;
-  // Each part's header costs a few tokens; keep 16 in reserve so the sum stays within budget.
-  const HEADER_RESERVE = 16;
-  const sources: Array<{ path: string; label: string }> = [];
-  if (minds.workspace) sources.push({ path: minds.workspace.path, label: `workspace ${minds.workspace.id}` });
-  sources.push({ path: minds.personal, label: 'personal' });
-  for (const src of sources) {
-    if (left <= HEADER_RESERVE + 32 || !existsSync(src.path)) continue;
-    const budgetTokens = left - HEADER_RESERVE;
-    // Hosts that start a session with the first prompt (Hermes pre_llm_call) get a recall
-    // searched by that prompt; when it finds nothing, the default recall (critical and
-    // important frames, then recent decisions) is used.
-    const query = input.prompt?.trim().slice(0, 500);
-    const r = withMind(src.path, busy, (m) => {
+  const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), env.HIVE_MIND_THREAD?.trim() || undefined);
+  // Hosts that start a session with the first prompt (Hermes pre_llm_call) get the frames
+  // about that prompt first, then the default recall (critical, important, recent facts).
+  const query = input.prompt?.trim().slice(0, 500);
+  const recalled = recallBlocks(
+    sourcesFor(input, env),
+    budget - notes.tokens - (notes.text ? 2 : 0),
+    { workspace: [], personal: [] },
+    (m, budgetTokens) => {
       if (query) {
         try {
-          const byPrompt = m.recall({ query, budgetTokens });
-          if (byPrompt.text.trim()) return byPrompt;
-        } catch {
-          // a prompt that is not a usable query (only punctuation, ...) falls back below
+          return m.recall({ query, budgetTokens });
+        } catch (e) {
+          // a prompt with no searchable word (only punctuation, ...) gets the default recall
+          if ((e as { code?: string }).code !== 'EMPTY_QUERY') throw e;
         }
       }
       return m.recall({ budgetTokens });
-    }, true);
-    if (!r.text.trim()) continue;
-    parts.push(`## hive-mind memory (${src.label})\n${r.text.trim()}`);
-    left -= r.tokens + HEADER_RESERVE;
-  }
-  return parts.length ? { additionalContext: parts.join('\n\n') } : {};
+    },
+    openReadonly(busy),
+  );
+  recordGiven(env, input.host, input.sessionId, recalled.ids, true);
+  const text = [notes.text, recalled.text].filter(Boolean).join('\n\n');
+  return text ? { additionalContext: text } : {};
+}
+
+/** The per-prompt recall (inject.ts): frames about the prompt that this session was not given yet. */
+function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
+  const budget = promptRecallBudget(env);
+  const prompt = input.prompt?.trim();
+  if (!budget || !prompt) return {};
+  const query = prompt.slice(0, 1000);
+  const recalled = recallBlocks(
+    sourcesFor(input, env),
+    budget,
+    givenIds(env, input.host, input.sessionId),
+    (m, budgetTokens, exclude) => {
+      try {
+        return m.recall({ query, budgetTokens, minMatched: PROMPT_MIN_MATCHED, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0 });
+      } catch (e) {
+        // a prompt with no searchable word recalls nothing
+        if ((e as { code?: string }).code === 'EMPTY_QUERY') return { text: '', tokens: 0, frames: [], droppedByScan: [], omitted: 0 };
+        throw e;
+      }
+    },
+    openReadonly(busy),
+  );
+  recordGiven(env, input.host, input.sessionId, recalled.ids, false);
+  return recalled.text ? { additionalContext: recalled.text } : {};
 }
 
 function base(input: LifecycleInput, workspace: string | undefined): Pick<FrameInput, 'host' | 'sessionId' | 'workspace'> {

@@ -102,7 +102,7 @@ export function registerNotesTool(server: McpServer, ctx: ServerContext, session
       const notes = await ctx.notes();
       if (args.action === 'read') return readResult(notes.read(target), args.offset ?? 0, max, ctx);
 
-      const opts = { turnId: clock.turnId(args.turnId), ...(args.expectedVersion ? { expectedVersion: args.expectedVersion } : {}) };
+      const opts = { turnId: clock.turnId(args.turnId), origin: { host: session.host(), source: 'agent_inferred' as const }, ...(args.expectedVersion ? { expectedVersion: args.expectedVersion } : {}) };
       let r: NotesResult;
       switch (args.action) {
         case 'add':

@@ -1,6 +1,7 @@
 // type only: the default meter is a local estimate, so importing the mind loads nothing of the compaction package
 // (its index also loads the LLM summarizers, openai and @anthropic-ai/sdk: ~1.3 s measured)
 import type { TokenMeter } from '@hive-mind/compaction/tokens';
+import { estimateTokens } from './estimate.js';
 
 /** The frame model: what a caller saves and reads back, the option shapes of {@link Mind}, and the row mapping. */
 
@@ -97,7 +98,11 @@ export interface SaveResult {
 }
 
 /** A search hit: the frame, the blended score in [0, 1] and the raw FTS5 bm25 (lower is better). */
-export type SearchHit = Frame & { score: number; bm25: number };
+/**
+ * A search hit: the frame, the blended score (README "Ranking"; an exact lookup adds up to 1), the
+ * raw FTS5 bm25 (lower is better), and `matched`: the share (0-1) of the query's words found in it.
+ */
+export type SearchHit = Frame & { score: number; bm25: number; matched: number };
 
 /** Options of {@link Mind.search}. */
 export interface SearchOptions {
@@ -119,6 +124,18 @@ export interface RecallOptions {
   /** The hard budget in tokens (counted by the mind's TokenMeter). The text never exceeds it. */
   budgetTokens: number;
   scopes?: Scope[];
+  /**
+   * With a query: recall only frames holding at least this share (0-1) of the query's words
+   * (`SearchHit.matched`), and leave out the critical frames that otherwise follow the hits (the
+   * per-prompt recall of the hooks). Default: no floor, critical frames follow.
+   */
+  minMatched?: number;
+  /** Frame ids not to recall (already injected in this session). */
+  exclude?: readonly number[];
+  /** Characters of one item at most (a longer memory is cut and points to `get_memory`). Default 600. */
+  itemChars?: number;
+  /** Pending notes (`pending-note` frames) recalled at most. Default 2. */
+  maxPending?: number;
 }
 
 /** A block ready to inject: `tokens <= budgetTokens` always. `frames` are the frames it shows, in order. */
@@ -183,8 +200,9 @@ export interface MindOptions {
   busyTimeoutMs?: number;
   /**
    * Token meter for recall budgets: a `TokenMeter` from @hive-mind/compaction (or anything with
-   * `countText`). Default: the estimate `ceil(chars / 4)`, the same rule as `TokenMeter({mode: 'estimate'})`,
-   * without importing the compaction package (whose index loads the LLM SDKs: ~1.3 s measured).
+   * `countText`). Default: {@link ESTIMATE_METER}, a script-aware estimate that never counts fewer
+   * tokens than o200k_base on typical text, without importing the compaction package (whose index
+   * loads the LLM SDKs: ~1.3 s measured).
    */
   meter?: TokenCounter | TokenMeter;
   /** Content larger than this (UTF-8 bytes, after cleaning) is refused with `TOO_LARGE`. Default 16 MiB. */
@@ -206,8 +224,8 @@ export interface TokenCounter {
   countText(text: string): number;
 }
 
-/** `ceil(chars / 4)`: OpenAI's rule of thumb, as `TokenMeter` in `estimate` mode with its default charsPerToken. */
-export const ESTIMATE_METER: TokenCounter = { countText: (text: string) => (text ? Math.ceil(text.length / 4) : 0) };
+/** The fast conservative estimate of estimate.ts (at least o200k_base's count for English, code, CJK, emoji). */
+export const ESTIMATE_METER: TokenCounter = { countText: estimateTokens };
 
 export const IMPORTANCE_RANK: Record<Importance, number> = { deprecated: 0, temporary: 1, normal: 2, important: 3, critical: 4 };
 /** Importance term of the blended score. */

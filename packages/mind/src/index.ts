@@ -9,6 +9,9 @@ export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom,
 export { scanThreats } from './threats.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { estimateTokens } from './estimate.js';
+export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './analyze.js';
+export { nearDuplicate, NEAR_DUPLICATE_JACCARD } from './text.js';
 export { Mind } from './store.js';
 export { ftsQuery } from './search.js';
 export {

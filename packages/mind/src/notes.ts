@@ -1,13 +1,13 @@
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
-import type { TokenCounter } from './frame.js';
+import type { FrameSource, TokenCounter } from './frame.js';
 import { MindError } from './errors.js';
 import { memoriesDir, safeFileName } from './paths.js';
 import { Mind } from './store.js';
 import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
-import { cleanText, normalizeForHash, preview } from './text.js';
+import { cleanText, nearDuplicate, normalizeForHash, preview } from './text.js';
 import { atomicWrite, readLock, withFileLock } from './lock.js';
 import { ensureDir } from './dirs.js';
 
@@ -68,6 +68,12 @@ export interface WriteOptions {
   expectedVersion?: string;
   /** Override the instance setting for this write. */
   autoConsolidate?: boolean;
+  /**
+   * Who is writing, recorded on the pending frame when the write cannot be made (recall labels
+   * pending notes with it): `{host: 'cli', source: 'user_stated'}` from the CLI, the MCP client's
+   * name and `agent_inferred` from the MCP tool. Default `{host: 'notes', source: 'agent_inferred'}`.
+   */
+  origin?: { host: string; source: FrameSource };
 }
 
 export type NotesResult =
@@ -81,6 +87,8 @@ export type NotesResult =
       version: string;
       /** What automatic consolidation did to make room (when it ran). */
       consolidated?: { merged: number; evicted: number; archiveIds: string[] };
+      /** Added entries that were not written because an existing entry already says the same (exact or near-duplicate): the existing ones. */
+      duplicates?: EntrySize[];
       warning?: string;
     }
   | {
@@ -179,14 +187,6 @@ export function parseEntries(body: string): string[] {
 /** Render entries as a notes file body (no trailing newline; the file gets one). */
 export function renderEntries(entries: readonly string[]): string {
   return entries.join(NOTES_DELIMITER);
-}
-
-const words = (s: string) => new Set(normalizeForHash(s).match(/[\p{L}\p{N}]+/gu) ?? []);
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const w of a) if (b.has(w)) inter++;
-  return inter / (a.size + b.size - inter);
 }
 
 /** A pinned entry (starts with `!` or contains `(pinned)`) is never evicted by consolidation. */
@@ -381,7 +381,7 @@ export class Notes {
   }
 
   /** Keep a fact that could not be written as a `pending-note` frame in the mind (falls back to PENDING.jsonl). */
-  private keepPending(target: NotesTarget, facts: string[]): number | undefined {
+  private keepPending(target: NotesTarget, facts: string[], origin: WriteOptions['origin']): number | undefined {
     const text = facts.map((f) => f.trim()).filter(Boolean);
     if (!text.length) return undefined;
     const thread = target.file === 'memory' ? target.thread : undefined;
@@ -395,7 +395,8 @@ export class Notes {
           kind: 'pending-note',
           importance: 'important',
           scope: thread ? 'thread' : 'personal',
-          source: 'agent_inferred',
+          source: origin?.source ?? 'agent_inferred',
+          host: origin?.host ?? 'notes',
           threadKey: thread ?? '',
           tags: ['pending-note', target.file === 'user' ? 'USER.md' : 'MEMORY.md'],
         });
@@ -414,7 +415,7 @@ export class Notes {
   private fail(target: NotesTarget, opts: WriteOptions, result: Exclude<NotesResult, { ok: true }>, facts: string[] = []): NotesResult {
     const n = this.bumpFailures(opts.turnId);
     if (result.reason === 'over_limit' || result.reason === 'threat' || n >= this.failureCap) {
-      const id = this.keepPending(target, facts);
+      const id = this.keepPending(target, facts, opts.origin);
       if (id !== undefined) result.pendingFrameId = id;
     }
     if (n >= this.failureCap) {
@@ -478,7 +479,7 @@ export class Notes {
     // a turn that already hit the cap answers done without touching the file
     const sofar = this.failures(opts.turnId);
     if (sofar >= this.failureCap) {
-      const id = this.keepPending(target, facts);
+      const id = this.keepPending(target, facts, opts.origin);
       return {
         ok: false,
         done: true,
@@ -511,6 +512,7 @@ export class Notes {
       };
     }
     const entries = [...state.entries];
+    const duplicates: EntrySize[] = [];
     let grew = false;
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
@@ -534,7 +536,12 @@ export class Notes {
           opIndex: i,
         };
       if (op.op === 'add') {
-        if (entries.some((e) => normalizeForHash(e) === normalizeForHash(prep.text))) continue; // already there: nothing to add
+        // already there, word for word or as a near-duplicate (text.ts nearDuplicate): nothing to add
+        const same = entries.findIndex((e) => normalizeForHash(e) === normalizeForHash(prep.text) || nearDuplicate(e, prep.text));
+        if (same >= 0) {
+          duplicates.push({ index: same, chars: entries[same]!.length, preview: preview(entries[same]!, 80) });
+          continue;
+        }
         entries.push(prep.text);
         grew = true;
       } else {
@@ -579,7 +586,8 @@ export class Notes {
     const body = renderEntries(final);
     if (body === renderEntries(state.entries) && state.exists) {
       const usage = this.usage(final, limit);
-      return { ok: true, action, message: 'no change (the entry is already there)', usage, limit, version: state.version, ...(state.warning ? { warning: state.warning } : {}) };
+      const what = duplicates.length ? `entry #${duplicates[0]!.index} already says this: "${duplicates[0]!.preview}"` : 'the entry is already there';
+      return { ok: true, action, message: `no change (${what})`, usage, limit, version: state.version, ...(duplicates.length ? { duplicates } : {}), ...(state.warning ? { warning: state.warning } : {}) };
     }
     const data = body ? body + '\n' : '';
     atomicWrite(path, data);
@@ -593,6 +601,7 @@ export class Notes {
       limit,
       version: sha(data),
       ...(consolidated ? { consolidated } : {}),
+      ...(duplicates.length ? { duplicates } : {}),
       ...(warning ? { warning } : {}),
     };
   }
@@ -622,7 +631,7 @@ export class Notes {
         const b = out[j]!;
         const na = normalizeForHash(a);
         const nb = normalizeForHash(b);
-        const near = na === nb || na.includes(nb) || nb.includes(na) || jaccard(words(a), words(b)) >= 0.8;
+        const near = na === nb || na.includes(nb) || nb.includes(na) || nearDuplicate(a, b);
         if (!near) continue;
         // keep the longer (more informative); on a tie keep the newer (j)
         const keepJ = b.length >= a.length;

@@ -3,8 +3,9 @@ import { IMPORTANCE_RANK, type FrameInput, type Importance, type SaveResult } fr
 import type { StoreContext } from './context.js';
 import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
-import { chunkText, cleanText, contentHash } from './text.js';
+import { chunkText, cleanText, contentHash, nearDuplicate, wordSet } from './text.js';
 import { validateInput } from './validate.js';
+import { indexText } from './analyze.js';
 
 /**
  * The save pipeline, in order: validate -> clean (NUL removed, invalid UTF-16 replaced) -> size
@@ -45,19 +46,52 @@ export function prepareSave(ctx: StoreContext, input: FrameInput, i: number): Pr
   return { input, chunks, redactions: red.redactions, threats, notices };
 }
 
+/** Content at most this long (characters) is checked for near-duplicates; longer content by exact hash only. */
+export const NEAR_DUPLICATE_MAX_CHARS = 2000;
+
+/**
+ * A live frame of the same scope, workspace and thread whose content says the same as `content`:
+ * the same normalized hash, or (for short single-part content) a near-duplicate by
+ * {@link nearDuplicate} among the 8 best BM25 matches of its words.
+ */
+function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: string, threadKey: string, workspace: string, near: boolean) {
+  type Dup = { id: number; importance: Importance; quarantined: number };
+  const same = ctx
+    .stmt('SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? LIMIT 1')
+    .get(hash, scope, threadKey, workspace) as Dup | undefined;
+  if (same || !near || content.length > NEAR_DUPLICATE_MAX_CHARS) return same;
+  const words = [...wordSet(indexText(content) ?? content)].filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).slice(0, 32);
+  if (words.length < 3) return undefined;
+  const rows = ctx
+    .stmt(
+      `SELECT f.id AS id, f.importance AS importance, f.quarantined AS quarantined, f.content AS content FROM
+         (SELECT rowid AS id FROM frames_fts WHERE frames_fts MATCH ? ORDER BY rank LIMIT 8) t JOIN frames f ON f.id = t.id
+       WHERE f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.parts = 1
+         AND f.importance NOT IN ('temporary', 'deprecated')`,
+    )
+    .all(words.map((w) => `"${w}"`).join(' OR '), scope, threadKey, workspace) as Array<Dup & { content: string }>;
+  return rows.find((r) => nearDuplicate(r.content, content));
+}
+
+/**
+ * Store one prepared save (inside the caller's transaction). A superseding save without an
+ * importance inherits the importance of the frame it supersedes. Throws `NOT_FOUND` when
+ * `supersedes` names a missing frame.
+ */
 export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
   const { input, chunks, redactions, threats, notices } = p;
   const nowIso = ctx.now().toISOString();
   const kind = input.kind ?? 'fact';
-  const importance = input.importance ?? 'normal';
+  let importance: Importance = input.importance ?? 'normal';
   const scope = input.scope ?? 'personal';
   const host = input.host ?? '';
   const sessionId = input.sessionId ?? '';
   const turnId = input.turnId ?? '';
   const quarantined = threats.length > 0;
   if (input.supersedes != null) {
-    const old = ctx.stmt('SELECT id FROM frames WHERE id = ?').get(input.supersedes);
+    const old = ctx.stmt('SELECT id, importance FROM frames WHERE id = ?').get(input.supersedes) as { id: number; importance: Importance } | undefined;
     if (!old) throw new MindError(`frame input: field \`supersedes\`: no frame with id ${input.supersedes} in ${ctx.path}`, 'NOT_FOUND', ctx.path);
+    if (input.importance === undefined && old.importance !== 'deprecated') importance = old.importance;
   }
   // idempotency: the same (host, session, turn, kind) returns what was saved first
   if (turnId) {
@@ -70,10 +104,9 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
   for (let part = 0; part < chunks.length; part++) {
     const content = chunks.length > 1 ? chunks[part]! : chunks[0]!;
     const hash = contentHash(content);
-    const dup = ctx.stmt(
-      'SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? LIMIT 1',
-    ).get(hash, scope, input.threadKey ?? '', input.workspace ?? '') as { id: number; importance: Importance; quarantined: number } | undefined;
-    if (dup && input.supersedes == null) {
+    const dup =
+      input.supersedes == null ? findDuplicate(ctx, content, hash, scope, input.threadKey ?? '', input.workspace ?? '', chunks.length === 1 && !quarantined) : undefined;
+    if (dup) {
       if (IMPORTANCE_RANK[importance] > IMPORTANCE_RANK[dup.importance]) {
         ctx.stmt('UPDATE frames SET importance = ?, updated_at = ?, expires_at = CASE WHEN ? = \'temporary\' THEN expires_at ELSE NULL END WHERE id = ?').run(importance, nowIso, importance, dup.id);
       } else {
@@ -85,8 +118,8 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
     }
     const info = ctx.stmt(
       `INSERT INTO frames (content, kind, importance, scope, source, host, session_id, turn_id, thread_key, workspace, tags, content_hash,
-         created_at, updated_at, expires_at, supersedes, quarantined, threats, redactions, part, parts, part_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         created_at, updated_at, expires_at, supersedes, quarantined, threats, redactions, part, parts, part_of, search_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       content,
       kind,
@@ -110,6 +143,7 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
       part,
       chunks.length,
       part === 0 || ids.length === 0 ? null : ids[0]!,
+      indexText(content),
     );
     ids.push(Number(info.lastInsertRowid));
   }

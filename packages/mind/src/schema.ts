@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
+import { indexText } from './analyze.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -71,5 +72,30 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
     `);
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('app', APP_ID);
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('created_at', new Date().toISOString());
+  },
+  // v1 -> v2: `search_text`, what the FTS index reads instead of `content` when the content holds
+  // scripts unicode61 cannot split (analyze.ts `indexText`); existing frames are segmented here.
+  // `frames_session` finds a conversation turn's neighbours.
+  (db) => {
+    db.exec(`
+      ALTER TABLE frames ADD COLUMN search_text TEXT;
+      DROP TRIGGER frames_ai;
+      DROP TRIGGER frames_au;
+      CREATE TRIGGER frames_ai AFTER INSERT ON frames BEGIN
+        INSERT INTO frames_fts(rowid, content, tags)
+        VALUES (new.id, coalesce(new.search_text, new.content), (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(new.tags)));
+      END;
+      CREATE TRIGGER frames_au AFTER UPDATE OF content, tags, search_text ON frames BEGIN
+        DELETE FROM frames_fts WHERE rowid = old.id;
+        INSERT INTO frames_fts(rowid, content, tags)
+        VALUES (new.id, coalesce(new.search_text, new.content), (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(new.tags)));
+      END;
+      CREATE INDEX frames_session ON frames(session_id, id) WHERE session_id <> '';
+    `);
+    const set = db.prepare('UPDATE frames SET search_text = ? WHERE id = ?');
+    for (const r of db.prepare('SELECT id, content FROM frames').iterate() as IterableIterator<{ id: number; content: string }>) {
+      const t = indexText(r.content);
+      if (t !== null) set.run(t, r.id);
+    }
   },
 ];

@@ -1,39 +1,60 @@
+import { analyzeQuery, type AnalyzedQuery } from './analyze.js';
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type Row, type SearchHit, type SearchOptions } from './frame.js';
-import { cleanText } from './text.js';
-
-/** Search and ranking: free text to an FTS5 query, BM25 candidates, the blended re-rank. */
 
 /**
- * Turn free text into an FTS5 query: the words (Unicode letters/digits) of `query`, each quoted
- * (so FTS5 operators in user text are inert), joined with OR. `search` first runs the AND of the
- * words and falls back to this OR form when that finds fewer than `limit` frames.
+ * Search and ranking: the query analyzed (analyze.ts), one FTS5 BM25 query for the candidates,
+ * then the re-rank of README "Ranking": BM25 relevance smoothed with the relevance of the turn's
+ * neighbours in its conversation, importance, recency since `createdAt`, exact lookups first.
+ */
+
+/** Share of a neighbouring turn's relevance a frame gains (README "Ranking"). */
+export const NEIGHBOUR_WEIGHT = 0.3;
+/** How many of the best candidates have their conversation neighbours looked up. */
+const NEIGHBOUR_LOOKUPS = 40;
+
+function quote(words: readonly string[]): string {
+  return `"${words.join(' ').replace(/"/g, '')}"`;
+}
+
+/**
+ * The FTS5 MATCH expression of an analyzed query: quoted phrases are required (AND), the other
+ * words and the exact lookups (as phrases of their words) are OR'ed, so BM25 ranks frames holding
+ * more of them higher. Every term is quoted, so FTS5 operators in user text are inert.
+ */
+function matchOf(q: AnalyzedQuery): string {
+  const exactPhrases = q.exact.map((e) => e.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((ws) => ws.length > 1);
+  const any = [...q.words.map((w) => quote([w])), ...exactPhrases.map(quote)];
+  const required = q.phrases.map(quote);
+  if (!required.length) return any.join(' OR ');
+  return any.length ? `${required.join(' AND ')} AND (${any.join(' OR ')})` : required.join(' AND ');
+}
+
+/**
+ * Turn free text into the FTS5 query {@link Mind.search} runs: stop words dropped (unless only
+ * stop words were given), quoted phrases kept as required phrases, every term quoted.
  * Throws `EMPTY_QUERY` when there is no word.
  */
 export function ftsQuery(query: string): string {
-  return queryWords(query)
-    .map((w) => `"${w}"`)
-    .join(' OR ');
+  return matchOf(analyzed(query));
 }
 
-/** The distinct words (Unicode letters, digits, marks; lower-cased, at most 64) of a query. Throws `EMPTY_QUERY` when there is none. */
-export function queryWords(query: string): string[] {
+function analyzed(query: string): AnalyzedQuery {
   if (typeof query !== 'string') throw new MindError('search query must be a string', 'EMPTY_QUERY');
-  const words = cleanText(query).text.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
-  const uniq = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, 64);
-  if (uniq.length === 0) throw new MindError(`search query is empty: give at least one word to search for (got ${JSON.stringify(query.slice(0, 40))})`, 'EMPTY_QUERY');
-  return uniq;
+  const q = analyzeQuery(query);
+  if (q.words.length === 0 && q.phrases.length === 0)
+    throw new MindError(`search query is empty: give at least one word to search for (got ${JSON.stringify(query.slice(0, 40))})`, 'EMPTY_QUERY');
+  return q;
 }
 
 /**
- * Full-text search (FTS5, porter + unicode61, BM25), re-ranked by the blended score
- * `relevance·w_r + importance·w_i + recency·w_t` (README "Ranking"). Excludes by default
- * temporary, deprecated, superseded, quarantined and expired frames.
- * Throws `EMPTY_QUERY` for a query with no words.
+ * Full-text search: see {@link Mind.search}. Candidates are FTS5's own rank-ordered best
+ * `4 × max(5 × limit, 50)` matches filtered by the frame filters (a full filtered join when that
+ * leaves too few); ids and bm25 only until the final rows are read.
  */
 export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptions = {}): SearchHit[] {
-  const words = queryWords(query);
+  const q = analyzed(query);
   const limit = opts.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MindError(`search option \`limit\` must be an integer 1-1000, got ${opts.limit}`, 'INVALID');
   const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
@@ -48,42 +69,77 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   }
   if (!opts.includeTemporary) where.push("f.importance <> 'temporary'");
   const candidates = Math.max(limit * 5, 50);
-  // ids and bm25 only: the sorter never carries frame content. Fast path: FTS5's own rank-ordered
-  // top 4×candidates, then the frame filters; when the filters leave too few, the full join.
   const filters = where.slice(1).join(' AND ');
   const fast = `SELECT f.id AS id, t.bm25 AS bm25 FROM (SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)'
        ORDER BY rank LIMIT ${candidates * 4}) t JOIN frames f ON f.id = t.id WHERE ${filters} ORDER BY t.bm25 LIMIT ${candidates}`;
   const full = `SELECT f.id AS id, bm25(frames_fts, 1.0, 0.5) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
-  const top = (match: string) => {
-    const r = ctx.stmt(fast).all(match, ...params) as Array<{ id: number; bm25: number }>;
-    return r.length >= candidates ? r : (ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>);
-  };
+  const match = matchOf(q);
   return ctx.guard(() => {
-    // frames holding every word first (small match sets, precise); any word when that finds too few
-    let hits = top(words.map((w) => `"${w}"`).join(' AND '));
-    if (words.length > 1 && hits.length < limit) {
-      const seen = new Set(hits.map((h) => h.id));
-      const more = top(words.map((w) => `"${w}"`).join(' OR '));
-      hits = [...hits, ...more.filter((h) => !seen.has(h.id))];
-    }
+    let hits = ctx.stmt(fast).all(match, ...params) as Array<{ id: number; bm25: number }>;
+    if (hits.length < candidates) hits = ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>;
     const get = ctx.stmt('SELECT * FROM frames WHERE id = ?');
     const rows = hits.map((h) => ({ ...(get.get(h.id) as Row), bm25: h.bm25 }));
-    return rankHits(ctx.config.weights, rows, now).slice(0, limit);
+    const neighbours = neighbourMap(ctx, rows);
+    return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words }).slice(0, limit);
   });
 }
 
+/** For the best candidates from a conversation: the ids of the turns just before and after them in the same session. */
+function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: number }>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  const prev = ctx.stmt("SELECT id FROM frames WHERE session_id = ? AND id < ? AND session_id <> '' ORDER BY id DESC LIMIT 1");
+  const next = ctx.stmt("SELECT id FROM frames WHERE session_id = ? AND id > ? AND session_id <> '' ORDER BY id LIMIT 1");
+  for (const r of rows.slice(0, NEIGHBOUR_LOOKUPS)) {
+    if (!r.session_id || r.part > 0) continue;
+    const ids: number[] = [];
+    for (const s of [prev, next]) {
+      const n = s.get(r.session_id, r.id) as { id: number } | undefined;
+      if (n) ids.push(n.id);
+    }
+    out.set(r.id, ids);
+  }
+  return out;
+}
+
+/** What {@link rankHits} uses beyond BM25. */
+export interface RankContext {
+  /** Exact lookups of the query (lower case): a frame holding one verbatim ranks first. */
+  exact?: readonly string[];
+  /** Frame id -> ids of its conversation neighbours. */
+  neighbours?: ReadonlyMap<number, readonly number[]>;
+  /** The query's words, for `SearchHit.matched`. */
+  words?: readonly string[];
+}
+
+/** Share of `words` found in `text` (lower case; a word counts when its first max(4, n - 2) characters occur, so plurals and tenses match). */
+export function matchedShare(text: string, words: readonly string[]): number {
+  if (!words.length) return 1;
+  const lower = text.toLowerCase();
+  let n = 0;
+  for (const w of words) if (lower.includes(w.length > 5 ? w.slice(0, Math.max(4, w.length - 2)) : w)) n++;
+  return n / words.length;
+}
+
 /** Order candidates by the blended score of README "Ranking". */
-export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>, now: Date): SearchHit[] {
+export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>, now: Date, rc: RankContext = {}): SearchHit[] {
   const maxRel = rows.reduce((m, r) => Math.max(m, -r.bm25), 0);
   const total = w.relevance + w.importance + w.recency || 1;
+  const relOf = new Map(rows.map((r) => [r.id, maxRel > 0 ? Math.max(0, -r.bm25) / maxRel : 1]));
+  const exact = rc.exact ?? [];
   return rows
     .map((r) => {
-      const rel = maxRel > 0 ? Math.max(0, -r.bm25) / maxRel : 1;
-      const ageDays = Math.max(0, (now.getTime() - Date.parse(r.updated_at)) / DAY_MS);
+      const own = relOf.get(r.id)!;
+      const ctxRel = Math.max(0, ...(rc.neighbours?.get(r.id) ?? []).map((id) => relOf.get(id) ?? 0));
+      const rel = (own + NEIGHBOUR_WEIGHT * ctxRel) / (1 + NEIGHBOUR_WEIGHT);
+      const ageDays = Math.max(0, (now.getTime() - Date.parse(r.created_at)) / DAY_MS);
       const recency = w.halfLifeDays > 0 ? Math.pow(0.5, ageDays / w.halfLifeDays) : 0;
-      const score = (w.relevance * rel + w.importance * IMPORTANCE_WEIGHT[r.importance] + w.recency * recency) / total;
-      return { ...toFrame(r), score, bm25: r.bm25 };
+      let score = (w.relevance * rel + w.importance * IMPORTANCE_WEIGHT[r.importance] + w.recency * recency) / total;
+      if (exact.length) {
+        const lower = r.content.toLowerCase();
+        score += exact.filter((e) => lower.includes(e)).length / exact.length;
+      }
+      return { ...toFrame(r), score, bm25: r.bm25, matched: matchedShare(r.content, rc.words ?? []) };
     })
     .sort((a, b) => b.score - a.score || a.bm25 - b.bm25 || b.id - a.id);
 }

@@ -89,3 +89,35 @@ export function chunkText(text: string, maxChars: number): string[] {
   if (rest.trim()) out.push(rest.trim());
   return out.filter((s) => s.length > 0);
 }
+
+/** Jaccard threshold of {@link nearDuplicate} (README "Write path"). */
+export const NEAR_DUPLICATE_JACCARD = 0.8;
+
+const NEGATIONS = new Set(['not', 'no', 'never', 'nor', "don't", 'dont', "doesn't", "isn't", "aren't", "won't", "can't", 'cannot', 'nicht', 'kein', 'keine', 'ne', 'pas', 'jamais', 'nunca', 'non', 'niet', 'geen', 'nooit']);
+
+/** The normalized word set of a text ({@link normalizeForHash}, then Unicode letters/digits/apostrophes). */
+export function wordSet(text: string): Set<string> {
+  return new Set(normalizeForHash(text).match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? []);
+}
+
+/** |A ∩ B| / |A ∪ B| of two word sets (1 for two empty sets). */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/**
+ * Whether two texts say the same thing in nearly the same words: word-set Jaccard ≥
+ * {@link NEAR_DUPLICATE_JACCARD} and the same words holding digits (ports, versions, ids) and the
+ * same negations in the same order, so "port 5432" never merges into "port 5433" nor "do X" into "never do X".
+ */
+export function nearDuplicate(a: string, b: string): boolean {
+  const wa = wordSet(a);
+  const wb = wordSet(b);
+  if (jaccard(wa, wb) < NEAR_DUPLICATE_JACCARD) return false;
+  // in text order: "fact 14 about module 1" and "fact 1 about module 14" are different facts
+  const marks = (t: string) => (normalizeForHash(t).match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? []).filter((w) => /\p{N}/u.test(w) || NEGATIONS.has(w.replace(/’/g, "'"))).join(' ');
+  return marks(a) === marks(b);
+}

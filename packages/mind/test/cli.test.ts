@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
 import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Mind } from '@hive-mind/mind';
+import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
 import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 
@@ -44,7 +44,7 @@ describe('hive-mind mind (built binary)', () => {
     expect(json(await cli(['mind', 'cleanup', '--mode', 'reconcile', '--json']))).toMatchObject({ mode: 'reconcile', folded: 0, reindexed: 0 });
     expect(json(await cli(['mind', 'forget', String(b.id), '--json']))).toEqual({ id: b.id, forgotten: true });
     const st = json(await cli(['mind', 'stats', '--json']));
-    expect(st).toMatchObject({ frames: 1, history: 1, schemaVersion: 1 });
+    expect(st).toMatchObject({ frames: 1, history: 1, schemaVersion: SCHEMA_VERSION });
     expect(statSync(join(t.dir, 'personal.mind')).mode & 0o777).toBe(0o600);
   });
 

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Mind, MindError, Notes, doctor, repairMind, harvestTranscriptFile, harvestEvents } from '@hive-mind/mind';
+import { Mind, MindError, Notes, SCHEMA_VERSION, doctor, repairMind, harvestTranscriptFile, harvestEvents } from '@hive-mind/mind';
 import { MemorySessionLog } from '@hive-mind/session';
 import { tmp, REPO_DIR } from './helpers.js';
 
@@ -85,7 +85,7 @@ describe('doctor report', () => {
     mkdirSync(join(home, 'logs'), { recursive: true });
     writeFileSync(join(home, 'logs', 'hooks.log'), ['2026-11-30T10:00:00Z info session-start ok', '2026-11-30T10:01:00Z error stop: SQLITE_BUSY after 10000 ms', '2026-11-30T10:02:00Z info ok'].join('\n'));
     const r = doctor({ mindPath, notes, env: { HIVE_MIND_HOME: home } });
-    expect(r.mind).toMatchObject({ exists: true, ok: true, frames: 2, schemaVersion: 1 });
+    expect(r.mind).toMatchObject({ exists: true, ok: true, frames: 2, schemaVersion: SCHEMA_VERSION });
     expect(r.mind.bytes).toBeGreaterThan(0);
     expect(r.mind.quarantined.map((f) => f.id)).toEqual([q.id]);
     const user = r.notes.find((n) => n.target.file === 'user')!;

@@ -302,20 +302,21 @@ describe('search', () => {
 });
 
 describe('recall', () => {
-  it('without a query: critical, then important, then recent decisions; provenance-labelled; excludes temporary/deprecated', () => {
+  it('without a query: critical, then important, then recent normal facts and decisions; provenance-labelled; excludes temporary/deprecated', () => {
     const m = Mind.open(path);
     const d = m.save({ content: 'Decided: use vitest over jest', kind: 'decision', host: 'codex', source: 'agent_inferred' });
     const i = m.save({ content: 'User prefers concise answers', importance: 'important', kind: 'preference', host: 'claude-code', source: 'user_stated' });
     const c = m.save({ content: 'Never push to main directly', importance: 'critical', source: 'user_stated', host: 'claude-code' });
     m.save({ content: 'prompt: hello', importance: 'temporary' });
     m.save({ content: 'Old build used make', importance: 'deprecated' });
-    m.save({ content: 'a normal fact not recalled without a query' });
+    const n = m.save({ content: 'the database is postgres 16' });
     const r = m.recall({ budgetTokens: 1000 });
-    expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, d.id]);
+    // normal facts and decisions newest first (by createdAt): the fact was stated after the decision
+    expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, n.id, d.id]);
     const lines = r.text.split('\n');
     expect(lines[0]).toMatch(/^Recalled from hive-mind memory/);
-    expect(lines[1]).toMatch(new RegExp(`^- \\[#${c.id} critical · user_stated · claude-code · \\d{4}-\\d{2}-\\d{2}\\] Never push to main directly$`));
-    expect(r.text).not.toMatch(/prompt: hello|make|normal fact/);
+    expect(lines[1]).toMatch(new RegExp(`^- \\[#${c.id} critical · fact · user_stated · claude-code · \\d{4}-\\d{2}-\\d{2}\\] Never push to main directly$`));
+    expect(r.text).not.toMatch(/prompt: hello|make/);
     expect(r.tokens).toBe(m.meter.countText(r.text));
     m.close();
   });

@@ -60,7 +60,7 @@ export function register(program: Command): void {
       .option('--expected-version <v>', 'refuse the write if the file changed since this version (from `notes show --json`)')
       .option('--auto-consolidate', 'merge duplicates and evict the oldest unpinned entries (archived) when over the limit');
   const mk = (o: NotesCli) => new Notes(o.autoConsolidate ? { autoConsolidate: true } : {});
-  const wo = (o: NotesCli) => ({ ...(o.turn ? { turnId: o.turn } : {}), ...(o.expectedVersion ? { expectedVersion: o.expectedVersion } : {}) });
+  const wo = (o: NotesCli) => ({ origin: { host: 'cli', source: 'user_stated' as const }, ...(o.turn ? { turnId: o.turn } : {}), ...(o.expectedVersion ? { expectedVersion: o.expectedVersion } : {}) });
 
   writeOpts(withTarget(notes.command('add').description('add an entry').argument('<text>', 'the entry'))).action((text: string, o: NotesCli) =>
     report(mk(o).add(targetOf(o), text, wo(o)), o.json),

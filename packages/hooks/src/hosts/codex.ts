@@ -29,4 +29,4 @@ const EVENTS: Record<string, Lifecycle> = {
 /** Native events the Codex installer registers, in order. */
 export const CODEX_EVENTS = Object.keys(EVENTS);
 
-export const adapter: HostAdapter = claudeStyleAdapter({ host: 'codex', events: EVENTS, turnIdField: 'turn_id', contextEvents: ['SessionStart'] });
+export const adapter: HostAdapter = claudeStyleAdapter({ host: 'codex', events: EVENTS, turnIdField: 'turn_id', contextEvents: ['SessionStart', 'UserPromptSubmit'] });

@@ -1,0 +1,148 @@
+import { cleanText } from './text.js';
+
+/**
+ * Text analysis shared by indexing and search: word segmentation for scripts written without
+ * spaces, stop words of natural-language queries, quoted phrases and exact lookups.
+ *
+ * FTS5's `unicode61` tokenizer splits on spaces and punctuation only, so a Japanese or Chinese
+ * sentence is one token and "日本語" never matches "日本語のメモ". Text holding such scripts is
+ * segmented with `Intl.Segmenter` (ICU's dictionary word break, built into Node) at save time
+ * into the frame's `search_text` column, which the FTS index reads instead of `content`; the
+ * query goes through the same segmenter, so both sides agree even where ICU's dictionary splits
+ * a word oddly. Korean is written with spaces but glues particles to nouns ("빌드는"): the index
+ * also holds each Hangul word without its trailing particle.
+ */
+
+/** Scripts written without spaces between words (segmented with Intl.Segmenter). */
+const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+
+/** Korean particles and copula endings stripped from the end of a Hangul word (longest first). */
+const KO_PARTICLES = ['에서는', '으로는', '에게서', '입니다', '이에요', '에서', '에게', '한테', '으로', '부터', '까지', '처럼', '보다', '이나', '이랑', '하고', '은', '는', '이', '가', '을', '를', '에', '의', '로', '와', '과', '도', '만', '랑'];
+
+let segmenter: Intl.Segmenter | undefined;
+function words(text: string): string[] {
+  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  const out: string[] = [];
+  for (const s of segmenter.segment(text)) if (s.isWordLike) out.push(s.segment);
+  return out;
+}
+
+/** A Hangul word without its trailing particle, or undefined when it has none (or would be too short). */
+function koStem(word: string): string | undefined {
+  if (!HANGUL.test(word)) return undefined;
+  for (const p of KO_PARTICLES) if (word.length > p.length && word.endsWith(p)) return word.slice(0, -p.length);
+  return undefined;
+}
+
+/**
+ * What the FTS index holds for `content`: `null` when `unicode61` alone tokenizes it well (no
+ * CJK, Thai, Hangul...), else the content's words separated by spaces (Intl.Segmenter), each Hangul
+ * word followed by its particle-less stem. Pure and deterministic.
+ */
+export function indexText(content: string): string | null {
+  const hangul = HANGUL.test(content);
+  if (!hangul && !NO_SPACE_SCRIPT.test(content)) return null;
+  const out: string[] = [];
+  for (const w of words(content)) {
+    out.push(w);
+    const stem = hangul ? koStem(w) : undefined;
+    if (stem) out.push(stem);
+  }
+  return out.join(' ');
+}
+
+/**
+ * Stop words dropped from natural-language queries, per language: English, German, French,
+ * Spanish, Italian, Portuguese, Dutch, and the particles ICU segments out of Japanese and Chinese.
+ * Function words and question words only: a word that can carry the topic ("name", "time") stays.
+ */
+const STOP_LISTS: Record<string, string> = {
+  en: `a about above after again against all am an and any are aren't as at be because been before being below between both but by can
+    could couldn't did didn't do does doesn't doing don't down during each few for from further had hasn't has have haven't having he her here
+    hers herself him himself his how i if in into is isn't it it's its itself just let's me more most my myself no nor not now of off on once
+    only or other ought our ours ourselves out over own same shall she should so some such than that that's the their theirs them themselves
+    then there these they this those through to too under until up us very was wasn't we were weren't what when where which while who whom
+    whose why will with won't would you your yours yourself yourselves ever also yet may might must s t d ll m re ve`,
+  de: `der die das den dem des ein eine einer eines einem einen und oder aber ist sind war waren wird werden wurde hat haben hatte ich du er sie
+    es wir ihr mich mir dich dir sich uns euch mein dein sein ihr unser nicht kein keine zu zum zur von vom mit bei aus auf für über unter
+    an am im in ins als wie wann wo was wer warum welche welcher welches dass ob wenn auch noch nur schon so da`,
+  fr: `le la les un une des du de d l et ou mais est sont était étaient être a ai as ont avait je tu il elle nous vous ils elles me te se moi toi
+    lui leur ce cet cette ces mon ma mes ton ta tes son sa ses notre votre ne pas plus que qui quoi quand où comment pourquoi quel quelle
+    quels quelles dans en au aux pour par sur avec sans sous chez y`,
+  es: `el la los las un una unos unas y o pero es son era eran ser estar está están fue han ha he yo tú él ella nosotros vosotros ellos ellas me
+    te se mi mis tu tus su sus nuestro no que qué quien quién cuando cuándo donde dónde como cómo por porqué cual cuál de del al en con sin
+    para sobre lo le les`,
+  it: `il lo la i gli le un uno una e o ma è sono era erano essere ha hanno ho io tu lui lei noi voi loro mi ti si mio mia tuo tua suo sua non che
+    chi quando dove come perché quale di del della dei delle al alla in con per su da`,
+  pt: `o a os as um uma uns umas e ou mas é são era eram ser estar está foi tem têm eu tu ele ela nós vós eles elas me te se meu minha seu sua
+    não que quem quando onde como porque qual de do da dos das ao em no na nos nas com sem para por sobre`,
+  nl: `de het een en of maar is zijn was waren wordt worden werd heeft hebben had ik jij je hij zij ze wij we jullie mij me mijn jouw zijn haar
+    ons niet geen te van met bij uit op voor over onder aan in als hoe wanneer waar wat wie waarom welke dat die dit deze ook nog`,
+  ja: `の は が を に で と も へ や から まで より か ね よ な だ です ます た て し いる ある する こと これ それ あれ この その あの 何 どう どこ いつ`,
+  zh: `的 了 是 在 和 与 或 吗 呢 吧 啊 我 你 他 她 它 们 这 那 哪 什么 怎么 为什么 谁 有 也 都 就 还`,
+};
+
+/** Every stop word of {@link STOP_LISTS}, lower case. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  Object.values(STOP_LISTS)
+    .flatMap((l) => l.split(/\s+/))
+    .filter(Boolean)
+    .flatMap((w) => [w, ...(w.includes("'") ? [w.replace(/'/g, '')] : [])]),
+);
+
+/** A query split into what search uses. All strings are lower case and free of FTS5 syntax. */
+export interface AnalyzedQuery {
+  /** Content words (stop words removed unless nothing else is left), at most 64, in order. */
+  words: string[];
+  /** Quoted phrases, each as its words, to be matched exactly. */
+  phrases: string[][];
+  /**
+   * Exact lookups: paths, error codes, ports, versions, identifiers (`src/store.ts`, `E0425`,
+   * `5432`, `ECONNREFUSED`, `snake_case`, `v1.2.3`) as typed, lower case. Frames holding one
+   * verbatim rank first.
+   */
+  exact: string[];
+}
+
+/** A token that is looked up exactly: contains a digit, or joins words with `/ . _ - :`, or is an upper-case code. */
+const EXACT_TOKEN = /^(?=.*[\p{L}\p{N}])(?:.*\p{N}.*|.*[\p{L}\p{N}][/._:-][\p{L}\p{N}].*|[A-Z][A-Z0-9_]{3,})$/u;
+
+function tokenWords(text: string): string[] {
+  const base = text.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const out: string[] = [];
+  for (const w of base) {
+    if (NO_SPACE_SCRIPT.test(w)) out.push(...words(w));
+    else {
+      out.push(w);
+      const stem = koStem(w);
+      if (stem) out.push(stem);
+    }
+  }
+  return out.map((w) => w.toLowerCase());
+}
+
+/**
+ * Analyze a free-text query. Quoted parts (`"..."`) become phrases; tokens that look like paths,
+ * codes, ports or identifiers become exact lookups (their words also search normally); the other
+ * words lose their stop words ({@link STOP_WORDS}) unless only stop words were given. Words of
+ * scripts without spaces are segmented as at index time ({@link indexText}).
+ */
+export function analyzeQuery(query: string): AnalyzedQuery {
+  const text = cleanText(query).text;
+  const phrases: string[][] = [];
+  const rest = text.replace(/"([^"]*)"/g, (_m, inner: string) => {
+    const ws = tokenWords(inner);
+    if (ws.length) phrases.push(ws);
+    return ' ';
+  });
+  const exact: string[] = [];
+  for (const tok of rest.split(/\s+/)) {
+    const t = tok.replace(/^[^\p{L}\p{N}/.~]+|[^\p{L}\p{N}]+$/gu, '');
+    if (t.length >= 2 && t.length <= 200 && EXACT_TOKEN.test(t) && !exact.includes(t.toLowerCase())) exact.push(t.toLowerCase());
+  }
+  const all = [...new Set(tokenWords(rest))];
+  const content = all.filter((w) => !STOP_WORDS.has(w));
+  const chosen = content.length > 0 || phrases.length > 0 ? content : all;
+  return { words: chosen.slice(0, 64), phrases: phrases.slice(0, 8), exact: exact.slice(0, 8) };
+}
