@@ -11,7 +11,7 @@ import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { startAnthropicServer, type AnthropicServer } from '../../../test-support/llm-servers.js';
 import { expectSuccess, hostOrSkip, parseClaudeJsonResult, runClaude } from '../../../test-support/hosts.js';
 import { loadInstaller, shQuote } from '../src/index.js';
-import { CLI, logLines } from './helpers.js';
+import { CLI, logLines, runCli } from './helpers.js';
 
 const claude = await hostOrSkip('claude');
 
@@ -74,6 +74,33 @@ describe.skipIf(!claude)('real Claude Code with hive-mind hooks', { timeout: 240
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
   });
 
+  it('a note added with `hive-mind notes add` reaches the next session\'s model request, before the recalled frames', async () => {
+    const cliEnv = { ...process.env, HOME: home, HIVE_MIND_HOME: hmHome };
+    expect((await runCli(['notes', 'add', '--user', 'Prefers terse answers in British English'], '', cliEnv)).code).toBe(0);
+    expect((await runCli(['notes', 'add', 'The staging API listens on port 8443'], '', cliEnv)).code).toBe(0);
+    const before = server.messageRequests.length;
+    expectSuccess(await runClaude(['-p', 'hello again', '--output-format', 'json'], { home, cwd, baseUrl: server.url, env }));
+    const bodies = server.messageRequests.slice(before).map((q) => q.rawBody);
+    const body = bodies.find((b) => b.includes('Prefers terse answers in British English'));
+    expect(body).toBeDefined();
+    expect(body).toContain('The staging API listens on port 8443');
+    expect(body!.indexOf('hive-mind notes: USER.md')).toBeLessThan(body!.indexOf('hive-mind memory ('));
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
+  it('UserPromptSubmit adds the frames about the prompt that the session was not given yet', async () => {
+    const m = Mind.open(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }));
+    // many newer facts push this one out of the session-start budget; the prompt brings it back
+    for (let i = 0; i < 60; i++) m.save({ content: `filler fact number ${i} about unrelated module m${i} and its many configuration options`, importance: 'important', kind: 'fact' });
+    m.save({ content: 'The release checklist lives in docs/RELEASING.md', kind: 'fact', createdAt: new Date(Date.now() - 86_400_000 * 40).toISOString() });
+    m.close();
+    const before = server.messageRequests.length;
+    expectSuccess(await runClaude(['-p', 'where is the release checklist?', '--output-format', 'json'], { home, cwd, baseUrl: server.url, env: { ...env, HIVE_MIND_RECALL_TOKENS: '400' } }));
+    const bodies = server.messageRequests.slice(before).map((q) => q.rawBody);
+    expect(bodies.some((b) => b.includes('docs/RELEASING.md'))).toBe(true);
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
   it('/compact (driven with -p --resume) runs our PreCompact cleanup', async () => {
     const path = workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome });
     const m = Mind.open(path);
@@ -83,7 +110,7 @@ describe.skipIf(!claude)('real Claude Code with hive-mind hooks', { timeout: 240
     void r;
     const m2 = Mind.open(path, { readonly: true });
     const still = m2.get(expired);
-    const kept = m2.list({}).map((f) => f.content);
+    const kept = m2.list({ limit: 1000 }).map((f) => f.content);
     m2.close();
     expect(still).toBeUndefined();
     expect(kept).toContain('The build uses pnpm');

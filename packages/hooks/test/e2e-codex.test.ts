@@ -12,7 +12,7 @@ import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { startResponsesServer, type ResponsesServer } from '../../../test-support/llm-servers.js';
 import { expectSuccess, hostOrSkip, runCodex, writeCodexConfig } from '../../../test-support/hosts.js';
 import { loadInstaller, shQuote } from '../src/index.js';
-import { CLI, logLines } from './helpers.js';
+import { CLI, logLines, runCli } from './helpers.js';
 
 const codex = await hostOrSkip('codex');
 
@@ -73,6 +73,31 @@ describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', { timeout: 240_00
     expectSuccess(await exec(['which package manager does the build use?']));
     const bodies = server.requests.slice(before).map((q) => q.rawBody);
     expect(bodies.some((b) => b.includes('The build uses pnpm') && b.includes('hive-mind memory'))).toBe(true);
+  });
+
+  it('a note added with `hive-mind notes add` reaches the next session\'s model request', async () => {
+    const cliEnv = { ...process.env, HOME: home, HIVE_MIND_HOME: hmHome };
+    expect((await runCli(['notes', 'add', '--user', 'Prefers terse answers in British English'], '', cliEnv)).code).toBe(0);
+    const before = server.requests.length;
+    expectSuccess(await exec(['hello again']));
+    const bodies = server.requests.slice(before).map((q) => q.rawBody);
+    expect(bodies.some((b) => b.includes('Prefers terse answers in British English') && b.includes('hive-mind notes: USER.md'))).toBe(true);
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
+  it('UserPromptSubmit adds the frames about the prompt that the session was not given yet', async () => {
+    const m = Mind.open(mindPath());
+    for (let i = 0; i < 60; i++) m.save({ content: `filler fact number ${i} about unrelated module m${i} and its many configuration options`, importance: 'important', kind: 'fact' });
+    m.save({ content: 'The release checklist lives in docs/RELEASING.md', kind: 'fact', createdAt: new Date(Date.now() - 86_400_000 * 40).toISOString() });
+    m.close();
+    const before = server.requests.length;
+    const r = await runCodex(['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', 'where is the release checklist?'], {
+      home, cwd, baseUrl: server.url, skipConfig: true, env: { HOME: home, HIVE_MIND_RECALL_TOKENS: '400' },
+    });
+    expectSuccess(r);
+    const bodies = server.requests.slice(before).map((q) => q.rawBody);
+    expect(bodies.some((b) => b.includes('docs/RELEASING.md'))).toBe(true);
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
   });
 
   it('auto-compaction (a tiny model_auto_compact_token_limit) runs our PreCompact cleanup', async () => {

@@ -93,9 +93,15 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
       CREATE INDEX frames_session ON frames(session_id, id) WHERE session_id <> '';
     `);
     const set = db.prepare('UPDATE frames SET search_text = ? WHERE id = ?');
-    for (const r of db.prepare('SELECT id, content FROM frames').iterate() as IterableIterator<{ id: number; content: string }>) {
-      const t = indexText(r.content);
-      if (t !== null) set.run(t, r.id);
+    const page = db.prepare('SELECT id, content FROM frames WHERE id > ? ORDER BY id LIMIT 1000');
+    for (let last = 0; ; ) {
+      const rows = page.all(last) as Array<{ id: number; content: string }>;
+      if (!rows.length) break;
+      for (const r of rows) {
+        const t = indexText(r.content);
+        if (t !== null) set.run(t, r.id);
+      }
+      last = rows[rows.length - 1]!.id;
     }
   },
 ];
