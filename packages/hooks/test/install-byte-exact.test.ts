@@ -178,6 +178,26 @@ describe.each(HOSTS)('$host: install then uninstall gives back the bytes', ({ ho
   });
 });
 
+describe('a moved CLI: reinstall updates our command in place, uninstall still gives back the bytes', () => {
+  it.each(HOSTS)('$host', async ({ host, file, cases }) => {
+    const inst = (await loadInstaller(host))!;
+    const c = cases[0]!;
+    const { root, f, toml, opts } = home(c, file);
+    try {
+      await inst.install({ ...opts, command: '/old/node /old/lib/hive-mind/bin/hive-mind.js' });
+      await inst.install(opts);
+      const all = [f, ...(host === 'openclaw' ? [join(dirname(f), 'hooks', 'hive-mind', 'handler.mjs')] : [])].map((p) => readFileSync(p, 'utf8')).join('\n');
+      expect(all).not.toContain('/old/');
+      expect(all).toContain(COMMAND);
+      await inst.uninstall(opts);
+      expect(readFileSync(f, 'utf8')).toBe(c.text);
+      if (c.toml !== undefined) expect(readFileSync(toml, 'utf8')).toBe(c.toml);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a hook the user adds next to ours between install and uninstall stays', () => {
   it('claude-code: a compact one-line hook added to an event array our install created', async () => {
     const inst = (await loadInstaller('claude-code'))!;
@@ -222,6 +242,30 @@ describe('no install record (e.g. deleted): uninstall still removes only ours', 
       const after = readFileSync(f, 'utf8');
       expect(after).not.toContain('hive-mind.js');
       expect(existsSync(f)).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the install record keeps no copy of the user config', () => {
+  it.each(HOSTS)('$host: a secret on the line next to our entries never reaches <hive-mind home>/installs', async ({ host, file }) => {
+    const inst = (await loadInstaller(host))!;
+    const secret = 'sk-ant-api03-' + 'Q'.repeat(40);
+    const text: Record<HostId, string> = {
+      'claude-code': `{"env":{"ANTHROPIC_API_KEY":"${secret}"}}`,
+      codex: `{\n  "hooks": {\n    "Stop": [{"hooks":[{"type":"command","command":"KEY=${secret} notify"}]}]\n  }\n}\n`,
+      cursor: `{"version":1,"hooks":{"stop":[{"command":"KEY=${secret} ./s.sh"}]}}`,
+      openclaw: `{ env: { KEY: '${secret}' } }`,
+      hermes: `env:\n  KEY: ${secret}`,
+    };
+    const { root, f, opts } = home({ name: '', text: text[host] }, file);
+    try {
+      await inst.install(opts);
+      const record = readFileSync(join(root, 'hm', 'installs', `${host}.json`), 'utf8');
+      expect(record).not.toContain('QQQQQQQQ');
+      await inst.uninstall(opts);
+      expect(readFileSync(f, 'utf8')).toBe(text[host]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

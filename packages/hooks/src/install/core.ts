@@ -15,7 +15,7 @@
  */
 import { HostConfigError } from './errors.js';
 import { UnsupportedEdit, type ConfigFormat, type Path } from './format.js';
-import { lineDiff, undoEdit, type TextEdit } from './text-edits.js';
+import { recordEdit, undoEdit, type TextEdit } from './text-edits.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -69,7 +69,7 @@ export interface ConfigRecord {
   replaced?: string[][];
   /** Containers that were an empty value (`hooks:` in YAML, `null`) before install filled them: uninstall empties them back to null. */
   wasNull?: string[][];
-  /** The text edits install made, in order, widened to whole lines. */
+  /** The text edits install made, in order (our text and a hash of the lines around it, text-edits.ts). */
   edits: TextEdit[];
 }
 
@@ -291,7 +291,7 @@ function applyDiff(spec: HostConfigSpec, text: string, from: Obj, to: Obj): { te
       if (e instanceof UnsupportedEdit) throw refuse(e.offset ?? spec.format.offsetOf(cur, op.path), e.message);
       throw e;
     }
-    const d = lineDiff(cur, next);
+    const d = recordEdit(cur, next);
     if (d) edits.push(d);
     cur = next;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ConfigFormat, Path } from './format.js';
 
 /**
@@ -150,47 +151,55 @@ export function removeChild(t: string, c: Container, idx: number): string {
 }
 
 /**
- * One recorded text edit, widened to whole lines: `removed` lines were replaced by
- * `inserted` lines. Install keeps these in its record so uninstall can first put the
- * user's exact bytes back ({@link undoEdit}) before falling back to structural removal.
+ * One recorded text edit: the exact bytes install replaced (`removed`, usually '') and
+ * wrote (`inserted`, our own text), located by a hash of the whole lines around it, not by
+ * a copy of them (those lines are the user's and may hold secrets, e.g. an API key in
+ * `env`). Install keeps these in its record so uninstall can first put the user's exact
+ * bytes back ({@link undoEdit}) before falling back to structural removal.
  */
 export interface TextEdit {
   removed: string;
   inserted: string;
+  /** Offset of `inserted` from the start of its first line. */
+  column: number;
+  /** sha256 (hex) of the whole lines holding `inserted`, as install left them. */
+  lines: string;
+  /** The edit reached the end of the text (which then had no final line break after it). */
+  atEnd: boolean;
 }
 
-/** The line-widened difference between two texts (one contiguous change), or undefined when equal. */
-export function lineDiff(before: string, after: string): TextEdit | undefined {
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+/** End of the whole lines holding `[start, end)`. */
+const wideEnd = (t: string, start: number, end: number) => (end > start && t[end - 1] === '\n' ? end : lineEndIncl(t, end));
+
+/** The edit turning `before` into `after` (one contiguous change), or undefined when equal. */
+export function recordEdit(before: string, after: string): TextEdit | undefined {
   if (before === after) return undefined;
   let p = 0;
   while (p < before.length && p < after.length && before[p] === after[p]) p++;
   let s = 0;
   while (s < before.length - p && s < after.length - p && before[before.length - 1 - s] === after[after.length - 1 - s]) s++;
-  // widen to line starts/ends in both texts (the common prefix/suffix are the same bytes)
-  const ps = lineStart(before, p);
-  const bEnd = before.length - s;
-  const aEnd = after.length - s;
-  const be = bEnd > ps && before[bEnd - 1] === '\n' ? bEnd : lineEndIncl(before, bEnd);
-  const grow = be - bEnd;
-  return { removed: before.slice(ps, be), inserted: after.slice(ps, aEnd + grow) };
+  const end = after.length - s;
+  const ls = lineStart(after, p);
+  return { removed: before.slice(p, before.length - s), inserted: after.slice(p, end), column: p - ls, lines: sha(after.slice(ls, wideEnd(after, p, end))), atEnd: s === 0 };
 }
 
 /**
- * Undo `e` on `t`: when `e.inserted` occurs exactly once, at line starts, replace it with
- * `e.removed`. Returns undefined when it is not there unchanged (the user edited it) or
- * is ambiguous.
+ * Undo `e` on `t`: where `e.inserted` occurs exactly once within lines that hash as
+ * recorded (so nothing on them changed since), put `e.removed` back. Undefined when it is
+ * not there unchanged (the user edited it) or is ambiguous.
  */
 export function undoEdit(t: string, e: TextEdit): string | undefined {
   if (e.inserted === '') return undefined;
   const at: number[] = [];
-  for (let i = t.indexOf(e.inserted); i >= 0 && at.length < 2; i = t.indexOf(e.inserted, i + 1)) if (i === lineStart(t, i)) at.push(i);
+  for (let i = t.indexOf(e.inserted); i >= 0 && at.length < 2; i = t.indexOf(e.inserted, i + 1)) {
+    const end = i + e.inserted.length;
+    const ls = lineStart(t, i);
+    if (i - ls === e.column && (!e.atEnd || end === t.length) && sha(t.slice(ls, wideEnd(t, i, end))) === e.lines) at.push(i);
+  }
   if (at.length !== 1) return undefined;
   const i = at[0]!;
-  const end = i + e.inserted.length;
-  // a side without a final line break was at the end of the text: it must still be
-  if (!e.inserted.endsWith('\n') && end !== t.length) return undefined;
-  if (e.removed !== '' && !e.removed.endsWith('\n') && end !== t.length) return undefined;
-  return t.slice(0, i) + e.removed + t.slice(end);
+  return t.slice(0, i) + e.removed + t.slice(i + e.inserted.length);
 }
 
 /** What a bracket language (JSON, JSON5) gives {@link bracketEdits}: its containers located, and how it writes a value. */
