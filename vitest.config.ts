@@ -11,6 +11,7 @@ export default defineConfig({
       '@hive-mind/mind/dirs': fileURLToPath(new URL('./packages/mind/src/dirs.ts', import.meta.url)),
       '@hive-mind/mind/atomic': fileURLToPath(new URL('./packages/mind/src/atomic.ts', import.meta.url)),
       '@hive-mind/mind/redact': fileURLToPath(new URL('./packages/mind/src/redact.ts', import.meta.url)),
+      '@hive-mind/mind/neutralize': fileURLToPath(new URL('./packages/mind/src/neutralize.ts', import.meta.url)),
       '@hive-mind/compaction/tokens': fileURLToPath(new URL('./packages/compaction/src/tokens.ts', import.meta.url)),
       '@hive-mind/compaction': pkg('compaction'),
       '@hive-mind/mind': pkg('mind'),

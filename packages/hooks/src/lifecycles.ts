@@ -22,7 +22,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { Mind, estimateTokens, frameInjection, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { NOTES_SHARE, PROMPT_ITEM_CHARS, PROMPT_MIN_MATCHED, givenIds, notesBlock, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
@@ -101,8 +101,11 @@ function sourcesFor(input: LifecycleInput, env: NodeJS.ProcessEnv): RecallSource
 
 const openReadonly = (busy: number) => (path: string) => Mind.open(path, { busyTimeoutMs: busy, readonly: true });
 
+// What frameInjection adds around an injection (nonce tags, one note line), out of the same budget.
+const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
+
 function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
-  const budget = recallBudget(env);
+  const budget = Math.max(0, recallBudget(env) - FRAME_RESERVE);
   const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), env.HIVE_MIND_THREAD?.trim() || undefined);
   // Hosts that start a session with the first prompt (Hermes pre_llm_call) get the frames
   // about that prompt first, then the default recall (critical, important, recent facts).
@@ -125,13 +128,14 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     openReadonly(busy),
   );
   recordGiven(env, input.host, input.sessionId, recalled.ids, true);
-  const text = [notes.text, recalled.text].filter(Boolean).join('\n\n');
+  // one block with a per-injection nonce, stored text neutralized (the mind's neutralize.ts)
+  const text = frameInjection([{ body: notes.text }, { body: recalled.text }]);
   return text ? { additionalContext: text } : {};
 }
 
 /** The per-prompt recall (inject.ts): frames about the prompt that this session was not given yet. */
 function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
-  const budget = promptRecallBudget(env);
+  const budget = Math.max(0, promptRecallBudget(env) - FRAME_RESERVE);
   const prompt = input.prompt?.trim();
   if (!budget || !prompt) return {};
   const query = prompt.slice(0, 1000);
@@ -151,7 +155,7 @@ function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     openReadonly(busy),
   );
   recordGiven(env, input.host, input.sessionId, recalled.ids, false);
-  return recalled.text ? { additionalContext: recalled.text } : {};
+  return recalled.text ? { additionalContext: frameInjection([{ body: recalled.text }]) } : {};
 }
 
 function base(input: LifecycleInput, workspace: string | undefined): Pick<FrameInput, 'host' | 'sessionId' | 'workspace'> {

@@ -1,11 +1,12 @@
 import type { Frame } from '@hive-mind/mind';
+import { neutralize } from '@hive-mind/mind/neutralize';
 import { clip } from './limits.js';
 
 /** The fields of a frame a model needs, with the content cut to `maxContent` characters. */
 export interface FrameView {
   id: number;
   content: string;
-  /** Present (true) only when `content` was cut; the full text is in `get_memory {id}`. */
+  /** Present (true) only when `content` was cut (before its markup was escaped); the full text is in `get_memory {id}`. */
   truncated?: true;
   /** Full length of the content in characters, when truncated. */
   contentChars?: number;
@@ -29,12 +30,12 @@ export interface FrameView {
   partOf?: number | null;
 }
 
-/** Project a stored frame to what a tool result shows. */
+/** Project a stored frame to what a tool result shows; the content's markup is escaped (`neutralize`). */
 export function frameView(frame: Frame & { score?: number }, maxContent: number): FrameView {
   const c = clip(frame.content, maxContent);
   const v: FrameView = {
     id: frame.id,
-    content: c.text,
+    content: neutralize(c.text),
     kind: frame.kind,
     importance: frame.importance,
     scope: frame.scope,

@@ -229,7 +229,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const out: Record<string, unknown> = { ...view, mind: src.name, offset, contentChars: content.length };
       delete out.truncated;
       delete out.part;
-      const end = offset + view.content.length;
+      const end = offset + clip(content.slice(offset), room).text.length; // the view's content is neutralized: its length may differ
       if (end < content.length) {
         out.nextOffset = end;
         out.note = `Content continues: call get_memory with id ${head.id}${src.name === 'workspace' ? ', mind "workspace"' : ''} and offset ${end}.`;

@@ -6,7 +6,8 @@
 export { MindError, type MindErrorCode } from './errors.js';
 export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName } from './paths.js';
 export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
-export { scanThreats } from './threats.js';
+export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
+export { neutralize, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { estimateTokens } from './estimate.js';

@@ -1,6 +1,7 @@
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { SCOPES, toFrame, type Frame, type Importance, type RecallOptions, type RecallResult, type Row } from './frame.js';
+import { neutralize } from './neutralize.js';
 import { redactSecrets } from './redact.js';
 import { searchFrames } from './search.js';
 import { scanThreats } from './threats.js';
@@ -22,7 +23,8 @@ export const RECALL_HEADER = 'Recalled from hive-mind memory (earlier sessions; 
  * (counted with this mind's TokenMeter). Each line is labelled with provenance:
  * `- [#id importance · kind · source · host · YYYY-MM-DD] content`. Excludes temporary, deprecated,
  * superseded, expired and quarantined frames; every line is redacted and threat-scanned again
- * before it is emitted (flagged lines are dropped and listed in `droppedByScan`).
+ * before it is emitted (flagged lines are dropped and listed in `droppedByScan`), and its markup is
+ * escaped (`neutralize`).
  *
  * Order: with a query, the search hits by score first (with `minMatched`, only the hits holding
  * that share of the query's words, and nothing else). Then critical, then important (most
@@ -91,7 +93,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
       droppedByScan.push(f.id);
       continue;
     }
-    const line = renderItem(f, content, itemChars);
+    const line = renderItem(f, neutralize(content), itemChars); // scanned as stored, injected escaped
     const cost = ctx.config.meter.countText((lines.length ? '' : RECALL_HEADER + '\n') + line + '\n');
     if (used + cost > budget) {
       omitted++;

@@ -37,8 +37,9 @@ const NOT_PLACEHOLDER = String.raw`(?!\[REDACTED:)(?!\$\{)(?!<)`;
 const SECRET_KEY_WORDS = String.raw`(?:SECRET|PASSWORD|PASSWD|PASSPHRASE|TOKEN|API[_-]?KEY|APIKEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|AUTH[_-]?KEY|SESSION[_-]?KEY|SIGNING[_-]?KEY|ENCRYPTION[_-]?KEY|DSN)`;
 
 // Code around a secret-sounding name is not a secret: `apiKey: string`, `token = opts.token`,
-// `sessionKey = str(p.sessionKey)` (calls are excluded by the rule itself), `API_KEY: DEFAULT_API_KEY`.
-const CODE_REFERENCE = /^(?:(?:string|number|boolean|null|undefined|true|false|any|unknown|never|void)\??|[a-z_$][\w$]*(?:\??\.[\w$]+)+\??|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[{[`].*)$/;
+// `sessionKey = str(p.sessionKey)` (calls are excluded by the rule itself), `API_KEY: DEFAULT_API_KEY`,
+// a regular expression literal `TOKEN_RE = /x/g`.
+const CODE_REFERENCE = /^(?:(?:string|number|boolean|null|undefined|true|false|any|unknown|never|void)\??|[a-z_$][\w$]*(?:\??\.[\w$]+)+\??|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[{[`].*|\/.+\/[dgimsuy]*)$/;
 function isCodeReference(value: string): boolean {
   return CODE_REFERENCE.test(value);
 }
