@@ -29,6 +29,12 @@ export interface SessionInfo {
    * directory or `/`). Undefined when there is none or the option is `false`.
    */
   workspace(): Promise<string | undefined>;
+  /**
+   * The client's `file://` roots as directories (MCP roots/list, asked once per session and again
+   * after a roots-changed notification), or undefined when the client declares no roots capability
+   * or the listing fails.
+   */
+  roots(): Promise<string[] | undefined>;
 }
 
 /**

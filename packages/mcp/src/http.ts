@@ -6,9 +6,12 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ServerContext, type ServerOptions } from './context.js';
 import { createMcpServer } from './server.js';
+import { bearerMatches, checkToken, loadOrCreateToken, normalizeOrigin, ownOrigins } from './http-auth.js';
 
 /** Largest request body accepted, in bytes (4 MiB: room for a `compact_transcript` message array). */
 export const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
+/** An oversized body is read and dropped up to this many bytes so the client gets its 413; past it the connection is closed. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /** The only address the HTTP transport binds to. */
 export const HTTP_HOST = '127.0.0.1';
 /** Path of the MCP endpoint. */
@@ -19,12 +22,30 @@ export interface HttpServerOptions extends ServerOptions {
   port: number;
   /** A session with no request for this long is closed (its client must initialize again). Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * Bearer token every request must carry (`Authorization: Bearer <token>`), 32-512 characters
+   * of A-Z a-z 0-9 _ -. Default: the one stored in `<home>/mcp-http.token` (mode 0600), created
+   * on first start.
+   */
+  token?: string;
+  /**
+   * Browser origins allowed besides the server's own (`http://127.0.0.1:<port>`,
+   * `http://localhost:<port>`), compared exactly (scheme, host and port). A request with any
+   * other `Origin` header is refused (403); requests without one (CLI clients) are not affected.
+   */
+  allowedOrigins?: string[];
 }
 
 export interface RunningHttpServer {
   /** `http://127.0.0.1:<port>/mcp` */
   url: string;
   port: number;
+  /** The bearer token clients must send. */
+  token: string;
+  /** Where the token is stored (undefined when it was given as an option). */
+  tokenPath?: string;
+  /** Origins a browser request may come from (exact). */
+  allowedOrigins: string[];
   /** Number of open MCP sessions. */
   sessions(): number;
   /** Close every session, the listener and the mind. */
@@ -39,9 +60,13 @@ interface Session {
 
 /**
  * Serve MCP over streamable HTTP on 127.0.0.1 only (never another interface), one MCP
- * session per client (`Mcp-Session-Id`), all sharing one mind. Host headers other than
- * `127.0.0.1:<port>` and `localhost:<port>` are refused (DNS-rebinding protection).
- * Throws RangeError for a bad port; rejects when the port is taken.
+ * session per client (`Mcp-Session-Id`), all sharing one mind. Every request passes, in order:
+ * the Host check (`127.0.0.1:<port>` or `localhost:<port>`, else 403: DNS rebinding), the
+ * Origin check (absent, or exactly one of {@link RunningHttpServer.allowedOrigins}, else 403),
+ * the bearer token (else 401 with `WWW-Authenticate: Bearer`), the path (`/mcp`, else 404)
+ * and the body size (over {@link MAX_HTTP_BODY_BYTES}: 413, the connection kept).
+ * Throws RangeError for a bad port, token or origin; rejects when the port is taken or the
+ * token file cannot be read or written.
  */
 export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpServer> {
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new RangeError(`port must be an integer 0-65535, got ${opts.port}`);
@@ -49,9 +74,19 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   if (!Number.isInteger(idleMs) || idleMs < 1_000) throw new RangeError(`sessionIdleMs must be an integer >= 1000, got ${opts.sessionIdleMs}`);
   // loaded here, not at module load: a stdio server never pays for the HTTP stack
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const extraOrigins = (opts.allowedOrigins ?? []).map(normalizeOrigin);
+  const given = opts.token === undefined ? undefined : checkToken(opts.token);
   const ctx = new ServerContext(opts);
+  let auth: { token: string; path?: string };
+  try {
+    auth = given ? { token: given } : await loadOrCreateToken((await import('@hive-mind/mind')).mindHome(ctx.env), ctx.log);
+  } catch (err) {
+    ctx.close();
+    throw err;
+  }
   const sessions = new Map<string, Session>();
   let port = opts.port;
+  let origins = new Set<string>();
 
   const jsonError = (res: ServerResponse, status: number, code: number, message: string) => {
     if (res.headersSent) return;
@@ -63,10 +98,17 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
     // DNS-rebinding protection before anything else (the SDK transport checks again per session).
     const host = req.headers.host ?? '';
     if (host !== `${HTTP_HOST}:${port}` && host !== `localhost:${port}`) return jsonError(res, 403, -32000, `forbidden Host header ${JSON.stringify(host)}`);
-    // A browser page always sends Origin on cross-site requests; only loopback origins may talk to us
-    // (MCP Streamable HTTP transport, security warning: validate Origin against DNS rebinding).
+    // A browser page always sends Origin on cross-site requests; only the allowed origins, exactly, may talk
+    // to us (MCP Streamable HTTP transport, security warning: validate Origin). A page on another localhost
+    // port is another program, not us.
     const origin = req.headers.origin;
-    if (origin !== undefined && !isLoopbackOrigin(origin)) return jsonError(res, 403, -32000, `forbidden Origin header ${JSON.stringify(origin)}`);
+    if (origin !== undefined && !origins.has(origin.toLowerCase())) return jsonError(res, 403, -32000, `forbidden Origin header ${JSON.stringify(origin)}; allowed: ${[...origins].join(', ')} (--allow-origin adds one)`);
+    if (!bearerMatches(req.headers.authorization, auth.token)) {
+      if (res.headersSent) return;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="hive-mind"' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `missing or wrong bearer token: send "Authorization: Bearer <token>" (the token is in ${auth.path ?? 'the server options'})` }, id: null }));
+      return;
+    }
     const url = new URL(req.url ?? '/', `http://${HTTP_HOST}`);
     if (url.pathname !== HTTP_PATH) return jsonError(res, 404, -32601, `not found: the MCP endpoint is ${HTTP_PATH}`);
     const sid = req.headers['mcp-session-id'];
@@ -124,6 +166,7 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
     });
   });
   port = (http.address() as AddressInfo).port;
+  origins = new Set([...ownOrigins(HTTP_HOST, port), ...extraOrigins]);
   http.on('error', (err) => ctx.log(`http server error: ${err.message}`));
   // sessions a client abandoned without DELETE are closed after idleMs
   const sweeper = setInterval(
@@ -143,6 +186,9 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   return {
     url: `http://${HTTP_HOST}:${port}${HTTP_PATH}`,
     port,
+    token: auth.token,
+    ...(auth.path ? { tokenPath: auth.path } : {}),
+    allowedOrigins: [...origins],
     sessions: () => sessions.size,
     close: async () => {
       clearInterval(sweeper);
@@ -160,37 +206,34 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
 
 class BodyTooLarge extends Error {}
 
+/**
+ * The request body as text. Over {@link MAX_HTTP_BODY_BYTES} it rejects with BodyTooLarge once
+ * the client has sent everything (the rest is read and dropped, so the client gets a 413
+ * response rather than a reset connection); past {@link MAX_DRAIN_BYTES} the connection is closed.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_DRAIN_BYTES) {
+      reject(new BodyTooLarge(`request body of ${declared} bytes is over the limit of ${MAX_HTTP_BODY_BYTES} bytes`));
+      req.destroy();
+      return;
+    }
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_HTTP_BODY_BYTES) {
-        reject(new BodyTooLarge(`request body over ${MAX_HTTP_BODY_BYTES} bytes`));
+      if (size > MAX_DRAIN_BYTES) {
         req.destroy();
+        reject(new BodyTooLarge(`request body over ${MAX_HTTP_BODY_BYTES} bytes`));
         return;
       }
-      chunks.push(c);
+      if (size <= MAX_HTTP_BODY_BYTES) chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (size > MAX_HTTP_BODY_BYTES) reject(new BodyTooLarge(`request body of ${size} bytes is over the limit of ${MAX_HTTP_BODY_BYTES} bytes`));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
-}
-
-/**
- * True for `http(s)://127.0.0.1[:port]`, `http(s)://localhost[:port]` and `http(s)://[::1][:port]`
- * (any port: a local tool's page on another port is still the user's own machine). `null` and
- * anything else are refused.
- */
-export function isLoopbackOrigin(origin: string): boolean {
-  let u: URL;
-  try {
-    u = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-  if (u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) return false;
-  return u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]';
 }

@@ -33,40 +33,48 @@ export function createMcpServer(ctx: ServerContext, sessionId: string = randomUU
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
   let workspace: Promise<string | undefined> | undefined;
+  let roots: Promise<string[] | undefined> | undefined;
   const session: SessionInfo = {
     id: sessionId,
     host: () => {
       const name = server.server.getClientVersion()?.name;
       return name ? name.slice(0, 64) : 'mcp';
     },
-    workspace: () => (workspace ??= findWorkspace(server, ctx)),
+    workspace: () => (workspace ??= findWorkspace(session, ctx)),
+    roots: () => (roots ??= listRoots(server, ctx)),
   };
   // the client's roots changed: find the workspace again on the next call
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
     workspace = undefined;
+    roots = undefined;
   });
   server.server.onerror = (err) => ctx.log(`protocol error: ${err.message}`);
   registerMindTools(server, ctx, session);
   registerNotesTool(server, ctx, session);
-  registerCompactTool(server, ctx);
+  registerCompactTool(server, ctx, session);
   registerResources(server, ctx, session);
   return server;
 }
 
-/** See {@link SessionInfo.workspace}. Roots are asked for once per session (2 s timeout; a failure falls back to the cwd). */
-async function findWorkspace(server: McpServer, ctx: ServerContext): Promise<string | undefined> {
+/** See {@link SessionInfo.roots}. 2 s timeout; a failure is logged and counts as no roots. */
+async function listRoots(server: McpServer, ctx: ServerContext): Promise<string[] | undefined> {
+  if (!server.server.getClientCapabilities()?.roots) return undefined;
+  try {
+    const { roots } = await server.server.listRoots(undefined, { timeout: 2_000 });
+    return roots.filter((r) => r.uri.startsWith('file://')).map((r) => fileURLToPath(r.uri));
+  } catch (err) {
+    ctx.log(`roots/list failed (${err instanceof Error ? err.message : String(err)}); using the working directory as the workspace`);
+    return undefined;
+  }
+}
+
+/** See {@link SessionInfo.workspace}: the option, else the first root, else the working directory (not home or `/`). */
+async function findWorkspace(session: SessionInfo, ctx: ServerContext): Promise<string | undefined> {
   const opt = ctx.workspaceOption;
   if (opt === false) return undefined;
   if (typeof opt === 'string') return resolve(opt);
-  if (server.server.getClientCapabilities()?.roots) {
-    try {
-      const { roots } = await server.server.listRoots(undefined, { timeout: 2_000 });
-      const first = roots.find((r) => r.uri.startsWith('file://'));
-      if (first) return fileURLToPath(first.uri);
-    } catch (err) {
-      ctx.log(`roots/list failed (${err instanceof Error ? err.message : String(err)}); using the working directory as the workspace`);
-    }
-  }
+  const first = (await session.roots())?.[0];
+  if (first) return first;
   const cwd = process.cwd();
   if (cwd === '/' || cwd === resolve(homedir()) || (ctx.env.HOME && cwd === resolve(ctx.env.HOME))) return undefined;
   return cwd;

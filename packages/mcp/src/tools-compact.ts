@@ -1,12 +1,13 @@
 import type { CompactionReport } from '@hive-mind/compaction';
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from './context.js';
 import { jsonResult } from './limits.js';
-import { FieldError, guarded } from './guard.js';
+import { FieldError, guarded, type SessionInfo } from './guard.js';
 
 /** Smallest and largest accepted `budget` (tokens). */
 export const MIN_COMPACT_BUDGET = 256;
@@ -15,6 +16,68 @@ export const MAX_COMPACT_BUDGET = 2_000_000;
 export const MAX_INLINE_MESSAGES = 20_000;
 /** Compaction results kept for paging (`offset` on a repeated call is served from here). */
 const CACHE_SIZE = 4;
+/** File name endings `path` may have: the hosts' session files are JSONL or JSON. */
+const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json'];
+
+/**
+ * Where the hosts keep their own sessions, allowed beside the client's roots (a Claude Code
+ * client's root is the project, its sessions live in `~/.claude/projects`): Claude Code
+ * (`$CLAUDE_CONFIG_DIR` or `~/.claude`)/projects, Codex (`$CODEX_HOME` or `~/.codex`)/sessions,
+ * pi `~/.pi/agent/sessions`, Hermes (`$HERMES_HOME` or `~/.hermes`)/sessions.
+ */
+export function hostSessionDirs(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME || homedir();
+  return [
+    join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'projects'),
+    join(env.CODEX_HOME || join(home, '.codex'), 'sessions'),
+    join(home, '.pi', 'agent', 'sessions'),
+    join(env.HERMES_HOME || join(home, '.hermes'), 'sessions'),
+  ];
+}
+
+function inside(dir: string, file: string): boolean {
+  const r = relative(dir, file);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r) && r.split(sep)[0] !== '..');
+}
+
+/**
+ * An error message about a file with every quoted piece of it removed: JSON parse errors and
+ * format detection quote the start of the file (`"root:x:0:0:"...`), which must never reach the
+ * client when the path names a file that is not a transcript.
+ */
+export function withoutFileText(message: string): string {
+  // greedy per line: a quoted snippet may itself hold quotes (`"{"a": SECRET}" is not valid JSON`)
+  return message.replace(/"[^\n]*"(?:\.\.\.)?/g, '"…"').replace(/'[^'\n]'/g, "'…'");
+}
+
+/**
+ * Check `path` before reading it: a regular `.jsonl`/`.json` file and, when the client gave
+ * roots, inside one of them or a host's session folder (after following symlinks).
+ * Returns the real path. @throws FieldError(`path`) saying which rule failed, never file contents.
+ */
+async function checkTranscriptPath(path: string, session: SessionInfo, env: NodeJS.ProcessEnv): Promise<{ real: string; key: string }> {
+  let real: string;
+  let st;
+  try {
+    real = await realpath(path);
+    st = await stat(real);
+  } catch (err) {
+    throw new FieldError('path', `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (!st.isFile()) throw new FieldError('path', `${path} is not a regular file; give a session transcript file`);
+  if (!TRANSCRIPT_EXTENSIONS.includes(extname(real).toLowerCase())) {
+    throw new FieldError('path', `${path} is not a transcript file: only ${TRANSCRIPT_EXTENSIONS.join(' and ')} session files are read`);
+  }
+  const roots = await session.roots();
+  if (roots && roots.length) {
+    const allowed = [...roots, ...hostSessionDirs(env)];
+    const reals = await Promise.all(allowed.map((d) => realpath(d).catch(() => resolve(d))));
+    if (!reals.some((d) => inside(d, real))) {
+      throw new FieldError('path', `${path} is outside this client's roots (${roots.join(', ')}) and the hosts' session folders; only transcripts there can be read`);
+    }
+  }
+  return { real, key: `${st.size}:${st.mtimeMs}` };
+}
 
 /** The report of one compaction: the same fields as `hive-mind compact --json`, plus what the import repaired. */
 export interface CompactReport extends CompactionReport {
@@ -34,7 +97,7 @@ interface Done {
 }
 
 /** Register `compact_transcript`. Compaction, transcripts and the tokenizer load on its first call. */
-export function registerCompactTool(server: McpServer, ctx: ServerContext): void {
+export function registerCompactTool(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
   const max = ctx.limits.maxResultChars;
   const cache = new Map<string, Done>();
 
@@ -47,7 +110,12 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext): void
         'Give either `path` (a session file: Claude Code, Codex, pi, Hermes JSONL/JSON, or an OpenAI/Anthropic messages JSON) or `messages` (an OpenAI or Anthropic messages array). ' +
         'Returns a report (tokens before/after, what was replaced, anchor recall, tool pairing) and the compacted conversation as text (JSON messages, or markdown) in pages: when `nextOffset` is present, call again with the same arguments and `offset: nextOffset`. Runs offline (extractive summarizer); nothing is sent anywhere.',
       inputSchema: z.strictObject({
-        path: z.string().min(1).max(4096).optional().describe('Session file to read (absolute, or relative to the server working directory). The file is never modified.'),
+        path: z
+          .string()
+          .min(1)
+          .max(4096)
+          .optional()
+          .describe("Session transcript file to read (.jsonl or .json; absolute, or relative to the server working directory). When the client declares roots, the file must be under one of them or in a host's own session folder. The file is never modified."),
         messages: z
           .array(z.record(z.string(), z.unknown()))
           .min(1, 'must hold at least one message')
@@ -76,15 +144,13 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext): void
         throw new FieldError(args.path === undefined ? 'path' : 'messages', 'give exactly one of path or messages');
       }
       if (args.system !== undefined && args.messages === undefined) throw new FieldError('system', 'applies only with messages');
-      const path = args.path === undefined ? undefined : isAbsolute(args.path) ? args.path : resolve(args.path);
+      const given = args.path === undefined ? undefined : isAbsolute(args.path) ? args.path : resolve(args.path);
       let fileKey = '';
-      if (path) {
-        try {
-          const st = await stat(path);
-          fileKey = `${st.size}:${st.mtimeMs}`;
-        } catch (err) {
-          throw new FieldError('path', `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-        }
+      let path: string | undefined;
+      if (given) {
+        const c = await checkTranscriptPath(given, session, ctx.env);
+        path = c.real;
+        fileKey = c.key;
       }
       const { offset: _o, ...rest } = args;
       void _o;
@@ -122,7 +188,7 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
       ? await transcripts.readTranscriptFile(path, readOpts)
       : transcripts.parseTranscript(JSON.stringify(args.system !== undefined ? { system: args.system, messages: args.messages } : args.messages), { ...readOpts, path: 'messages' });
   } catch (err) {
-    if (err instanceof transcripts.TranscriptError) throw new FieldError(path ? 'path' : 'messages', err.message);
+    if (err instanceof transcripts.TranscriptError) throw new FieldError(path ? 'path' : 'messages', path ? withoutFileText(err.message) : err.message);
     throw err;
   }
   let engine;

@@ -24,12 +24,13 @@ export function register(program: Command): void {
     .option('--mind <path>', 'the .mind file to use (default: <HIVE_MIND_HOME or ~/.hive-mind>/personal.mind)')
     .option('--workspace <dir>', "the project whose workspace mind (<home>/workspaces/<id>.mind) the tools use beside the personal one (default: the client's first root, else the working directory)")
     .option('--no-workspace', 'use the personal mind only')
+    .option('--allow-origin <origin>', 'with --http: also accept browser requests from this exact origin (scheme://host:port; repeatable); the server\'s own origin is always allowed', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--max-result-chars <n>', 'upper bound of one tool result in characters', intOption('--max-result-chars', 2000, 1_000_000), 16000)
     .addHelpText(
       'after',
-      '\nstdout carries only the MCP protocol; diagnostics go to stderr.\nAdd to Claude Code: claude mcp add hive-mind -- hive-mind mcp',
+      '\nstdout carries only the MCP protocol; diagnostics go to stderr.\nAdd to Claude Code: claude mcp add hive-mind -- hive-mind mcp\nWith --http every request needs the bearer token stored in <home>/mcp-http.token; the server prints ready configs for Claude Code, Codex and Cursor on start.',
     )
-    .action(async (opts: { http?: number; mind?: string; workspace?: string | boolean; maxResultChars: number }) => {
+    .action(async (opts: { http?: number; mind?: string; workspace?: string | boolean; maxResultChars: number; allowOrigin: string[] }) => {
       const mcp = await import('@hive-mind/mcp');
       const base = {
         ...(opts.mind ? { mindPath: resolve(opts.mind) } : {}),
@@ -43,13 +44,19 @@ export function register(program: Command): void {
       }
       let running: Awaited<ReturnType<typeof mcp.serveHttp>>;
       try {
-        running = await mcp.serveHttp({ ...base, port: opts.http });
+        running = await mcp.serveHttp({ ...base, port: opts.http, allowedOrigins: opts.allowOrigin });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new CliError(`port ${opts.http} on 127.0.0.1 is already in use`, 1);
+        if (err instanceof RangeError) throw new CliError(err.message, 2);
         throw err;
       }
-      process.stderr.write(`hive-mind mcp: listening on ${running.url}\n`);
+      process.stderr.write(
+        `hive-mind mcp: listening on ${running.url}\n` +
+          `hive-mind mcp: every request needs "Authorization: Bearer <token>"; the token is stored in ${running.tokenPath} (mode 0600, kept across restarts; delete it for a new one). Client configurations:\n` +
+          mcp.clientConfigSnippets(running.url, running.token, running.tokenPath!) +
+          '\n',
+      );
       await new Promise<void>((done) => {
         const stop = () => {
           running.close().then(done, done);
