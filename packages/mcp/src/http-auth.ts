@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** File under the hive-mind home holding the HTTP server's bearer token (mode 0600). */
-export const HTTP_TOKEN_FILE = 'mcp-http.token';
+export const HTTP_BEARER_FILE = 'mcp-http.token';
 /** Environment variable the printed Codex config reads the token from (`bearer_token_env_var`). */
 export const TOKEN_ENV = 'HIVE_MIND_MCP_TOKEN';
 /** Shape of a token we accept from the file or the `token` option: 32+ URL-safe characters. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32,512}$/;
+const BEARER_SHAPE = /^[A-Za-z0-9_-]{32,512}$/;
 
 /**
  * The bearer token of the HTTP server: the one stored in `<home>/mcp-http.token`, or a new
@@ -17,7 +17,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32,512}$/;
  * @throws Error naming the file when it cannot be read or written, or holds no valid token.
  */
 export async function loadOrCreateToken(home: string, log: (line: string) => void): Promise<{ token: string; path: string; created: boolean }> {
-  const path = join(home, HTTP_TOKEN_FILE);
+  const path = join(home, HTTP_BEARER_FILE);
   let text: string | undefined;
   try {
     text = readFileSync(path, 'utf8');
@@ -26,7 +26,7 @@ export async function loadOrCreateToken(home: string, log: (line: string) => voi
   }
   if (text !== undefined) {
     const token = text.trim();
-    if (!TOKEN_SHAPE.test(token)) throw new Error(`${path}: not an MCP HTTP token (expected 32+ characters of A-Z a-z 0-9 _ -); delete the file to make a new one`);
+    if (!BEARER_SHAPE.test(token)) throw new Error(`${path}: not an MCP HTTP token (expected 32+ characters of A-Z a-z 0-9 _ -); delete the file to make a new one`);
     if ((statSync(path).mode & 0o077) !== 0) {
       chmodSync(path, 0o600);
       log(`${path} was readable by other users; its mode is now 0600`);
@@ -46,17 +46,17 @@ export async function loadOrCreateToken(home: string, log: (line: string) => voi
 }
 
 /** Check a token given as an option. @throws RangeError when it has not the accepted shape. */
-export function checkToken(token: string): string {
-  if (!TOKEN_SHAPE.test(token)) throw new RangeError('token must be 32-512 characters of A-Z a-z 0-9 _ -');
-  return token;
+export function checkToken(value: string): string {
+  if (!BEARER_SHAPE.test(value)) throw new RangeError('token must be 32-512 characters of A-Z a-z 0-9 _ -');
+  return value;
 }
 
 /** True when the `Authorization` header is `Bearer <token>` (case-insensitive scheme, constant-time compare). */
-export function bearerMatches(header: string | undefined, token: string): boolean {
+export function bearerMatches(header: string | undefined, expected: string): boolean {
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
   if (!m) return false;
   const a = Buffer.from(m[1]!);
-  const b = Buffer.from(token);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 

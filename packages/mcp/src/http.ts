@@ -75,11 +75,11 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   // loaded here, not at module load: a stdio server never pays for the HTTP stack
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const extraOrigins = (opts.allowedOrigins ?? []).map(normalizeOrigin);
-  const given = opts.token === undefined ? undefined : checkToken(opts.token);
+  const fromOption = opts.token !== undefined ? { token: checkToken(opts.token) } : undefined;
   const ctx = new ServerContext(opts);
   let auth: { token: string; path?: string };
   try {
-    auth = given ? { token: given } : await loadOrCreateToken((await import('@hive-mind/mind')).mindHome(ctx.env), ctx.log);
+    auth = fromOption ?? (await loadOrCreateToken((await import('@hive-mind/mind')).mindHome(ctx.env), ctx.log));
   } catch (err) {
     ctx.close();
     throw err;
@@ -106,7 +106,7 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
     if (!bearerMatches(req.headers.authorization, auth.token)) {
       if (res.headersSent) return;
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="hive-mind"' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `missing or wrong bearer token: send "Authorization: Bearer <token>" (the token is in ${auth.path ?? 'the server options'})` }, id: null }));
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `the bearer token is missing or wrong; send "Authorization: Bearer <token>" (the token is in ${auth.path ?? 'the server options'})` }, id: null }));
       return;
     }
     const url = new URL(req.url ?? '/', `http://${HTTP_HOST}`);

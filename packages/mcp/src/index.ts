@@ -2,7 +2,7 @@ export { createMcpServer, SERVER_NAME } from './server.js';
 export { ServerContext, type ServerOptions } from './context.js';
 export { serveStdio, protectStdout } from './stdio.js';
 export { serveHttp, HTTP_HOST, HTTP_PATH, MAX_HTTP_BODY_BYTES, type HttpServerOptions, type RunningHttpServer } from './http.js';
-export { loadOrCreateToken, clientConfigSnippets, normalizeOrigin, HTTP_TOKEN_FILE, TOKEN_ENV } from './http-auth.js';
+export { loadOrCreateToken, clientConfigSnippets, normalizeOrigin, HTTP_BEARER_FILE, TOKEN_ENV } from './http-auth.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from './limits.js';
 export { FieldError, type SessionInfo } from './guard.js';
 export { MAX_SAVE_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET, DEFAULT_RECALL_TOKENS, MAX_RECALL_TOKENS } from './tools-mind.js';
