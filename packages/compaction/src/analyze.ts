@@ -15,6 +15,24 @@ export interface CallFact {
   errorLine?: string;
   /** The result is the importer's synthetic note for a call that never got one. */
   repaired?: boolean;
+  /** Exit code a shell result stated. */
+  exitCode?: number;
+}
+
+/** True when the command's last pipeline stage is a query whose exit 1 means "nothing found". */
+function lastProgramIsQuery(cmd: string): boolean {
+  const stages = cmd.split(/\|\||&&|;|\|/);
+  return NO_MATCH_EXIT1.test(stages[stages.length - 1] ?? '') || NO_MATCH_EXIT1.test(cmd);
+}
+
+/** First line of a result that says something (not an exit-code or wall-time line), whole, at most 200 characters. */
+function firstMeaningfulLine(text: string): string | undefined {
+  for (const line of text.split('\n')) {
+    const l = line.trim();
+    if (!l || /^(?:exit code|wall time|process exited|output:?$|command exited)/i.test(l)) continue;
+    return l.length <= 200 ? l : errorWindow(l, MAX_ERROR_LINE_CHARS);
+  }
+  return undefined;
 }
 
 /** What a span contains, as the extractive summarizer and the anchor extractor read it. */
@@ -38,19 +56,44 @@ export function cleanUserText(t: string): string {
   return s.replace(/[ \t]+\n/g, '\n').trim();
 }
 
-const EXIT_FAIL = /(?:exit(?:ed)?(?: with)?(?: status| code)?[: ]+|exit_code["']?[: ]+|Process exited with code |returncode[: =]+)([1-9]\d*)/i;
+/** The exit code a shell result states (Codex `Exit code: N`, pi `Command exited with code N`, JSON `exit_code`/`returncode`), if any. */
+const EXIT_CODE = /(?:exit(?:ed)?(?: with)?(?: status| code)?[: ]+|exit_code["']?[: ]+|Process exited with code |returncode[: =]+)(\d+)/i;
+
+/** Programs whose exit status 1 means "no match" or "differs", not a failure. */
+const NO_MATCH_EXIT1 = /^\s*(?:(?:sudo|command|env)\s+)?(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep|diff|cmp|test|\[|which|command\s+-v|pgrep|git\s+diff\s+--(?:quiet|exit-code))\b/;
+
+/** The exit code of a shell result: the last one stated in its final lines. */
+export function exitCodeOf(text: string): number | undefined {
+  const tail = text.slice(-400);
+  let code: number | undefined;
+  for (const m of tail.matchAll(new RegExp(EXIT_CODE.source, 'gi'))) code = Number(m[1]);
+  if (code === undefined) {
+    const head = text.slice(0, 200).match(EXIT_CODE);
+    if (head) code = Number(head[1]);
+  }
+  return code;
+}
 
 /** Longest error line kept (characters); longer lines (minified code, JSON blobs) are cut to a window around the error word. */
 export const MAX_ERROR_LINE_CHARS = 200;
 
-/** A window of at most `max` characters of `line` around its first error-pattern match. */
+/**
+ * A window of about `max` characters of `line` around its first error-pattern match, cut at
+ * word boundaries and labelled as an excerpt (a minified line or a JSON blob is data, not prose).
+ */
 function errorWindow(line: string, max: number): string {
   if (line.length <= max) return line;
   const m = ERROR_LINE.exec(line);
   const at = m ? m.index : 0;
-  const start = Math.max(0, at - 40);
-  const cut = line.slice(start, start + max - 2);
-  return (start > 0 ? '…' : '') + cut + '…';
+  let start = Math.max(0, at - 40);
+  let end = Math.min(line.length, start + max - 40);
+  if (start > 0) {
+    const sp = line.indexOf(' ', start);
+    if (sp > 0 && sp < at) start = sp + 1;
+  }
+  const sp = line.lastIndexOf(' ', end);
+  if (sp > start + max / 2) end = sp;
+  return `${line.slice(start, end).trim()} [excerpt of a ${line.length}-char line]`;
 }
 
 /**
@@ -59,14 +102,24 @@ function errorWindow(line: string, max: number): string {
  * failing that, a window around the error word of the first long matching line (minified code).
  */
 export function firstErrorLine(text: string): string | undefined {
-  let long: string | undefined;
+  let best: { line: string; score: number } | undefined;
   for (const line of text.split('\n')) {
     const l = line.trim();
     if (!l || l.includes(PRUNE_MARKER) || !ERROR_LINE.test(l)) continue;
-    if (l.length <= 300) return errorWindow(l, MAX_ERROR_LINE_CHARS);
-    long ??= l;
+    const score = errorScore(l);
+    if (!best || score > best.score) best = { line: l, score };
+    if (score >= 3 && l.length <= 300) break;
   }
-  return long === undefined ? undefined : errorWindow(long, MAX_ERROR_LINE_CHARS);
+  return best === undefined ? undefined : errorWindow(best.line, MAX_ERROR_LINE_CHARS);
+}
+
+/** How much a line looks like the error message itself (a compiler/test/lint error line scores highest, a comment mentioning "Error" lowest). */
+function errorScore(l: string): number {
+  let s = 1;
+  if (/\berror(?:\[\w+\])?:|\berror TS\d+|^error\b|\b\w*(?:Error|Exception):\s|Traceback|panicked at|\bFAILED\b|^FAIL\b|^[×✖✗✘]\s|\blint\/\w+|^E\s+\w|command not found|No such file or directory|Could not find/i.test(l)) s += 2;
+  if (/^\s*(?:\d+\s*[│|]|\*|\/\/|#(?!\s*\d)|at\s)/.test(l)) s -= 1; // a source excerpt, a comment or a stack frame
+  if (l.length > 300) s -= 1;
+  return s;
 }
 
 /** Scan a span in surface order. */
@@ -103,11 +156,15 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
           continue;
         }
         const masked = text.startsWith(MASK_MARKER);
-        const exitFail = !masked && EXIT_FAIL.test(text.slice(-400));
-        f.failed = b.isError || exitFail || (masked && text.includes('was an error'));
-        // grep/rg/diff exit 1 means "no match" / "differs", not a failure
-        if (f.failed && f.info.command && /^\s*(?:grep|egrep|fgrep|rg|diff|cmp)\b/.test(f.info.command) && /(?:code|status)[: ]+1\b/.test(text.slice(-200)) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
-        if (f.failed) f.errorLine = firstErrorLine(text) ?? text.trim().split('\n')[0]?.slice(0, 160);
+        if (masked) f.failed = text.includes('was an error');
+        else if (f.info.outcome === 'exit-code') {
+          const code = exitCodeOf(text);
+          f.exitCode = code;
+          f.failed = code === undefined ? b.isError === true : code !== 0;
+          // grep/rg/diff/test exit 1 means "no match" / "differs" / "false", not a failure
+          if (f.failed && code === 1 && f.info.command && lastProgramIsQuery(f.info.command) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
+        } else f.failed = b.isError === true;
+        if (f.failed) f.errorLine = firstErrorLine(text.replace(/^.*(?:exit code|exited with code).*$/gim, '')) ?? firstMeaningfulLine(text);
       }
     }
   }

@@ -1,6 +1,8 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { isSubstantiveRequest } from './extractive.js';
+import { isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { distillRequest } from './sentences.js';
+import { modifiesFiles } from './toolinfo.js';
 import { PRESERVED_HEADING } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -22,20 +24,12 @@ export interface AnchorReport {
   lost: Anchor[];
 }
 
-const INSTRUCTION = /\b(always|never|don't|dont|do not|must|should(?:n't)?|make sure|instead|not that|wrong|stop|please|prefer|avoid|only|remember|keep|no need|actually|use\s|don't use|let's|lets|i want|i'd like|we need)\b|^(?:no|nope|wait)\b/i;
 const IDENT = /(?<![\w./-])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$]*[a-z][a-z0-9]*[A-Z][\w$]*|[A-Za-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w$])/g;
 const STOP_IDENTS = new Set(['e.g', 'i.e', 'etc.', 'node.js']);
 
 /** Normalize for matching: lowercase, quotes/backticks/markdown bullets removed, whitespace collapsed. */
 export function normalizeForMatch(s: string): string {
   return s.toLowerCase().replace(/[`"'*_>]/g, '').replace(/\s+/g, ' ').trim();
-}
-
-function head(text: string, maxChars: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  if (t.length <= maxChars) return t;
-  const cut = t.lastIndexOf(' ', maxChars);
-  return t.slice(0, cut > maxChars / 2 ? cut : maxChars);
 }
 
 export interface AnchorOptions {
@@ -68,13 +62,14 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
   const users = f.userTexts;
   // the latest substantive request ("ok", "/mode" and other nudges are not the request)
   const lastReq = [...users].reverse().find((u) => isSubstantiveRequest(u.text)) ?? users[users.length - 1];
-  if (lastReq) push('last-request', head(lastReq.text, 200));
-  const instr = users.slice(0, -1).filter((u) => INSTRUCTION.test(u.text));
-  for (const u of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', head(u.text, 160));
+  if (lastReq) push('last-request', distillRequest(lastReq.text, 200));
+  // the user's lasting instructions, as the checkpoint's Constraints section states them
+  const instr = users.slice(0, -1).filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
+  for (const t of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', t);
   for (const c of f.calls) {
-    if (c.info.kind === 'modify' || (c.info.kind === 'command' && c.info.paths.length)) for (const p of c.info.paths) push('file', p);
+    if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths) if (!/[*?{}]/.test(p) && !/^\/(?:var\/|private\/)?tmp\/[^/]+$/.test(p)) push('file', p);
   }
-  const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => head(c.errorLine!, 120));
+  const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => c.errorLine!);
   for (const e of errs.slice(-(opts.maxErrors ?? 10))) push('error', e);
   const maxIds = opts.maxIdentifiers ?? 40;
   if (maxIds > 0 && tail.length) {
@@ -115,9 +110,14 @@ function idText(n: SurfaceNode): string {
 /** Split anchors into those the summary contains and those it lost. */
 export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kept: Anchor[]; missing: Anchor[] } {
   const hay = normalizeForMatch(summary);
+  // a checkpoint may state paths relative to its project root ("Paths are relative to `/repo`.")
+  const root = /Paths are relative to `([^`]+)`/.exec(summary)?.[1];
   const kept: Anchor[] = [];
   const missing: Anchor[] = [];
-  for (const a of anchors) (hay.includes(normalizeForMatch(a.text)) ? kept : missing).push(a);
+  for (const a of anchors) {
+    const rel = a.kind === 'file' && root && a.text.startsWith(root + '/') ? a.text.slice(root.length + 1) : undefined;
+    (hay.includes(normalizeForMatch(a.text)) || (rel !== undefined && hay.includes(normalizeForMatch(rel))) ? kept : missing).push(a);
+  }
   return { kept, missing };
 }
 

@@ -1,7 +1,7 @@
 import type { ContentBlock, ToolResultBlock } from '@hive-mind/session';
 
 /** Lines that carry failure signals and survive pruning. */
-export const ERROR_LINE = /\b(error|errors|fail(?:ed|ure|s)?|exception|traceback|panic(?:ked)?|fatal|denied|refused|not found|cannot|can't|undefined is not|segmentation fault|abort(?:ed)?|assert(?:ion)?|ENOENT|EACCES|ECONNREFUSED|TS\d{4}|E\d{4})\b|✗|✘|\bFAIL\b|^\s*at .+:\d+:\d+\)?$|^\s*File ".+", line \d+/i;
+export const ERROR_LINE = /\b(error|errors|fail(?:ed|ure|s)?|exception|traceback|panic(?:ked)?|fatal|denied|refused|not found|cannot|can't|undefined is not|segmentation fault|abort(?:ed)?|assert(?:ion)?|ENOENT|EACCES|ECONNREFUSED|TS\d{4}|E\d{4}|no such file or directory|command not found|permission denied)\b|✗|✘|\bFAIL\b|^\s*at .+:\d+:\d+\)?$|^\s*File ".+", line \d+/i;
 
 /** Marker text that makes pruning idempotent (a pruned text is never pruned again). */
 export const PRUNE_MARKER = 'elided by hive-mind';

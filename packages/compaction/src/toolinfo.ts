@@ -1,28 +1,116 @@
 /**
- * What a tool call did, across hosts' tool vocabularies: Claude Code (`Read`, `Edit`,
- * `MultiEdit`, `Write`, `NotebookEdit`, `Bash`, `Glob`, `Grep`, `TodoWrite`), pi
- * (`read`, `edit`, `write`, `bash`), Codex (`shell`, `exec_command`, `apply_patch`,
- * `update_plan`), Hermes (`read_file`, `write_file`, `patch`, `terminal`) and common
- * MCP/editor tools (`str_replace_based_edit_tool`, `create_file`...).
+ * One tool vocabulary for every host: each tool name a host gives the model, mapped to what
+ * the call does (its kind) and where its path, command and outcome live. The checkpoint, the
+ * anchors and the pruning all read tool calls through {@link toolInfo}.
+ *
+ * Sources of the names (the hosts' public sources and docs):
+ * - Claude Code: the tools reference of docs.anthropic.com/en/docs/claude-code (Read, Write,
+ *   Edit, MultiEdit, NotebookEdit, Bash, BashOutput, KillShell, Glob, Grep, LS, TodoWrite,
+ *   Task, WebFetch, WebSearch, ExitPlanMode).
+ * - Codex CLI (github.com/openai/codex, codex-rs/core/src/tools): `shell` (argv array) and
+ *   `local_shell` / `local_shell_call` items (ShellHandler), `shell_command` (a command string,
+ *   ShellCommandHandler, the shell tool of the 0.5x-0.6x rollouts), `exec_command` /
+ *   `write_stdin` (unified exec), `apply_patch` (freeform patch body), `update_plan`
+ *   (`plan: [{step, status}]`), `view_image`, `web_search`.
+ * - pi (github.com/badlogic/pi-mono, packages/coding-agent/src/core/tools): read, write, edit,
+ *   bash, grep, find, ls.
+ * - Hermes Agent (github.com/NousResearch/hermes-agent, tools/ and docs/tools.md): terminal,
+ *   read_file, write_file, patch, search_files, web_search, web_extract, web_crawl, todo,
+ *   delegate_task, execute_code, browser_*.
+ * - OpenClaw (docs.openclaw.ai/tools): read, write, edit, apply_patch, exec, process, bash,
+ *   web_search, web_fetch, browser, sessions_spawn.
+ * - Cursor (its agent tools): read_file, edit_file, search_replace, delete_file,
+ *   run_terminal_cmd, codebase_search, grep_search, file_search, list_dir, todo_write, web_search.
+ * - Editors' and MCP file tools: str_replace_based_edit_tool / str_replace_editor (the Anthropic
+ *   text editor tool, `command: view|create|str_replace|insert`), create_file, edit_file.
+ *
+ * Unknown tools are `other`, still summarized by name (and by any path field they carry).
  */
-export type ToolKind = 'read' | 'modify' | 'command' | 'search' | 'todo' | 'other';
 
+/** What a tool call does. */
+export type ToolKind = 'read' | 'write' | 'edit' | 'patch' | 'shell' | 'search' | 'todo' | 'web' | 'task' | 'other';
+
+/** Where a tool's result says how it went. */
+export type OutcomeSource =
+  /** an exit code in the result text (`Exit code: 1`, `Process exited with code 2`), else the error flag */
+  | 'exit-code'
+  /** the error flag of the result (a file tool: "has been updated" or an error) */
+  | 'error-flag'
+  /** the result is findings to keep (a sub-agent's report, a research or web result) */
+  | 'findings';
+
+/** One row of the vocabulary: a tool name and how to read its calls. */
+export interface ToolSpec {
+  /** Tool names, lowercase (matching is case-insensitive; `mcp__server__` prefixes are removed). */
+  names: readonly string[];
+  kind: ToolKind;
+  /** Input fields holding a file path, in order of preference. */
+  pathFields?: readonly string[];
+  /** Input fields holding the command (a string, or an argv array). */
+  commandFields?: readonly string[];
+  /** Input field holding a patch body (or the whole input when it is a string). */
+  patchField?: string;
+  /** Input field holding a task or research description (sub-agents, web). */
+  subjectFields?: readonly string[];
+  /** A delete tool: its paths are gone afterwards. */
+  deletes?: boolean;
+  outcome: OutcomeSource;
+  /** Hosts that use these names (documentation; not used for matching). */
+  hosts: readonly string[];
+}
+
+const PATHS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'file', 'target_notebook'] as const;
+
+/** The vocabulary table. First match wins; names are unique across rows. */
+export const TOOL_VOCABULARY: readonly ToolSpec[] = [
+  { names: ['read', 'read_file', 'readfile', 'view', 'view_file', 'notebookread', 'open_file', 'get_file_contents', 'fs_read', 'view_image'], kind: 'read', pathFields: PATHS, outcome: 'error-flag', hosts: ['claude-code', 'pi', 'hermes', 'openclaw', 'cursor', 'codex'] },
+  { names: ['write', 'write_file', 'writefile', 'create_file', 'fs_write'], kind: 'write', pathFields: PATHS, outcome: 'error-flag', hosts: ['claude-code', 'pi', 'hermes', 'openclaw', 'mcp'] },
+  { names: ['edit', 'multiedit', 'notebookedit', 'edit_file', 'search_replace', 'replace', 'str_replace', 'insert', 'edit_notebook'], kind: 'edit', pathFields: PATHS, outcome: 'error-flag', hosts: ['claude-code', 'pi', 'openclaw', 'cursor'] },
+  { names: ['delete_file', 'remove_file'], kind: 'write', pathFields: PATHS, deletes: true, outcome: 'error-flag', hosts: ['cursor'] },
+  { names: ['apply_patch', 'patch'], kind: 'patch', pathFields: PATHS, patchField: 'input', outcome: 'error-flag', hosts: ['codex', 'openclaw', 'hermes'] },
+  {
+    names: ['bash', 'shell', 'shell_command', 'exec_command', 'local_shell', 'local_shell_call', 'container.exec', 'terminal', 'run_terminal_cmd', 'run_command', 'execute_command', 'exec', 'bash_execution', 'powershell', 'execute_code'],
+    kind: 'shell',
+    commandFields: ['command', 'cmd', 'script', 'commandLine', 'code'],
+    outcome: 'exit-code',
+    hosts: ['claude-code', 'codex', 'pi', 'hermes', 'openclaw', 'cursor'],
+  },
+  { names: ['write_stdin', 'bashoutput', 'killshell', 'kill_shell', 'process'], kind: 'shell', outcome: 'exit-code', hosts: ['codex', 'claude-code', 'openclaw'] },
+  { names: ['glob', 'grep', 'find', 'ls', 'list_dir', 'search', 'search_files', 'codebase_search', 'grep_search', 'file_search', 'list_files', 'list_directory'], kind: 'search', pathFields: ['path', 'target_directory', 'directory'], outcome: 'error-flag', hosts: ['claude-code', 'pi', 'hermes', 'cursor'] },
+  { names: ['todowrite', 'todo_write', 'update_plan', 'todo'], kind: 'todo', outcome: 'error-flag', hosts: ['claude-code', 'codex', 'hermes', 'cursor'] },
+  { names: ['websearch', 'webfetch', 'web_search', 'web_fetch', 'web_extract', 'web_crawl', 'fetch', 'browser'], kind: 'web', subjectFields: ['query', 'url', 'urls', 'prompt'], outcome: 'findings', hosts: ['claude-code', 'codex', 'hermes', 'openclaw', 'cursor'] },
+  { names: ['task', 'agent', 'delegate_task', 'sessions_spawn', 'subagent', 'spawn_agent', 'mixture_of_agents'], kind: 'task', subjectFields: ['description', 'goal', 'task', 'prompt', 'message'], outcome: 'findings', hosts: ['claude-code', 'hermes', 'openclaw'] },
+];
+
+/** Anthropic's text editor tool: its kind depends on `command`. */
+const EDITOR_TOOLS = new Set(['str_replace_based_edit_tool', 'str_replace_editor', 'text_editor']);
+
+const BY_NAME = new Map<string, ToolSpec>();
+for (const row of TOOL_VOCABULARY) for (const n of row.names) if (!BY_NAME.has(n)) BY_NAME.set(n, row);
+
+/** What one tool call did, read through the vocabulary. */
 export interface ToolInfo {
   kind: ToolKind;
-  /** File paths the call reads or modifies. */
+  /** File paths the call reads, writes, edits, patches or (shell) writes by redirection. */
   paths: string[];
-  /** Shell command line, for `command` tools. */
+  /** Shell command line, for `shell` tools. */
   command?: string;
   /** Todo items with their status, for `todo` tools. */
   todos?: Array<{ text: string; status: string }>;
+  /** Paths deleted by the call (a delete tool, `*** Delete File:`, `rm`, `git rm`). */
+  deleted?: string[];
+  /** Renames by the call (`*** Move to:`, `mv`, `git mv`). */
+  renamed?: Array<{ from: string; to: string }>;
+  /** What a sub-agent or research call was about (its description, query or URL). */
+  subject?: string;
+  /** Where the outcome lives. */
+  outcome: OutcomeSource;
 }
 
-const READ = new Set(['read', 'read_file', 'readfile', 'view', 'view_file', 'notebookread', 'open_file', 'cat', 'get_file_contents', 'fs_read']);
-const MODIFY = new Set(['edit', 'multiedit', 'write', 'write_file', 'writefile', 'patch', 'apply_patch', 'notebookedit', 'create_file', 'replace', 'str_replace', 'edit_file', 'fs_write', 'insert', 'delete_file', 'search_replace']);
-const COMMAND = new Set(['bash', 'shell', 'exec_command', 'terminal', 'run_command', 'local_shell', 'container.exec', 'run_terminal_cmd', 'execute_command', 'bash_execution', 'powershell']);
-const SEARCH = new Set(['glob', 'grep', 'find', 'ls', 'list_dir', 'search', 'search_files', 'codebase_search', 'file_search', 'list_files', 'websearch', 'webfetch']);
-const TODO = new Set(['todowrite', 'todo_write', 'update_plan', 'todo']);
-const EDITOR_TOOLS = new Set(['str_replace_based_edit_tool', 'str_replace_editor', 'text_editor']);
+/** True for the kinds that change files. */
+export function modifiesFiles(info: ToolInfo): boolean {
+  return info.kind === 'write' || info.kind === 'edit' || info.kind === 'patch' || (info.kind === 'shell' && info.paths.length > 0);
+}
 
 function parseInput(input: unknown): unknown {
   if (typeof input === 'string') {
@@ -42,71 +130,130 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
-/** Paths named in an `apply_patch` body (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`). */
+/** Paths named in an `apply_patch` body (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`) or a unified diff. */
 export function patchPaths(patch: string): string[] {
   const out: string[] = [];
   for (const m of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) out.push((m[1] ?? m[2]!).trim());
-  // unified diff headers
   for (const m of patch.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)) if (m[1] !== '/dev/null') out.push(m[1]!);
   return [...new Set(out)];
 }
 
-function commandOf(o: Record<string, unknown>): string | undefined {
-  const c = o.command ?? o.cmd ?? o.script ?? o.commandLine;
-  if (Array.isArray(c)) {
-    const parts = c.filter((x): x is string => typeof x === 'string');
-    // ["bash", "-lc", "cmd"] -> cmd
-    if (parts.length >= 3 && /^(ba|z|)sh$|\/(ba|z)?sh$/.test(parts[0]!) && /^-\w*c$/.test(parts[1]!)) return parts.slice(2).join(' ');
-    return parts.join(' ');
-  }
-  return str(c);
+function patchEffects(patch: string): { deleted: string[]; renamed: Array<{ from: string; to: string }> } {
+  const deleted = [...patch.matchAll(/^\*\*\* Delete File: (.+)$/gm)].map((m) => m[1]!.trim());
+  const renamed: Array<{ from: string; to: string }> = [];
+  for (const m of patch.matchAll(/^\*\*\* Update File: (.+)\n\*\*\* Move to: (.+)$/gm)) renamed.push({ from: m[1]!.trim(), to: m[2]!.trim() });
+  return { deleted, renamed };
 }
 
-/** Classify a tool call by name and input. Unknown tools are `other` (paths still collected from common fields). */
+function commandOf(o: Record<string, unknown>, fields: readonly string[]): string | undefined {
+  for (const f of fields) {
+    const c = o[f];
+    if (Array.isArray(c)) {
+      const parts = c.filter((x): x is string => typeof x === 'string');
+      // ["bash", "-lc", "cmd"] -> cmd
+      if (parts.length >= 3 && /^(ba|z|)sh$|\/(ba|z)?sh$/.test(parts[0]!) && /^-\w*c$/.test(parts[1]!)) return parts.slice(2).join(' ');
+      if (parts.length) return parts.join(' ');
+    }
+    const s = str(c);
+    if (s) return s;
+  }
+  return undefined;
+}
+
+/** Classify a tool call by name and input through {@link TOOL_VOCABULARY}. Unknown tools are `other` (paths still collected from common fields). */
 export function toolInfo(name: string, rawInput: unknown): ToolInfo {
   const input = parseInput(rawInput);
   const n = name.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*?__/, '');
   const o = (input && typeof input === 'object' && !Array.isArray(input) ? input : {}) as Record<string, unknown>;
+  const spec = BY_NAME.get(n);
   const paths: string[] = [];
-  for (const k of ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'file']) {
+  for (const k of spec?.pathFields ?? PATHS) {
     const v = str(o[k]);
     if (v) paths.push(v);
   }
   if (Array.isArray(o.paths)) for (const p of o.paths) if (typeof p === 'string') paths.push(p);
   if (Array.isArray(o.edits)) for (const e of o.edits) { const p = str((e as Record<string, unknown> | null)?.path ?? (e as Record<string, unknown> | null)?.file_path); if (p) paths.push(p); }
-  if (n === 'apply_patch' || n === 'patch') {
-    const body = typeof input === 'string' ? input : str(o.input) ?? str(o.patch) ?? str(o.diff);
-    if (body) paths.push(...patchPaths(body));
-  }
-  const uniq = [...new Set(paths)];
   if (EDITOR_TOOLS.has(n)) {
     const cmd = str(o.command);
-    return { kind: cmd === 'view' ? 'read' : 'modify', paths: uniq };
+    return { kind: cmd === 'view' ? 'read' : cmd === 'create' ? 'write' : 'edit', paths: [...new Set(paths)], outcome: 'error-flag' };
   }
-  if (READ.has(n)) return { kind: 'read', paths: uniq };
-  if (MODIFY.has(n)) return { kind: 'modify', paths: uniq };
-  if (COMMAND.has(n)) {
-    const command = commandOf(o) ?? (typeof input === 'string' ? input : undefined);
-    const mod = command ? redirectPaths(command) : [];
-    return { kind: 'command', paths: [...new Set([...uniq, ...mod])], command };
+  if (!spec) return { kind: 'other', paths: [...new Set(paths)], outcome: 'error-flag' };
+  const info: ToolInfo = { kind: spec.kind, paths: [], outcome: spec.outcome };
+  if (spec.kind === 'patch') {
+    const body = typeof input === 'string' ? input : str(o[spec.patchField ?? 'input']) ?? str(o.patch) ?? str(o.diff);
+    if (body) {
+      paths.push(...patchPaths(body));
+      const fx = patchEffects(body);
+      if (fx.deleted.length) info.deleted = fx.deleted;
+      if (fx.renamed.length) info.renamed = fx.renamed;
+    }
   }
-  if (SEARCH.has(n)) return { kind: 'search', paths: uniq };
-  if (TODO.has(n)) {
-    const list = (Array.isArray(o.todos) ? o.todos : Array.isArray(o.plan) ? o.plan : []) as Array<Record<string, unknown>>;
-    const todos = list
+  if (spec.kind === 'shell' && spec.commandFields) {
+    const command = commandOf(o, spec.commandFields) ?? (typeof input === 'string' ? input : undefined);
+    if (command) {
+      info.command = command;
+      paths.push(...redirectPaths(command));
+      const fx = shellEffects(command);
+      if (fx.deleted.length) info.deleted = fx.deleted;
+      if (fx.renamed.length) info.renamed = fx.renamed;
+      for (const r of fx.renamed) paths.push(r.to);
+    }
+  }
+  if (spec.deletes) info.deleted = [...paths];
+  if (spec.kind === 'todo') {
+    const list = (Array.isArray(o.todos) ? o.todos : Array.isArray(o.plan) ? o.plan : Array.isArray(o.items) ? o.items : []) as Array<Record<string, unknown>>;
+    info.todos = list
       .map((t) => ({ text: str(t?.content) ?? str(t?.step) ?? str(t?.text) ?? str(t?.title) ?? '', status: str(t?.status) ?? 'pending' }))
       .filter((t) => t.text);
-    return { kind: 'todo', paths: uniq, todos };
   }
-  return { kind: 'other', paths: uniq };
+  if (spec.subjectFields) {
+    for (const f of spec.subjectFields) {
+      const v = o[f];
+      const s = Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') : str(v);
+      if (s) {
+        info.subject = s;
+        break;
+      }
+    }
+  }
+  info.paths = [...new Set(paths)];
+  return info;
 }
 
-/** Files a shell command writes through `>`/`>>` redirection, `tee`, `sed -i`, `touch`, `mv`/`cp` targets. Conservative. */
+/** Files a shell command writes through `>`/`>>` redirection, `tee`, `sed -i`. Conservative. */
 function redirectPaths(cmd: string): string[] {
   const out: string[] = [];
-  for (const m of cmd.matchAll(/(?:^|[^>&0-9])>>?\s*([^\s;&|<>'"]+)/g)) if (!m[1]!.startsWith('/dev/')) out.push(m[1]!);
-  for (const m of cmd.matchAll(/\btee\s+(?:-a\s+)?([^\s;&|<>'"]+)/g)) out.push(m[1]!);
-  for (const m of cmd.matchAll(/\bsed\s+-i(?:\s*'[^']*'|\S*)?(?:\s+-e)?\s+(?:'[^']*'|"[^"]*")\s+([^\s;&|<>'"]+)/g)) out.push(m[1]!);
+  // heredoc bodies are data, not commands
+  const c = stripHeredocs(cmd);
+  for (const m of c.matchAll(/(?:^|[^>&0-9<])>>?\s*([^\s;&|<>'"]+)/g)) if (!m[1]!.startsWith('/dev/')) out.push(m[1]!);
+  for (const m of c.matchAll(/\btee\s+(?:-a\s+)?([^\s;&|<>'"]+)/g)) out.push(m[1]!);
+  for (const m of c.matchAll(/\bsed\s+-i(?:\s*'[^']*'|\S*)?(?:\s+-e)?\s+(?:'[^']*'|"[^"]*")\s+([^\s;&|<>'"]+)/g)) out.push(m[1]!);
   // drop what the patterns catch inside quoted code (`=> x)`, `$VAR`, `a=b`): not file names
-  return out.filter((p) => p !== '&1' && p !== '&2' && !/[()$`=]/.test(p));
+  return out.filter((p) => p !== '&1' && p !== '&2' && !/[()$`=*?]/.test(p));
+}
+
+/** The command with heredoc bodies removed (`<<'EOF' ... EOF`). */
+export function stripHeredocs(cmd: string): string {
+  return cmd.replace(/<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?=\n|$)/g, (m) => m.split('\n')[0]!);
+}
+
+/** Files a shell command deletes (`rm`, `git rm`) or renames (`mv`, `git mv`), literal paths only. */
+function shellEffects(cmd: string): { deleted: string[]; renamed: Array<{ from: string; to: string }> } {
+  const deleted: string[] = [];
+  const renamed: Array<{ from: string; to: string }> = [];
+  for (const part of stripHeredocs(cmd).split(/&&|\|\||;|\n/)) {
+    const words = part.trim().split(/\s+/).filter(Boolean);
+    const lit = (w: string) => !/[*?$`(){}<>|]/.test(w) && !w.startsWith('-');
+    if (words[0] === 'git' && (words[1] === 'rm' || words[1] === 'mv')) words.shift();
+    if (words[0] === 'rm') deleted.push(...words.slice(1).filter(lit).map(unquote));
+    if (words[0] === 'mv') {
+      const args = words.slice(1).filter(lit).map(unquote);
+      if (args.length === 2) renamed.push({ from: args[0]!, to: args[1]! });
+    }
+  }
+  return { deleted, renamed };
+}
+
+function unquote(w: string): string {
+  return w.replace(/^(['"])(.*)\1$/, '$2');
 }

@@ -1,0 +1,469 @@
+/**
+ * The state of a span as checkpoint sections (see {@link CHECKPOINT_SECTIONS}): what a colleague
+ * needs to continue, each item made of whole sentences or whole lines. Deterministic: the same
+ * span gives the same sections. Prior checkpoints inside the span are merged item by item
+ * (merge.ts).
+ */
+import type { SurfaceNode } from '@hive-mind/session';
+import { analyzeSpan, type CallFact, type SpanFacts } from './analyze.js';
+import { CHECKPOINT_HEADINGS, type CheckpointSection } from './checkpoint-format.js';
+import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
+import { distillRequest, leadSentences, pastedError, repeats, shortenWhole, splitSentences, stripMarker } from './sentences.js';
+import { modifiesFiles, stripHeredocs } from './toolinfo.js';
+
+/** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
+export interface Item {
+  text: string;
+  key?: string;
+  /** Carried over from a prior checkpoint. */
+  prior?: boolean;
+}
+
+/** A checkpoint section: its items in order (oldest first) and how many must survive budget fitting. */
+export interface Section {
+  heading: CheckpointSection | string;
+  items: Item[];
+  /** Items that budget fitting never drops (the first ones for Goal, the last ones elsewhere). */
+  keep: number;
+}
+
+/** Longest goal, request and constraint items (characters; whole sentences, so an item may run a sentence longer). */
+export const GOAL_CHARS = 400;
+const ITEM_CHARS = 300;
+
+/** Acknowledgements and nudges that are not a request. */
+const ACK = /^(?:ok(?:ay)?|k|yes|yep|yeah|yo|no|nope|sure|thanks?(?: you)?|ty|continue|go(?: on| ahead)?|proceed|do it|next|nice|great|cool|good|perfect|done|lgtm|can leave it|leave it|fine|right|y|n|sleep|wait)\b[\s.!?,]*(?:continue|go on|thanks)?[\s.!?]*$/i;
+
+/** A user message that states a request: not a slash command, not an acknowledgement, not a few words, not host hook output. */
+export function isSubstantiveRequest(text: string): boolean {
+  const t = text.trim();
+  if (!t || /^\/[\w:-]+(?:\s|$)/.test(t)) return false;
+  if (ACK.test(t)) return false;
+  if (/^(?:Stop hook feedback:|\w+ hook (?:feedback|error|blocking error)\b)/i.test(t)) return false;
+  return t.length >= 25 || t.split(/\s+/).length >= 5;
+}
+
+/**
+ * A lasting instruction or preference: a prescription or prohibition ("don't", "never", "always",
+ * "only", "make sure", "use X instead", "must", "should be") rather than a one-off request or a remark.
+ */
+const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also)\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead of\b|\bonly (?:want|use|need)\b|\bnever\b|\balways\b/i;
+/** A strong cue: keeps a question-shaped correction ("... should still be there, no?"). */
+const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
+/** Talk about the user's own understanding, not an instruction. */
+const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would)\b/i;
+
+/** The user's lasting instructions in `text`: the whole message when it is short and one, else its instruction sentences. */
+export function lastingInstructions(text: string): string[] {
+  if (pastedError(text)) return [];
+  const ss = splitSentences(text).map(stripMarker).filter((s) => s.length >= 12);
+  const isInstr = (s: string) => LASTING.test(s) && (!s.endsWith('?') || STRONG.test(s)) && !(REMARK.test(s) && !STRONG.test(s.replace(/^i (?:don't|do not)/i, '')));
+  const hits = ss.filter(isInstr);
+  if (!hits.length) return [];
+  if (text.length <= 300 && ss.length <= 3) return [leadSentences(text, 300)];
+  return hits.filter((s) => s.length <= 600);
+}
+
+/** The user asks to undo the last change. */
+const REJECT = /\b(?:undo|undid|revert(?:ed)?|roll(?:ed)? ?back|put (?:it|that|them) back|back out|you (?:fucked|broke|messed|screwed)|not what i (?:asked|wanted)|don't do that|that's wrong|that is wrong)\b/i;
+/** Decision wording in assistant prose. */
+const DECISION = /\b(?:decid(?:e|ed|ing)|instead of|rather than|we(?:'ll| will) (?:use|go with|keep)|i(?:'ll| will) (?:use|go with|keep|switch to)|going with|(?:we|i) chose|chose to|opted for|switched to|the (?:plan|approach|fix|solution) is|best (?:solution|approach|option)|should (?:only|instead|not)|by design)\b/i;
+/** Step-by-step narration: never a decision or a report. */
+const NARRATION = /\blet me\b|\blet's\b|^(?:now|first|next|then|ok(?:ay)?|great|perfect|good|alright)\b[,!]?\s+(?:i|let|i'll|we)\b|^i(?:'ll| will| need to| am going to|'m going to) (?:now |first |also )?(?:read|look|check|update|add|create|run|open|fix|edit|write|search|see|start|try|examine|test|verify|get|find|make)\b/i;
+/** A guess, not a decision. */
+const SPECULATION = /^(?:if|i bet|maybe|perhaps|possibly|probably|it might|it may|this might|that might|could it be|i think|i suspect|likely)\b/i;
+/** Code rather than prose. */
+const CODE_LIKE = /[{};]\s*$|=>|\bthis\.\w+\(|^\s*(?:const|let|var|import|export|function|class|def|return|if|for)\b|\w\(\)\s*[;{]|^[`'"][^`'"]+[`'"]\s*$/;
+/** Work reported complete. */
+const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
+/** The assistant's stated next move. */
+const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
+/** Commands that matter: build, test, run, deploy, version control that changes state. */
+const MATTERS = /\b(?:test|tests|build|check|lint|typecheck|tsc|make|cargo|npm|npx|pnpm|yarn|bun|pytest|go (?:test|build|run|vet)|mvn|gradle|just|deploy|docker|kubectl|terraform|pip3? install|uv (?:run|sync|add)|poetry|vitest|jest|mocha|eslint|biome|prettier|ruff|mypy|clippy|rustc|gcc|clang|dotnet|swift|git (?:commit|push|merge|rebase|checkout|switch|tag|reset|revert|cherry-pick|init|clone|apply|am)|node |python3? (?!-c)|deno|rake|bundle)\b/i;
+/** First programs that only look (never a command that matters on their own). */
+const LOOK_ONLY = /^(?:cat|ls|ll|grep|egrep|rg|ag|find|fd|head|tail|less|more|sed -n|awk|wc|echo|printf|pwd|which|type|tree|stat|file|du|df|env|date|whoami|sleep|true|git (?:status|log|diff|show|branch|remote|rev-parse|ls-files|blame|config --get))\b/;
+/** A summary line of test/build output. */
+const SUMMARY_LINE = /\b(?:\d+ (?:passed|failed|passing|failing|tests?|errors?|warnings?|skipped)|test result:|tests?:\s+\d|Tests?\s+\d+ (?:passed|failed)|Finished\b|Compiled\b|Built\b|Successfully\b|No (?:errors|issues|fixes)|found \d+ (?:error|problem)|Checked \d+ files|\d+(?:\.\d+)?% (?:coverage|lines)|coverage|ok\s+\S+\s+\d|PASS\b|FAIL\b|error TS\d+|\[main [0-9a-f]{6,}\]|\d+ files? changed)/i;
+/** Scratch files directly in a temp directory (`/tmp/fix3.py`), not a project under /tmp. */
+const SCRATCH = /^(?:\/(?:var\/|private\/)?tmp\/[^/]+|\/dev\/\S+)$/;
+
+type Add = (h: CheckpointSection | string, text: string, key?: string) => void;
+
+/** Build the checkpoint sections of a span (prior checkpoints in it merged item by item). */
+export function buildSections(span: readonly SurfaceNode[]): Section[] {
+  const f = analyzeSpan(span);
+  const sec = new Map<string, Section>();
+  for (const h of CHECKPOINT_HEADINGS) sec.set(h, { heading: h, items: [], keep: 0 });
+  const add: Add = (h, text, key) => {
+    const t = text.trim();
+    if (!t) return;
+    let s = sec.get(h);
+    if (!s) sec.set(h, (s = { heading: h, items: [], keep: 0 }));
+    if (key !== undefined) {
+      const i = s.items.findIndex((x) => x.key === key);
+      if (i >= 0) s.items.splice(i, 1);
+    } else if ([...sec.values()].some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
+    s.items.push({ text: t, ...(key !== undefined ? { key } : {}) });
+  };
+
+  const users = f.userTexts;
+  const requests = users.filter((u) => isSubstantiveRequest(u.text));
+  const firstReq = requests[0];
+  const latestReq = requests[requests.length - 1];
+  const rejections = users.filter((u) => REJECT.test(u.text));
+
+  goalAndConstraints(f, add, firstReq, requests, rejections);
+  const rejectedTurns = rejected(f, add, rejections);
+  done(f, add);
+  decisions(f, add, rejectedTurns);
+  errorsAndFixes(f, add);
+  commands(f, add);
+  files(f, add);
+  inProgressAndNext(f, add, firstReq, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => repeats(x.text, t) || x.text.includes(t) || t.includes(x.text)));
+  branch(f, add);
+
+  // Prior checkpoints: their items come first, newer state wins (merge.ts).
+  const priors = f.priorBodies.map(parseCheckpoint);
+  relativize(f, [...sec.values()], priors);
+  const merged = mergePrior(priors, [...sec.values()]);
+  const order = [...CHECKPOINT_HEADINGS.slice(0, CHECKPOINT_HEADINGS.indexOf('In progress')), EARLIER_CONTEXT, 'In progress', 'Next step'];
+  const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
+  for (const s of merged.values()) if (!out.includes(s)) out.splice(out.length - 2, 0, s);
+  const goal = out.find((s) => s.heading === 'Goal');
+  if (goal) goal.keep = Math.min(1, goal.items.length);
+  const next = out.find((s) => s.heading === 'Next step');
+  if (next) next.keep = Math.min(1, next.items.length);
+  const prog = out.find((s) => s.heading === 'In progress');
+  if (prog) prog.keep = Math.min(1, prog.items.length);
+  return out;
+}
+
+// --- Goal, constraints, rejected --------------------------------------------------
+
+function goalAndConstraints(f: SpanFacts, add: Add, firstReq: Msg | undefined, requests: Msg[], rejections: Msg[]): void {
+  if (firstReq) add('Goal', distillRequest(firstReq.text, GOAL_CHARS));
+  for (const u of requests) {
+    if (rejections.includes(u)) continue;
+    const found = lastingInstructions(u.text);
+    if (u === firstReq) {
+      // the goal holds its lead; the rest of the first request may carry lasting instructions
+      const lead = distillRequest(u.text, GOAL_CHARS);
+      for (const s of found) if (!lead.includes(s)) add('Constraints and preferences', s);
+      continue;
+    }
+    for (const s of found) add('Constraints and preferences', s);
+  }
+  void f;
+}
+
+type Msg = { seq: number; text: string };
+
+/** Turns the user rejected: the changes of the assistant turn just before each rejection. Returns the seq ranges of those turns. */
+function rejected(f: SpanFacts, add: Add, rejections: Msg[]): Array<[number, number]> {
+  const turns: Array<[number, number]> = [];
+  const userSeqs = f.userTexts.map((u) => u.seq);
+  for (const r of rejections) {
+    const prev = [...userSeqs].reverse().find((s) => s < r.seq) ?? -1;
+    const changed = f.calls.filter((c) => c.seq > prev && c.seq < r.seq && modifiesFiles(c.info) && !c.failed).flatMap((c) => c.info.paths);
+    const said = leadSentences(r.text, 160);
+    if (changed.length) {
+      const paths = [...new Set(changed)].map((p) => '`' + p + '`').join(', ');
+      add('Rejected or reverted', `The change to ${paths} before "${said}" was rejected by the user (do not re-apply it).`);
+      turns.push([prev, r.seq]);
+    } else add('Rejected or reverted', `The user rejected the previous answer: "${said}"`);
+  }
+  for (const c of f.calls) {
+    if (c.failed || !c.info.command) continue;
+    const m = /\bgit (?:revert|reset --hard|checkout -- |restore )(.*)$/m.exec(c.info.command);
+    if (m) add('Rejected or reverted', `Reverted with \`${displayCommand(c.info.command)}\`.`);
+  }
+  return turns;
+}
+
+// --- Done -------------------------------------------------------------------------
+
+function done(f: SpanFacts, add: Add): void {
+  for (const c of f.calls) {
+    if (c.failed || !c.result || c.repaired) continue;
+    if (c.info.command && /\bgit\s+commit\b/.test(c.info.command)) {
+      const msg = commitMessage(c.info.command);
+      add('Done', msg ? `Committed "${msg}".` : 'Committed the changes.');
+    }
+    if (c.info.command && /\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.test(c.info.command)) {
+      add('Done', `Created and switched to branch \`${/\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.exec(c.info.command)![1]}\`.`);
+    }
+    if ((c.info.kind === 'task' || c.info.kind === 'web') && c.resultText) {
+      const findings = leadSentences(c.resultText.replace(/^[#>*\s-]+/gm, ''), 420);
+      const what = c.info.kind === 'task' ? 'Sub-agent' : 'Research';
+      if (findings) add('Done', `${what}${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${findings}`);
+    }
+  }
+  const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
+  if (lastTodo) for (const t of lastTodo.info.todos!) if (/^(?:completed|done)/i.test(t.status)) add('Done', `${shortenWhole(t.text, ITEM_CHARS)} (todo completed)`);
+  for (const a of f.assistantTexts) {
+    const ss = splitSentences(a.text).map(stripMarker);
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i]!;
+      if (!DONE.test(s) || NARRATION.test(s) || CODE_LIKE.test(s) || s.endsWith('?') || s.endsWith(':') || s.length > 240) continue;
+      // "Done." alone says nothing: take the sentence that says what
+      const text = s.length < 30 && ss[i + 1] && !ss[i + 1]!.endsWith(':') && !NARRATION.test(ss[i + 1]!) ? `${s} ${ss[i + 1]}` : s;
+      if (text.length >= 16) add('Done', text);
+    }
+  }
+}
+
+/** The first line of a `git commit -m` message (quoted, or a heredoc). */
+export function commitMessage(cmd: string): string | undefined {
+  const here = /<<-?\s*['"]?(\w+)['"]?\s*\n([\s\S]*?)\n\s*\1/.exec(cmd);
+  if (here) return here[2]!.split('\n').map((l) => l.trim()).find(Boolean);
+  const m = /\bcommit\b[^\n]*?-m\s+(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/.exec(cmd);
+  const msg = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+  return msg?.split('\n')[0]?.trim() || undefined;
+}
+
+// --- Decisions --------------------------------------------------------------------
+
+function decisions(f: SpanFacts, add: Add, rejectedTurns: Array<[number, number]>): void {
+  const inRejected = (seq: number) => rejectedTurns.some(([a, b]) => seq > a && seq < b);
+  for (const a of f.assistantTexts) {
+    if (inRejected(a.seq)) continue;
+    const ss = splitSentences(a.text).map(stripMarker);
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i]!;
+      if (!DECISION.test(s) || NARRATION.test(s) || CODE_LIKE.test(s) || SPECULATION.test(s) || s.endsWith(':') || s.endsWith('?') || s.length > ITEM_CHARS) continue;
+      // the reason, when the next sentence gives it
+      const next = ss[i + 1];
+      const reason = next && /^(?:because|since|this (?:way|keeps|avoids|means|makes)|that way|so that|otherwise)\b/i.test(next) && next.length <= 200 ? ` ${next}` : '';
+      add('Decisions', s + reason);
+    }
+  }
+}
+
+// --- Errors and fixes ---------------------------------------------------------------
+
+function errorsAndFixes(f: SpanFacts, add: Add): void {
+  const calls = f.calls;
+  for (let i = 0; i < calls.length; i++) {
+    const c = calls[i]!;
+    if (!c.failed || !c.result || c.repaired) continue;
+    const later = calls.slice(i + 1);
+    // a file tool that failed and then succeeded on the same path is a retry, not an error worth keeping
+    if (!c.info.command && c.info.paths.length && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0])) continue;
+    const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
+    const err = wholeLine(c.errorLine ?? 'failed');
+    add('Errors and fixes', `${what} failed: ${err} ${fixOf(c, later)}`, `${what}|${err}`);
+  }
+}
+
+/** What fixed a failed call: the changes made before the same command (or the same tool on the same path) next succeeded. */
+function fixOf(c: CallFact, later: CallFact[]): string {
+  const sameAgain = later.findIndex((d) => !d.failed && d.result && (c.info.command ? d.info.command === c.info.command : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
+  const window = sameAgain >= 0 ? later.slice(0, sameAgain) : later.slice(0, 6);
+  const changed = [...new Set(window.filter((d) => !d.failed && modifiesFiles(d.info) && !d.info.command).flatMap((d) => d.info.paths))];
+  const files = changed.slice(0, 3).map((p) => '`' + p + '`').join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
+  if (sameAgain >= 0) return changed.length ? `-> fixed by changing ${files}; it then passed.` : '-> it passed when run again.';
+  if (changed.length) return `-> followed by changes to ${files} (not re-run in this span).`;
+  return '-> unresolved in this span.';
+}
+
+// --- Commands -----------------------------------------------------------------------
+
+/** A command as the checkpoint shows it: `cd dir &&` removed, a multi-line script by its first line. */
+export function displayCommand(cmd: string): string {
+  let c = stripHeredocs(cmd).trim().replace(/^cd\s+(?:"[^"]+"|'[^']+'|\S+)\s*&&\s*/, '');
+  const lines = c.split('\n').filter((l) => l.trim());
+  const script = lines.length > 1 ? ` (a ${cmd.split('\n').length}-line script)` : '';
+  c = lines[0] ?? c;
+  if (/<<-?\s*['"]?\w+/.test(c) && /\bgit\s+commit\b/.test(c)) {
+    const msg = commitMessage(cmd);
+    if (msg) return `git commit -m "${msg}"`;
+  }
+  if (c.length > 160) {
+    const steps = c.split(/\s*&&\s*/);
+    if (steps.length > 1) return `${shortCommand(steps[0]!)} && … (${steps.length - 1} more step${steps.length > 2 ? 's' : ''})${script}`;
+    return shortCommand(c) + script;
+  }
+  return c + script;
+}
+
+function shortCommand(c: string): string {
+  if (c.length <= 160) return c;
+  const sp = c.lastIndexOf(' ', 150);
+  return `${c.slice(0, sp > 40 ? sp : 150)} … (${c.length} chars)`;
+}
+
+/** The program (and its subcommand) of each stage of a command line: `cd`, env assignments, `sudo` and heredoc bodies left out. */
+export function programs(cmd: string): string[] {
+  const out: string[] = [];
+  for (const stage of stripHeredocs(cmd).split(/&&|\|\||;|\||\n/)) {
+    const w = stage.trim().split(/\s+/).filter((x) => x && !/^\w+=/.test(x) && x !== 'sudo' && x !== 'time' && x !== 'env');
+    if (!w.length || w[0] === 'cd') continue;
+    out.push(w.slice(0, 3).join(' ') + ' ');
+  }
+  return out;
+}
+
+/** A command's merge key: its display with output plumbing (`2>&1`, `| tail -5`, `| grep ...`) removed. */
+function commandKey(shown: string): string {
+  return shown.replace(/\s*2>&1/g, '').replace(/\s*\|\s*(?:tail|head|grep|egrep|rg|wc|less|cat|tee|sort|uniq)\b.*$/, '').trim();
+}
+
+function commands(f: SpanFacts, add: Add): void {
+  for (const c of f.calls) {
+    if (c.info.kind !== 'shell' || !c.info.command) continue;
+    const shown = displayCommand(c.info.command);
+    const progs = programs(c.info.command);
+    if (!progs.some((p) => MATTERS.test(p) && !LOOK_ONLY.test(p))) continue;
+    if (/\bgit\s+commit\b/.test(c.info.command) && !c.failed) continue; // said under Done
+    const key = commandKey(shown);
+    add('Commands', `\`${key}\` -> ${outcomeOf(c)}`, key);
+  }
+}
+
+/** An output line whole, or (over 240 characters, minified code or a JSON blob) an excerpt labelled as one. */
+function wholeLine(l: string): string {
+  if (l.length <= 240) return l;
+  const sp = l.lastIndexOf(' ', 200);
+  return `${l.slice(0, sp > 80 ? sp : 200).trim()} [excerpt of a ${l.length}-char line]`;
+}
+
+/** How a command went: its summary line (tests passed, build finished) or error line. */
+function outcomeOf(c: CallFact): string {
+  if (!c.result || c.repaired) return 'no result recorded (interrupted)';
+  const text = c.resultText ?? '';
+  if (c.failed) return `failed${c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ''}: ${wholeLine(c.errorLine ?? 'error')}`;
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  // exit 0 through a pipe (`| tail`) can still carry the errors
+  const reported = lines.find((l) => /\berror(?:\[\w+\])?:|\berror TS\d+|^FAIL\b|\b[1-9]\d* (?:failed|failing|errors?)\b/i.test(l) && !/\b0 errors?\b/i.test(l));
+  if (reported) return `reported errors: ${wholeLine(reported)}`;
+  for (let i = lines.length - 1; i >= 0 && i >= lines.length - 40; i--) {
+    const l = lines[i]!;
+    if (SUMMARY_LINE.test(l) && l.length <= 200 && !/^(?:exit code|wall time)/i.test(l)) return `ok: ${l}`;
+  }
+  return lines.length ? 'ok' : 'ok (no output)';
+}
+
+// --- Files --------------------------------------------------------------------------
+
+/** A path worth listing: not a glob, not an import specifier, not a bare word. */
+function isFilePath(p: string): boolean {
+  if (/[*?{}[\]]/.test(p) || /\s/.test(p)) return false;
+  if (/^\.\.?\//.test(p) && !/\.\w+$/.test(p)) return false; // `../theme/theme` is an import specifier
+  if (!p.includes('/') && !/\.\w+$/.test(p)) return false;
+  return true;
+}
+
+function files(f: SpanFacts, add: Add): void {
+  type State = { edits: number; state: 'modified' | 'created' | 'deleted' | 'renamed'; to?: string; failedOnly: boolean };
+  const st = new Map<string, State>();
+  const read = new Set<string>();
+  for (const c of f.calls) {
+    if (c.info.kind === 'read') for (const p of c.info.paths) read.add(p);
+    if (!modifiesFiles(c.info) && !c.info.deleted && !c.info.renamed) continue;
+    for (const p of c.info.paths) {
+      const s = st.get(p) ?? { edits: 0, state: c.info.kind === 'write' && !read.has(p) ? 'created' : 'modified', failedOnly: true };
+      if (s.state === 'deleted' || s.state === 'renamed') s.state = 'modified';
+      s.edits++;
+      if (!c.failed) s.failedOnly = false;
+      st.set(p, s);
+    }
+    if (c.failed) continue;
+    for (const p of c.info.deleted ?? []) st.set(p, { edits: st.get(p)?.edits ?? 0, state: 'deleted', failedOnly: false });
+    for (const r of c.info.renamed ?? []) st.set(r.from, { edits: st.get(r.from)?.edits ?? 0, state: 'renamed', to: r.to, failedOnly: false });
+  }
+  const paths = [...st.keys()].filter(isFilePath);
+  // a bare file name that a full path of the span already names is a duplicate
+  const full = paths.filter((p) => p.includes('/'));
+  const keep = paths.filter((p) => p.includes('/') || !full.some((q) => q.endsWith('/' + p)));
+  if (keep.some((p) => !SCRATCH.test(p))) for (const p of [...keep]) if (SCRATCH.test(p)) keep.splice(keep.indexOf(p), 1);
+  for (const p of keep) {
+    const s = st.get(p)!;
+    let state: string;
+    if (s.state === 'deleted') state = 'deleted';
+    else if (s.state === 'renamed') state = `renamed to \`${s.to}\``;
+    else if (s.failedOnly) state = 'attempted; every change failed';
+    else state = `${s.state}${s.edits > 1 ? `, ${s.edits} changes` : ''}`;
+    add('Files', `\`${p}\` (${state})`, p);
+  }
+  for (const p of read) if (!st.has(p) && isFilePath(p)) add('Files', `\`${p}\` (read)`, p);
+}
+
+/** Branch the span created or switched to (the last one): a Files item, so it stays as state. */
+function branch(f: SpanFacts, add: Add): void {
+  let name: string | undefined;
+  for (const c of f.calls) {
+    if (c.failed || !c.info.command) continue;
+    const m = /\bgit\s+(?:checkout(?:\s+-b)?|switch(?:\s+-c)?)\s+([\w./-]+)\s*$/m.exec(c.info.command.split(/&&|;/).map((x) => x.trim()).find((x) => /^git\s+(?:checkout|switch)\b/.test(x)) ?? '');
+    if (m && !m[1]!.startsWith('-') && !/\./.test(m[1]!.slice(-4))) name = m[1];
+  }
+  if (name) add('Files', `Working branch: \`${name}\``, 'branch');
+}
+
+/** Marker of the project-root item of Files. */
+const ROOT_ITEM = /^Paths are relative to `([^`]+)`/;
+
+/**
+ * Paths relative to the project root: the deepest directory all absolute paths of the span share
+ * (at least two levels deep), or the root a prior checkpoint already uses when it still covers
+ * them. Rewrites the items in place and adds one Files item naming the root.
+ */
+function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointLike[]): void {
+  const abs = f.calls.flatMap((c) => c.info.paths).filter((p) => p.startsWith('/') && !SCRATCH.test(p));
+  const priorRoot = priors.flatMap((p) => p.get('Files') ?? []).map((it) => ROOT_ITEM.exec(it.text)?.[1]).filter(Boolean).pop();
+  let root: string | undefined;
+  if (abs.length) {
+    let parts = abs[0]!.split('/').slice(0, -1);
+    for (const p of abs) {
+      const q = p.split('/');
+      let i = 0;
+      while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
+      parts = parts.slice(0, i);
+    }
+    root = parts.join('/');
+    if (parts.length < 3) root = undefined;
+  }
+  if (priorRoot && (!root || root === priorRoot || root.startsWith(priorRoot + '/'))) root = priorRoot;
+  if (!root) return;
+  const prefix = root + '/';
+  for (const s of sections) for (const it of s.items) {
+    if (it.text.includes(prefix)) it.text = it.text.split(prefix).join('');
+    if (it.key?.startsWith(prefix)) it.key = it.key.slice(prefix.length);
+  }
+  const filesSec = sections.find((s) => s.heading === 'Files');
+  if (filesSec && !filesSec.items.some((it) => it.key === 'root')) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
+}
+
+type ParsedCheckpointLike = Map<string, Item[]>;
+
+// --- In progress, next step -----------------------------------------------------------
+
+function inProgressAndNext(f: SpanFacts, add: Add, firstReq: Msg | undefined, latestReq: Msg | undefined, isConstraint: (t: string) => boolean): void {
+  const users = f.userTexts;
+  const lastA = f.assistantTexts[f.assistantTexts.length - 1];
+  const lastU = users[users.length - 1];
+  const latest = latestReq && latestReq !== firstReq ? distillRequest(latestReq.text, GOAL_CHARS) : undefined;
+  // a latest request already listed as a lasting instruction is not repeated
+  if (latest && !isConstraint(latest) && !REJECT.test(latestReq!.text)) add('In progress', `Latest request: ${latest}`);
+  const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
+  const open = lastTodo ? lastTodo.info.todos!.filter((t) => !/^(?:completed|done|cancel)/i.test(t.status)) : [];
+  for (const t of open) add('In progress', `${shortenWhole(t.text, ITEM_CHARS)} (todo ${t.status})`);
+  const unanswered = f.calls.filter((c) => !c.result || c.repaired);
+  if (unanswered.length) {
+    const names = [...new Set(unanswered.map((c) => c.call.name))];
+    add('In progress', `${unanswered.length} tool call${unanswered.length > 1 ? 's were' : ' was'} interrupted without a result (${names.join(', ')}); re-run if still needed.`);
+  }
+  if (lastA && (!lastU || lastA.seq > lastU.seq)) {
+    const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && s.length >= 12);
+    const lead = leadSentences(said.filter((s) => !s.endsWith(':')).join(' '), 300);
+    if (lead) add('In progress', `Last report: ${lead}`);
+  }
+
+  const nextSentence = lastA ? splitSentences(lastA.text).map(stripMarker).reverse().find((s) => NEXT.test(s) && !s.endsWith('?') && s.length <= ITEM_CHARS) : undefined;
+  const lastUserIsNew = lastU && (!lastA || lastU.seq > lastA.seq);
+  if (lastUserIsNew && isSubstantiveRequest(lastU.text)) add('Next step', `Answer the user's latest message: ${distillRequest(lastU.text, GOAL_CHARS)}`);
+  else if (lastUserIsNew && latestReq) add('Next step', `Continue with the latest request (the user then said "${leadSentences(lastU.text, 80)}").`);
+  else if (open.length) add('Next step', `Continue the open todo item: ${shortenWhole(open.find((t) => /progress/i.test(t.status))?.text ?? open[0]!.text, ITEM_CHARS)}`);
+  else if (nextSentence) add('Next step', nextSentence.replace(/:$/, '.'));
+  else if (lastA && DONE.test(lastA.text)) add('Next step', "The work was reported complete; wait for the user's next request.");
+  else if (lastA) add('Next step', "The latest request was answered; wait for the user's next request.");
+}

@@ -1,0 +1,120 @@
+/**
+ * Whole-sentence text helpers of the extractive checkpoint: an item is made of whole
+ * sentences (or whole lines of a block), never a string cut at a character count.
+ * Lengths are characters.
+ */
+
+/** Abbreviations whose period does not end a sentence. */
+const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|mr|mrs|dr|st)|\.\.)$/i;
+
+/**
+ * Split prose into sentences: at `.`, `!`, `?` followed by a space and (not a lowercase
+ * continuation of an abbreviation), and at line breaks. Code spans and paths keep their dots
+ * (`a.ts`, `v0.1.0`) because a sentence end needs whitespace after the mark.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\n+/)) {
+    const l = line.trim();
+    if (!l) continue;
+    let start = 0;
+    const re = /[.!?]+(?=\s+|$)/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(l))) {
+      const end = m.index + m[0].length;
+      const piece = l.slice(start, end).trim();
+      if (m[0] === '.' && ABBREV.test(l.slice(start, m.index))) continue;
+      if (piece) out.push(piece);
+      start = end;
+    }
+    const rest = l.slice(start).trim();
+    if (rest) out.push(rest);
+  }
+  return out;
+}
+
+/** Markdown list markers and heading marks removed from the start of a sentence. */
+export function stripMarker(s: string): string {
+  return s.replace(/^(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s+)/, '').trim();
+}
+
+/**
+ * The leading whole sentences of `text` that fit in `max` characters (at least the first
+ * sentence, whatever its length, so nothing is cut mid-sentence). Whitespace collapsed.
+ */
+export function leadSentences(text: string, max: number): string {
+  const ss = splitSentences(text).map(stripMarker).filter(Boolean);
+  let out = '';
+  for (const s of ss) {
+    const next = out ? `${out} ${s}` : s;
+    if (out && next.length > max) break;
+    out = next;
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `text` shortened to at most `max` characters at a sentence boundary, else at a clause
+ * boundary (`, ; :` or a dash), else at a word boundary with ` …` (the only cut, for a single
+ * run-on sentence longer than `max`). Never mid-word.
+ */
+export function shortenWhole(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const lead = leadSentences(t, max);
+  if (lead.length <= max) return lead;
+  const clause = t.slice(0, max + 1);
+  const at = Math.max(clause.lastIndexOf(', '), clause.lastIndexOf('; '), clause.lastIndexOf(': '), clause.lastIndexOf(' - '), clause.lastIndexOf(' — '));
+  if (at > max / 2) return t.slice(0, at).trim() + ' …';
+  const sp = clause.lastIndexOf(' ', max - 2);
+  return t.slice(0, sp > 0 ? sp : max - 2).trim() + ' …';
+}
+
+/** Normalized form for comparing items: lowercase, quotes/backticks/markdown removed, whitespace collapsed. */
+export function itemKey(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[`"'*_>“”‘’]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[.!?,;:]+$/, '')
+    .trim();
+}
+
+/** True when `a` repeats `b`: equal, or one contains the other and the shorter has at least 24 characters. */
+export function repeats(a: string, b: string): boolean {
+  const x = itemKey(a);
+  const y = itemKey(b);
+  if (x === y) return true;
+  const [s, l] = x.length <= y.length ? [x, y] : [y, x];
+  return s.length >= 24 && l.includes(s);
+}
+
+/** Lines that look like a pasted log: stack frames, `Error:` lines, timestamps, file:line:col. */
+const LOG_LINE = /^\s*(?:at\s+\S.*(?::\d+(?::\d+)?\)?|<anonymous>\)?)$|(?:\w+)?(?:Error|Exception|Traceback)\b.*[:(]|File ".+", line \d+|\[\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w./-]+:\d+:\d+)/;
+
+/** The first error line of a pasted log, or undefined when `text` does not look like one (at least 3 log lines, half the lines). */
+export function pastedError(text: string): string | undefined {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const logLines = lines.filter((l) => LOG_LINE.test(l));
+  if (logLines.length < 3 || logLines.length < lines.length / 2) return undefined;
+  const err = lines.find((l) => /(?:Error|Exception|error|panic|fatal)\b[^:]*:/.test(l) && !/^\s*at\s/.test(l)) ?? logLines[0]!;
+  return shortenWhole(err, 240);
+}
+
+/**
+ * A user request said briefly: its leading sentences (up to `max` characters); a pasted log or
+ * stack trace becomes `pasted an error: <the error line>` followed by what the user wrote around it.
+ */
+export function distillRequest(text: string, max = 400): string {
+  const err = pastedError(text);
+  if (err) {
+    const prose = text
+      .split('\n')
+      .filter((l) => !LOG_LINE.test(l.trim()) && /[a-z]{3,}\s+[a-z]{2,}/i.test(l))
+      .join(' ')
+      .trim();
+    const said = prose ? leadSentences(prose, Math.max(80, max - err.length - 30)) : '';
+    return `pasted an error: ${err}${said ? ` (and said: ${said})` : ''}`;
+  }
+  return leadSentences(text, max);
+}
