@@ -100,7 +100,8 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
   // Drop from whichever section is furthest over its share, one item at a time, until the estimate fits.
   const size = new Map(live.map((s) => [s, demand.get(s)!]));
   let est = [...size.values()].reduce((a, b) => a + b, 0) + live.length * headingCost;
-  while (est > maxTokens) {
+  const itemsLeft = () => sections.reduce((n, s) => n + s.items.length, 0);
+  while (est > maxTokens && itemsLeft() > 1) {
     let worst: Section | undefined;
     let over = 0;
     for (const s of live) {
@@ -118,19 +119,20 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
   for (const h of order) {
     const s = sections.find((x) => x.heading === h);
     if (!s) continue;
-    for (let v = victim(s); total > maxTokens && v >= 0; v = victim(s)) total -= tok(s.items.splice(v, 1)[0]!.text);
+    for (let v = victim(s); total > maxTokens && v >= 0 && itemsLeft() > 1; v = victim(s)) total -= tok(s.items.splice(v, 1)[0]!.text);
     if (total <= maxTokens) break;
   }
   text = renderSections(sections);
   // Shorten the kept items to fewer whole sentences.
   for (let max = 400; meter.countText(text) > maxTokens && max >= 60; max = Math.floor(max / 2)) {
-    for (const s of sections) for (const it of s.items) if (it.text.length > max && !it.text.includes('\n')) it.text = shortenWhole(it.text, max);
+    for (const s of sections) for (const it of s.items) if (it.text.length > max && (!it.text.includes('\n') || itemsLeft() === 1)) it.text = shortenWhole(it.text, max);
     text = renderSections(sections);
   }
   // Blocks (multi-line items) go whole before anything is cut.
   for (const s of sections) {
     if (meter.countText(text) <= maxTokens) break;
-    s.items = s.items.filter((it, i) => !it.text.includes('\n') || i < s.keep);
+    const blocks = s.items.filter((it, i) => it.text.includes('\n') && i >= s.keep);
+    if (blocks.length && blocks.length < itemsLeft()) s.items = s.items.filter((it) => !blocks.includes(it));
     text = renderSections(sections);
   }
   if (meter.countText(text) <= maxTokens) return text;

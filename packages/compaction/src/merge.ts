@@ -59,7 +59,7 @@ function keyOf(heading: string, text: string): string | undefined {
  */
 export function parseCheckpoint(body: string): ParsedCheckpoint {
   const out: ParsedCheckpoint = new Map();
-  const text = body.replace(/<analysis>[\s\S]*?<\/analysis>/g, '').replace(/<\/?summary>/g, '').replace(/^Summary:\s*$/m, '');
+  const text = hostBoilerplateRemoved(body);
   let heading = EARLIER_CONTEXT;
   let label = '';
   let cur = null as Item | null;
@@ -145,6 +145,24 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
     if (k) it.key = k;
   }
   return out;
+}
+
+/**
+ * A host summary without the host's framing: Claude Code's "This session is being continued
+ * from a previous conversation..." opening, its "Continue the conversation..." closing, its
+ * `<analysis>` scratchpad and `<system-reminder>` blocks; its pointer to the full transcript is
+ * kept as one line.
+ */
+function hostBoilerplateRemoved(body: string): string {
+  let t = body
+    .replace(/<analysis>[\s\S]*?<\/analysis>/g, '')
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .replace(/<\/?summary>/g, '')
+    .replace(/^Summary:\s*$/m, '');
+  t = t.replace(/^This session is being continued from a previous conversation[^\n]*(?:\n|$)/m, '');
+  t = t.replace(/^If you need specific details from before compaction[^\n]*?read the full transcript at:\s*(\S+)[^\n]*$/m, 'Full transcript before that compaction: `$1`');
+  t = t.replace(/^(?:Please )?[Cc]ontinue the conversation from where (?:it|we) left off[^\n]*$/m, '');
+  return t.trim();
 }
 
 /** Sections whose newer items replace the older ones entirely (state, not history). */

@@ -40,14 +40,17 @@ export function isSubstantiveRequest(text: string): boolean {
   if (!t || /^\/[\w:-]+(?:\s|$)/.test(t)) return false;
   if (ACK.test(t)) return false;
   if (/^(?:Stop hook feedback:|\w+ hook (?:feedback|error|blocking error)\b)/i.test(t)) return false;
-  return t.length >= 25 || t.split(/\s+/).length >= 5;
+  // "Good. Continue with module 7." is a nudge: judge what follows the acknowledgement
+  const rest = t.replace(/^(?:(?:ok(?:ay)?|good|great|nice|cool|perfect|thanks?|yes|yep|alright|sure)\b[\s.!,]*)+/i, '');
+  if (/^(?:continue|go on|proceed|keep going|next)\b/i.test(rest) && rest.length < 40) return false;
+  return rest.length >= 25 || rest.split(/\s+/).length >= 5;
 }
 
 /**
  * A lasting instruction or preference: a prescription or prohibition ("don't", "never", "always",
  * "only", "make sure", "use X instead", "must", "should be") rather than a one-off request or a remark.
  */
-const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also)\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead of\b|\bonly (?:want|use|need)\b|\bnever\b|\balways\b/i;
+const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also)\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!]?$)|\bonly (?:want|use|need)\b|\bnever\b|\balways\b/i;
 /** A strong cue: keeps a question-shaped correction ("... should still be there, no?"). */
 const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
 /** Talk about the user's own understanding, not an instruction. */
@@ -60,8 +63,15 @@ export function lastingInstructions(text: string): string[] {
   const isInstr = (s: string) => LASTING.test(s) && (!s.endsWith('?') || STRONG.test(s)) && !(REMARK.test(s) && !STRONG.test(s.replace(/^i (?:don't|do not)/i, '')));
   const hits = ss.filter(isInstr);
   if (!hits.length) return [];
-  if (text.length <= 300 && ss.length <= 3) return [leadSentences(text, 300)];
-  return hits.filter((s) => s.length <= 600);
+  // "Please also port helper 3; never touch vendored code." -> only the clause that lasts
+  const lasting = (s: string) => {
+    const clauses = s.split(/;\s+/);
+    const keep = clauses.filter(isInstr);
+    return clauses.length > 1 && keep.length < clauses.length ? keep.map((c) => c.replace(/^\w/, (x) => x.toUpperCase()).replace(/([^.!?])$/, '$1.')) : [s];
+  };
+  const split = ss.some((s) => lasting(s).length !== 1 || lasting(s)[0] !== s);
+  if (text.length <= 300 && ss.length <= 3 && !split) return [leadSentences(text, 300)];
+  return hits.flatMap(lasting).filter((s) => s.length <= 600);
 }
 
 /** The user asks to undo the last change. */
@@ -79,7 +89,7 @@ const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finishe
 /** The assistant's stated next move. */
 const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
 /** Commands that matter: build, test, run, deploy, version control that changes state. */
-const MATTERS = /\b(?:test|tests|build|check|lint|typecheck|tsc|make|cargo|npm|npx|pnpm|yarn|bun|pytest|go (?:test|build|run|vet)|mvn|gradle|just|deploy|docker|kubectl|terraform|pip3? install|uv (?:run|sync|add)|poetry|vitest|jest|mocha|eslint|biome|prettier|ruff|mypy|clippy|rustc|gcc|clang|dotnet|swift|git (?:commit|push|merge|rebase|checkout|switch|tag|reset|revert|cherry-pick|init|clone|apply|am)|node |python3? (?!-c)|deno|rake|bundle)\b/i;
+const MATTERS = /^(?:\.\/\S*(?:test|build|run|deploy|check|lint)|(?:\S+\/)?(?:test|build|check|lint|typecheck|tsc|make|cargo|npm|npx|pnpm|yarn|bun|pytest|go (?:test|build|run|vet)|mvn|gradle|just|deploy|docker|kubectl|terraform|pip3? install|uv (?:run|sync|add)|poetry|vitest|jest|mocha|eslint|biome|prettier|ruff|mypy|clippy|rustc|gcc|clang|dotnet|swift|git (?:commit|push|merge|rebase|checkout|switch|tag|reset|revert|cherry-pick|init|clone|apply|am)|node |python3? (?!-c)|deno|rake|bundle))\b/i;
 /** First programs that only look (never a command that matters on their own). */
 const LOOK_ONLY = /^(?:cat|ls|ll|grep|egrep|rg|ag|find|fd|head|tail|less|more|sed -n|awk|wc|echo|printf|pwd|which|type|tree|stat|file|du|df|env|date|whoami|sleep|true|git (?:status|log|diff|show|branch|remote|rev-parse|ls-files|blame|config --get))\b/;
 /** A summary line of test/build output. */
@@ -102,7 +112,7 @@ export function buildSections(span: readonly SurfaceNode[]): Section[] {
     if (key !== undefined) {
       const i = s.items.findIndex((x) => x.key === key);
       if (i >= 0) s.items.splice(i, 1);
-    } else if ([...sec.values()].some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
+    } else if ((h === 'Next step' ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
     s.items.push({ text: t, ...(key !== undefined ? { key } : {}) });
   };
 
@@ -193,7 +203,7 @@ function done(f: SpanFacts, add: Add): void {
       add('Done', `Created and switched to branch \`${/\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.exec(c.info.command)![1]}\`.`);
     }
     if ((c.info.kind === 'task' || c.info.kind === 'web') && c.resultText) {
-      const findings = leadSentences(c.resultText.replace(/^[#>*\s-]+/gm, ''), 420);
+      const findings = findingsOf(c.resultText, 420);
       const what = c.info.kind === 'task' ? 'Sub-agent' : 'Research';
       if (findings) add('Done', `${what}${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${findings}`);
     }
@@ -210,6 +220,29 @@ function done(f: SpanFacts, add: Add): void {
       if (text.length >= 16) add('Done', text);
     }
   }
+}
+
+/** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */
+const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|understand|see)|let me|i'll|i will|here(?:'s| is| are)|based on|i have (?:now )?(?:gathered|analy[sz]ed|explored))\b/i;
+
+/**
+ * What a sub-agent or research result found, in whole sentences (at most `max` characters): code
+ * blocks, file trees and tables are left out (a block is kept whole or not at all), so are opening
+ * pleasantries; headings become the start of their sentence.
+ */
+export function findingsOf(text: string, max: number): string {
+  const prose: string[] = [];
+  let fence = false;
+  for (const raw of text.split('\n')) {
+    if (/^\s*```/.test(raw)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || !raw.trim()) continue;
+    prose.push(raw.replace(/^\s*#+\s*(.+?)\s*$/, '$1:').replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim());
+  }
+  const ss = splitSentences(prose.join('\n')).filter((s) => !FILLER.test(s) && !/:$/.test(s) && s.length >= 12);
+  return leadSentences(ss.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)).join('\n'), max);
 }
 
 /** The first line of a `git commit -m` message (quoted, or a heredoc). */
@@ -408,7 +441,8 @@ const ROOT_ITEM = /^Paths are relative to `([^`]+)`/;
  * them. Rewrites the items in place and adds one Files item naming the root.
  */
 function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointLike[]): void {
-  const abs = f.calls.flatMap((c) => c.info.paths).filter((p) => p.startsWith('/') && !SCRATCH.test(p));
+  const priorPaths = priors.flatMap((p) => p.get('Files') ?? []).map((it) => it.key).filter((k): k is string => !!k && k.startsWith('/'));
+  const abs = [...f.calls.flatMap((c) => c.info.paths), ...priorPaths].filter((p) => p.startsWith('/') && !SCRATCH.test(p));
   const priorRoot = priors.flatMap((p) => p.get('Files') ?? []).map((it) => ROOT_ITEM.exec(it.text)?.[1]).filter(Boolean).pop();
   let root: string | undefined;
   if (abs.length) {
@@ -425,12 +459,13 @@ function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointL
   if (priorRoot && (!root || root === priorRoot || root.startsWith(priorRoot + '/'))) root = priorRoot;
   if (!root) return;
   const prefix = root + '/';
-  for (const s of sections) for (const it of s.items) {
+  for (const s of [...sections, ...priors.flatMap((p) => [...p.entries()].map(([heading, items]) => ({ heading, items, keep: 0 })))]) for (const it of s.items) {
     if (it.text.includes(prefix)) it.text = it.text.split(prefix).join('');
     if (it.key?.startsWith(prefix)) it.key = it.key.slice(prefix.length);
   }
   const filesSec = sections.find((s) => s.heading === 'Files');
-  if (filesSec && !filesSec.items.some((it) => it.key === 'root')) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
+  for (const p of priors) p.set('Files', (p.get('Files') ?? []).filter((it) => it.key !== 'root' && !ROOT_ITEM.test(it.text)));
+  if (filesSec) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
 }
 
 type ParsedCheckpointLike = Map<string, Item[]>;
@@ -453,7 +488,7 @@ function inProgressAndNext(f: SpanFacts, add: Add, firstReq: Msg | undefined, la
     add('In progress', `${unanswered.length} tool call${unanswered.length > 1 ? 's were' : ' was'} interrupted without a result (${names.join(', ')}); re-run if still needed.`);
   }
   if (lastA && (!lastU || lastA.seq > lastU.seq)) {
-    const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && s.length >= 12);
+    const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && !NEXT.test(s) && s.length >= 12);
     const lead = leadSentences(said.filter((s) => !s.endsWith(':')).join(' '), 300);
     if (lead) add('In progress', `Last report: ${lead}`);
   }
