@@ -138,7 +138,8 @@ for (const f of files) {
     continue;
   }
   const budget = Number(flag('--budget') ?? spec.span.budget);
-  const log = freshLog(originalMessages(t), spec.transcript);
+  // the transcript as read (a host's own checkpoints included), as the CLI compacts it
+  const log = t.log;
   // the CLI's defaults: the verbatim tail may grow to about half of the budget
   const engine = new BasicCompactionEngine({ threshold: budget, retainTokens: spec.span.retain ?? Math.floor(budget / 2), meter: new TokenMeter() });
   let r;
@@ -198,6 +199,7 @@ for (const [f, { spec, t }] of loaded) {
   const last = checkpoints[checkpoints.length - 1];
   const fifth = last ? score(last.text, spec.probes) : [];
   const lost = first.filter((id) => !fifth.includes(id));
+  if (flag('--show') === spec.transcript) console.log(last?.text);
   console.log(
     `${pad(spec.transcript, 34)}${lpad(budget, 8)}${lpad(checkpoints.length, 13)}${lpad(checkpoints.map((c) => c.tokens).join('/'), 13)}${lpad(`${first.length}/${spec.probes.length}`, 13)}${lpad(`${first.filter((id) => fifth.includes(id)).length}/${first.length}`, 13)}${lpad(maxSurface, 13)}  ${lost.join(', ') || '-'}${checkpoints.some((c) => c.error) ? '  errors: ' + checkpoints.filter((c) => c.error).map((c) => c.error.slice(0, 80)).join('; ') : ''}`,
   );

@@ -131,9 +131,12 @@ function renderPreserved(anchors: readonly Anchor[]): string {
     else if (a.kind === 'file') lines.push(`- Modified file: \`${a.text}\``);
     else lines.push(`- Error seen: ${a.text}`);
   }
-  if (ids.length) lines.push(`- Identifiers still in use: ${ids.join(', ')}`);
+  if (ids.length) lines.push(`- Identifiers still in use: ${ids.slice(0, MAX_REINSERTED_IDENTIFIERS).join(', ')}`);
   return lines.join('\n');
 }
+
+/** Identifiers re-inserted at most (the most mentioned in the retained tail first): a longer list crowds out the summary. */
+export const MAX_REINSERTED_IDENTIFIERS = 12;
 
 const PRIORITY: AnchorKind[] = ['last-request', 'instruction', 'file', 'error', 'identifier'];
 
@@ -144,12 +147,14 @@ const PRIORITY: AnchorKind[] = ['last-request', 'instruction', 'file', 'error', 
  */
 export function reinsertAnchors(body: string, missing: readonly Anchor[], maxTokens: number, meter: TokenMeter): { body: string; reinserted: Anchor[]; lost: Anchor[] } {
   if (!missing.length) return { body, reinserted: [], lost: [] };
-  const sorted = [...missing].sort((a, b) => PRIORITY.indexOf(a.kind) - PRIORITY.indexOf(b.kind));
+  let idents = 0;
+  const sorted = [...missing].sort((a, b) => PRIORITY.indexOf(a.kind) - PRIORITY.indexOf(b.kind)).filter((a) => a.kind !== 'identifier' || ++idents <= MAX_REINSERTED_IDENTIFIERS);
+  const capped = missing.filter((a) => !sorted.includes(a));
   let keep = sorted.length;
   for (;;) {
     const chosen = sorted.slice(0, keep);
     const text = keep ? `${body.trim()}\n\n${renderPreserved(chosen)}` : body;
-    if (meter.countText(text) <= maxTokens || keep === 0) return { body: text, reinserted: chosen, lost: sorted.slice(keep) };
+    if (meter.countText(text) <= maxTokens || keep === 0) return { body: text, reinserted: chosen, lost: [...sorted.slice(keep), ...capped] };
     keep--;
   }
 }

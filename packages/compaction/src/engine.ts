@@ -12,7 +12,7 @@ import {
   type SurfaceNode,
 } from '@hive-mind/session';
 import { randomUUID } from 'node:crypto';
-import { checkAnchors, extractAnchors, reinsertAnchors, type Anchor } from './anchors.js';
+import { checkAnchors, extractAnchors, MAX_REINSERTED_IDENTIFIERS, reinsertAnchors, type Anchor } from './anchors.js';
 import { resolveConfig, type CompactionConfig, type CompactionStrategy, type ResolvedCompactionConfig } from './config.js';
 import {
   BudgetTooSmallError,
@@ -432,8 +432,10 @@ export class BasicCompactionEngine implements CompactionEngine {
 
   /** Tokens of a summary budget left for re-inserting the anchors it may lose (at most a third). */
   private anchorReserve(anchors: readonly Anchor[], target: number): number {
-    if (!anchors.length) return 0;
-    return Math.min(Math.floor(target / 3), this.meter.countText(anchors.map((a) => a.text).join('\n')) + 16 + anchors.length * 4);
+    let idents = 0;
+    const counted = anchors.filter((a) => a.kind !== 'identifier' || ++idents <= MAX_REINSERTED_IDENTIFIERS);
+    if (!counted.length) return 0;
+    return Math.min(Math.floor(target / 3), this.meter.countText(counted.map((a) => a.text).join('\n')) + 16 + counted.length * 4);
   }
 
   /** One summarizer call: the trimmed body, or the error (retryable unless the summarizer said otherwise). Rethrows an abort. */

@@ -53,6 +53,13 @@ function victim(s: Section): number {
   if (s.heading === 'Files') {
     const r = s.items.findIndex((it) => / \(read\)$/.test(it.text));
     if (r >= 0) return r;
+    const first = s.items.findIndex((it) => it.key !== 'root' && it.key !== 'branch');
+    if (first >= 0) return first;
+  }
+  if (s.heading === 'Done') {
+    // a completed todo item repeats what the reports say; findings and commits are kept longer
+    const t = s.items.findIndex((it) => / \(todo completed\)$/.test(it.text));
+    if (t >= 0) return t;
   }
   if (s.heading === 'Goal' || s.heading === 'In progress') return s.items.length - 1 >= s.keep ? s.items.length - 1 : -1;
   return s.keep && s.heading === 'Next step' ? -1 : 0;
@@ -109,7 +116,15 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
       if (o > over && victim(s) >= 0) [worst, over] = [s, o];
     }
     if (!worst) break;
-    const t = tok(worst.items.splice(victim(worst), 1)[0]!.text);
+    const v = victim(worst);
+    const it = worst.items[v]!;
+    // a long item first gives up its later sentences, then goes whole
+    const short = it.text.length > 240 && !it.text.includes('\n') ? shortenWhole(it.text, 160) : undefined;
+    let t: number;
+    if (short && !short.endsWith(' …') && short.length < it.text.length) {
+      t = tok(it.text) - tok(short);
+      worst.items[v] = { ...it, text: short };
+    } else t = tok(worst.items.splice(v, 1)[0]!.text);
     size.set(worst, size.get(worst)! - t);
     est -= t;
   }

@@ -139,6 +139,8 @@ export function buildSections(span: readonly SurfaceNode[]): Section[] {
   const order = [...CHECKPOINT_HEADINGS.slice(0, CHECKPOINT_HEADINGS.indexOf('In progress')), EARLIER_CONTEXT, 'In progress', 'Next step'];
   const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
   for (const s of merged.values()) if (!out.includes(s)) out.splice(out.length - 2, 0, s);
+  const filesSec = out.find((s) => s.heading === 'Files');
+  if (filesSec) filesSec.items.sort((a, b) => Number(b.key === 'root') - Number(a.key === 'root'));
   const goal = out.find((s) => s.heading === 'Goal');
   if (goal) goal.keep = Math.min(1, goal.items.length);
   const next = out.find((s) => s.heading === 'Next step');
