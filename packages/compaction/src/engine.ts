@@ -25,7 +25,7 @@ import {
 } from './errors.js';
 import { ExtractiveSummarizer } from './extractive.js';
 import { frameCheckpoint } from './frame.js';
-import { planMask, planPrune, planRetention, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
+import { planMask, planPrune, planRetention, pruneInProportion, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
 import type { Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -223,12 +223,12 @@ export class BasicCompactionEngine implements CompactionEngine {
     const plan = planRetention(ctx, log.surface(), before);
     if (plan.kind === 'nothing') return this.noop(before, 'nothing-to-compact');
     if (plan.kind === 'too-small') throw this.budgetTooSmall(plan);
-    // Prune oversized old tool results; if that alone is enough, land only the pruning.
+    // Prune oversized old tool results; if that alone is enough, land only the pruning it needs
+    // (the largest and least valuable results first).
     const pruned = planPrune(ctx, plan);
-    if (this.config.pruneOnly && pruned.length && before - savedBy(pruned) <= this.limit() && before > this.limit()) {
-      return this.landReplacements(log, opts, before, pruned, 'prune');
-    }
-    return this.summarizeSpan(log, opts, plan, { pruned });
+    const enough = before > this.limit() ? pruneInProportion(pruned, before, this.limit()) : [];
+    if (this.config.pruneOnly && enough.length) return this.landReplacements(log, opts, before, enough, 'prune');
+    return this.summarizeSpan(log, opts, plan, { pruned: pruned.filter((r) => !r.findings) });
   }
 
   private planContext(log: SessionLog): PlanContext {
@@ -326,14 +326,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     try {
       throwIfAborted(opts.signal);
       opts.onProgress?.('landing', { replacements: reps.length });
-      const events: NewEvent[] = reps.map((r) => ({
-        type: r.orig.type,
-        surfaceOp: { op: 'replace', start: r.orig.seq, end: r.orig.seq },
-        content: r.content,
-        sourceSeqs: [r.orig.seq],
-        ...(r.orig.meta ? { meta: { ...r.orig.meta } } : {}),
-        ...(r.orig.model ? { model: r.orig.model } : {}),
-      })) as NewEvent[];
+      const events = replacementEvents(reps);
       // One batch gets consecutive seqs from lastSeq + 1 (SessionLog.append), so the summary can name its replacements.
       const firstSeq = log.lastSeq + 1;
       const summary: CompactionSummaryData = {
@@ -409,7 +402,7 @@ export class BasicCompactionEngine implements CompactionEngine {
         }
         throwIfAborted(opts.signal);
         opts.onProgress?.('landing');
-        const landed = this.landCheckpoint(log, id, startSeq, span, verdict, { summarizer: this.summarizer.name, model: reply.model, maxTokens, attempts: attempt + 1, tokensBefore: plan.before });
+        const landed = this.landCheckpoint(log, id, startSeq, span, verdict, plan.tailPruned, { summarizer: this.summarizer.name, model: reply.model, maxTokens, attempts: attempt + 1, tokensBefore: plan.before });
         return {
           ...base,
           compacted: true,
@@ -464,7 +457,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const tokens = this.meter.countBlocks(content) + this.meter.perMessageOverhead;
     if (tokens > ckMax) return { reason: `the checkpoint has ${tokens} tokens, above its budget of ${ckMax}` };
     if (tokens >= plan.spanTokens) return { reason: `the summary (${tokens} tokens) does not shrink its source (${plan.spanTokens} tokens)` };
-    const projected = plan.before - plan.spanTokens + tokens;
+    const projected = plan.before - plan.spanTokens + tokens - savedBy(plan.tailPruned);
     if (!region && projected > this.limit()) return { reason: `the surface would still have ${projected} tokens, above the threshold ${this.config.threshold}` };
     return {
       content,
@@ -481,8 +474,9 @@ export class BasicCompactionEngine implements CompactionEngine {
     startSeq: number,
     span: readonly SurfaceNode[],
     ck: VerifiedCheckpoint,
+    tailPruned: readonly Replacement[],
     by: { summarizer: string; model?: string; maxTokens: number; attempts: number; tokensBefore: number },
-  ): { checkpointSeq: number; summarySeq: number; endSeq: number } {
+  ): { checkpointSeq: number; summarySeq: number; endSeq: number; replacementSeqs: number[] } {
     const checkpoint: NewEvent = {
       type: 'user/message',
       kind: 'checkpoint',
@@ -490,10 +484,13 @@ export class BasicCompactionEngine implements CompactionEngine {
       content: ck.content,
       sourceSeqs: span.map((n) => n.seq),
     };
+    // oversized tool results of the retained tail land pruned, in the same batch
+    const tailEvents = replacementEvents(tailPruned);
     const summary: CompactionSummaryData = {
       id,
       // the checkpoint is the first event of this batch (SessionLog.append: consecutive seqs from lastSeq + 1)
       checkpointSeq: log.lastSeq + 1,
+      ...(tailEvents.length ? { replacementSeqs: tailEvents.map((_, i) => log.lastSeq + 2 + i) } : {}),
       summarizer: by.summarizer,
       model: by.model ?? null,
       maxTokens: by.maxTokens,
@@ -505,8 +502,9 @@ export class BasicCompactionEngine implements CompactionEngine {
       anchors: ck.anchors,
     };
     const end: CompactionEndData = { id, startSeq };
-    const [cp, sum, fin] = log.append([checkpoint, { type: 'compaction/summary', data: summary }, { type: 'compaction/end', data: end }]);
-    return { checkpointSeq: cp!.seq, summarySeq: sum!.seq, endSeq: fin!.seq };
+    const stored = log.append([checkpoint, ...tailEvents, { type: 'compaction/summary', data: summary }, { type: 'compaction/end', data: end }]);
+    const [sum, fin] = stored.slice(-2);
+    return { checkpointSeq: stored[0]!.seq, summarySeq: sum!.seq, endSeq: fin!.seq, replacementSeqs: stored.slice(1, 1 + tailEvents.length).map((e) => e.seq) };
   }
 
   // --- records -----------------------------------------------------------------------
@@ -551,6 +549,18 @@ export class BasicCompactionEngine implements CompactionEngine {
       attempts: 0,
     };
   }
+}
+
+/** Single-node replace events for pruned or masked nodes (same type, meta and model; the `callId`s stay). */
+function replacementEvents(reps: readonly Replacement[]): NewEvent[] {
+  return reps.map((r) => ({
+    type: r.orig.type,
+    surfaceOp: { op: 'replace', start: r.orig.seq, end: r.orig.seq },
+    content: r.content,
+    sourceSeqs: [r.orig.seq],
+    ...(r.orig.meta ? { meta: { ...r.orig.meta } } : {}),
+    ...(r.orig.model ? { model: r.orig.model } : {}),
+  })) as NewEvent[];
 }
 
 export type { MessageEvent };

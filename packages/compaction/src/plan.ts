@@ -5,7 +5,8 @@
  */
 import { balancedCuts, blockText, type ContentBlock, type SurfaceNode, type ToolResultBlock } from '@hive-mind/session';
 import type { ResolvedCompactionConfig } from './config.js';
-import { maskToolResult, pruneToolResult } from './prune.js';
+import { maskToolResult, pruneText, pruneToolResult } from './prune.js';
+import { toolInfo } from './toolinfo.js';
 import type { TokenMeter } from './tokens.js';
 
 /** What a planner needs to know: the meter, the resolved config and the limits the engine derived from them. */
@@ -34,8 +35,10 @@ export interface SpanPlan {
   spanTokens: number;
   /** Tokens before the span (leading system messages). */
   headTokens: number;
-  /** Tokens of the retained tail `nodes[cut..]`. */
+  /** Tokens of the retained tail `nodes[cut..]`, its oversized tool results pruned. */
   tailTokens: number;
+  /** Oversized tool results of the retained tail, pruned (they land with the checkpoint). */
+  tailPruned: Replacement[];
 }
 
 /** The newest indivisible unit does not leave room for a checkpoint: the engine turns this into a `BudgetTooSmallError`. */
@@ -58,6 +61,8 @@ export interface Replacement {
   content: ContentBlock[];
   /** Tokens saved by the replacement. */
   saved: number;
+  /** The result's value is its findings (a sub-agent's report, a research result): pruned last, never before summarizing. */
+  findings?: boolean;
 }
 
 /** Per-node token counts of `nodes` (cached by the meter per event). */
@@ -91,7 +96,56 @@ export function spanPlan(nodes: readonly SurfaceNode[], tokens: number[], spanSt
     spanTokens: sumRange(tokens, spanStart, cut),
     headTokens: sumRange(tokens, 0, spanStart),
     tailTokens: sumRange(tokens, cut, nodes.length),
+    tailPruned: [],
   };
+}
+
+/**
+ * Tool results of the retained part that are too large to keep verbatim: above
+ * `max(pruneMinTokens, retainTokens / 4)` tokens. One 27k-token listing must not be what the
+ * tail keeps instead of the conversation, so the newest *message* is the indivisible unit and
+ * such a result is kept pruned (head, tail and error lines).
+ */
+export function tailPruneMinTokens(ctx: PlanContext): number {
+  return Math.max(ctx.config.pruneMinTokens, Math.floor(ctx.config.retainTokens / 4));
+}
+
+/**
+ * True for message text that is command output the user's side recorded (pi's `bashExecution`
+ * "Ran `cmd`" plus a fenced block, Claude Code's `<bash-stdout>` / `<local-command-stdout>`, or
+ * text that is mostly one fenced block): prunable like a tool result. A user's own words never are.
+ */
+export function isCommandOutput(text: string): boolean {
+  if (/<(?:bash-stdout|bash-stderr|local-command-stdout)>/.test(text)) return true;
+  let inFence = 0;
+  let fence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*```/.test(line)) fence = !fence;
+    else if (fence) inFence += line.length + 1;
+  }
+  return inFence >= 0.8 * text.length;
+}
+
+/** The pruned copy of `node` when it carries a tool result above `minTokens`, else undefined. */
+function prunedCopy(ctx: PlanContext, node: SurfaceNode, tokens: number, minTokens: number): Replacement | undefined {
+  if (node.kind === 'checkpoint') return undefined;
+  const o = { headLines: ctx.config.pruneHeadLines, tailLines: ctx.config.pruneTailLines };
+  let changed = false;
+  const content = node.content.map((b) => {
+    if (b.type === 'text' && node.type === 'user/message' && isCommandOutput(b.text) && ctx.meter.countText(b.text) > minTokens) {
+      const t = pruneText(b.text, o);
+      if (t === b.text) return b;
+      changed = true;
+      return { ...b, text: t };
+    }
+    if (b.type !== 'tool-result' || ctx.meter.countText(blockText(b)) <= minTokens) return b;
+    const p = pruneToolResult(b, o);
+    if (p !== b) changed = true;
+    return p;
+  });
+  if (!changed) return undefined;
+  const saved = tokens - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
+  return saved > 0 ? { orig: node, content, saved } : undefined;
 }
 
 /**
@@ -105,8 +159,18 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
   const n = nodes.length;
   const cuts = balancedCuts(nodes).filter((c) => c >= headEnd);
   if (n - headEnd <= 0 || cuts.length < 2) return { kind: 'nothing' };
+  // what each node costs if it stays: oversized tool results pruned
+  const minTail = tailPruneMinTokens(ctx);
+  const pruned = new Map<number, Replacement>();
+  const kept = tokens.map((t, i) => {
+    if (i < headEnd) return t;
+    const r = prunedCopy(ctx, nodes[i]!, t, minTail);
+    if (!r) return t;
+    pruned.set(i, r);
+    return t - r.saved;
+  });
   const suffix = new Array<number>(n + 1).fill(0);
-  for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + tokens[i]!;
+  for (let i = n - 1; i >= 0; i--) suffix[i] = suffix[i + 1]! + kept[i]!;
   const lastUnitStart = cuts.filter((c) => c < n).pop()!;
   let cut = lastUnitStart;
   for (const c of cuts) {
@@ -123,28 +187,53 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
     return { kind: 'too-small', fromSeq: nodes[lastUnitStart]!.seq, toSeq: nodes[n - 1]!.seq, unitTokens, headTokens };
   }
   if (cut <= headEnd) return { kind: 'nothing' };
-  return { kind: 'span', ...spanPlan(nodes, tokens, headEnd, cut, before) };
+  const plan = spanPlan(nodes, tokens, headEnd, cut, before);
+  plan.tailPruned = [...pruned].filter(([i]) => i >= cut).map(([, r]) => r);
+  plan.tailTokens = suffix[cut]!;
+  return { kind: 'span', ...plan };
 }
 
-/** Oversized tool results of the span (above `pruneMinTokens`) pruned to head, tail and error lines. */
+/** True for a result whose value is its findings (a sub-agent's report, a research or web result). */
+function findingsResult(node: SurfaceNode, names: ReadonlyMap<string, string>): boolean {
+  return node.content.some((b) => b.type === 'tool-result' && toolInfo(names.get(b.callId) ?? b.toolName ?? '', {}).outcome === 'findings');
+}
+
+function callNames(nodes: readonly SurfaceNode[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const n of nodes) for (const b of n.content) if (b.type === 'tool-call') names.set(b.id, b.name);
+  return names;
+}
+
+/**
+ * Oversized tool results of the span (above `pruneMinTokens`) pruned to head, tail and error
+ * lines, in the order they should go: the largest first, results whose value is their findings
+ * (sub-agents, research) last.
+ */
 export function planPrune(ctx: PlanContext, plan: SpanPlan): Replacement[] {
   const out: Replacement[] = [];
-  const o = { headLines: ctx.config.pruneHeadLines, tailLines: ctx.config.pruneTailLines };
+  const names = callNames(plan.nodes);
   for (let i = plan.spanStart; i < plan.cut; i++) {
     const node = plan.nodes[i]!;
-    if (node.kind === 'checkpoint') continue;
-    let changed = false;
-    const content = node.content.map((b) => {
-      if (b.type !== 'tool-result' || ctx.meter.countText(blockText(b)) <= ctx.config.pruneMinTokens) return b;
-      const p = pruneToolResult(b, o);
-      if (p !== b) changed = true;
-      return p;
-    });
-    if (!changed) continue;
-    const saved = plan.tokens[i]! - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
-    if (saved > 0) out.push({ orig: node, content, saved });
+    const r = prunedCopy(ctx, node, plan.tokens[i]!, ctx.config.pruneMinTokens);
+    if (r) out.push({ ...r, findings: findingsResult(node, names) });
   }
+  out.sort((a, b) => Number(a.findings ?? false) - Number(b.findings ?? false) || b.saved - a.saved);
   return out;
+}
+
+/**
+ * The prune replacements that bring `before` to `target`, in the order given (largest and least
+ * valuable first): pruning takes only what the budget needs. Empty when even all do not reach it.
+ */
+export function pruneInProportion(reps: readonly Replacement[], before: number, target: number): Replacement[] {
+  const out: Replacement[] = [];
+  let after = before;
+  for (const r of reps) {
+    if (after <= target) break;
+    out.push(r);
+    after -= r.saved;
+  }
+  return after <= target ? out : [];
 }
 
 /** Every tool result but the newest `maskKeepRecent` replaced by a one-line placeholder (observation masking). */

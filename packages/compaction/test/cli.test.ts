@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzePairing, type SurfaceNode } from '@hive-mind/session';
 import { parseTranscript, readTranscriptFile } from '@hive-mind/transcripts';
+import { TokenMeter } from '@hive-mind/compaction';
 import { runCli } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -55,7 +56,6 @@ describe('hive-mind compact on every real transcript', () => {
       if (!args) {
         // a file added later: half its surface tokens, or the smallest budget the engine names
         const t = await readTranscriptFile(file);
-        const { TokenMeter } = await import('@hive-mind/compaction');
         args = ['--budget', String(Math.max(1, Math.floor(new TokenMeter().countEvents(t.log.surface()) / 2)))];
         const probe = await runCli(['compact', file, ...args, '--dry-run', '--json']);
         const m = /smallest budget that can work is (\d+)/.exec(probe.stderr);
@@ -83,7 +83,6 @@ describe('hive-mind compact on every real transcript', () => {
         const back = await readTranscriptFile(out);
         expect(back.format).toBe(j.format);
         expect(balanced(back.log.surface())).toBe(true);
-        const { TokenMeter } = await import('@hive-mind/compaction');
         expect(new TokenMeter().countEvents(back.log.surface())).toBeLessThanOrEqual(j.budget);
         expect(back.log.surface().some((n) => n.content.some((b) => b.type === 'text' && b.text.includes('<compacted-summary>')))).toBe(true);
       }
@@ -134,15 +133,27 @@ describe('hive-mind compact: modes and bad input', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('before-compaction compacts at budget 20000: the 27k-token listing in the tail is pruned, not indivisible', async () => {
+    const file = join(work, 'data', 'pi/before-compaction.jsonl');
+    const r = await runCli(['compact', file, '--budget', '20000', '--json', '--out', join(work, 'b20k.jsonl')]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.tokensAfter).toBeLessThanOrEqual(20000);
+    // the verbatim tail uses about half of the budget (the CLI default), not only the newest message
+    expect(j.tokensAfter).toBeGreaterThan(20000 * 0.4);
+    const back = await readTranscriptFile(join(work, 'b20k.jsonl'));
+    expect(new TokenMeter().countEvents(back.log.surface())).toBe(j.tokensAfter);
+  });
+
   it('a budget below the newest indivisible unit exits 2 naming the smallest budget, which then works', async () => {
     const file = join(work, 'data', 'pi/before-compaction.jsonl');
-    const r = await runCli(['compact', file, '--budget', '20000', '--json']);
+    const r = await runCli(['compact', file, '--budget', '600', '--json']);
     expect(r.code).toBe(2);
-    const m = /^hive-mind: budget 20000 is below what the newest indivisible unit needs: .* the smallest budget that can work is (\d+) \(there the checkpoint may take .* tokens\)\n$/.exec(r.stderr);
+    const m = /^hive-mind: budget 600 is below what the newest indivisible unit needs: .* the smallest budget that can work is (\d+) \(there the checkpoint may take .* tokens\)\n$/.exec(r.stderr);
     expect(m).not.toBeNull();
     expect(r.stdout).toBe('');
     const ok = await runCli(['compact', file, '--budget', m![1]!, '--json', '--out', join(work, 'smallest.jsonl')]);
-    expect(ok.code).toBe(0);
+    expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).tokensAfter).toBeLessThanOrEqual(Number(m![1]));
   });
 

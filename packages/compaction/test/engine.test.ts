@@ -106,8 +106,11 @@ describe('BasicCompactionEngine: summarize', () => {
     expect(r.tokensAfter).toBe(recount(b.log.surface()));
     // records: start, checkpoint, summary, end
     const recs = records(b.log, lastBefore + 1);
-    expect(recs.map((x) => x.type)).toEqual(['compaction/start', 'user/message', 'compaction/summary', 'compaction/end']);
-    const [start, ck, summary, end] = recs as [LogEvent, MessageEvent, LogEvent, LogEvent];
+    // start, the checkpoint, the oversized tool results of the retained tail (pruned), summary, end
+    expect(recs.map((x) => x.type)).toEqual(['compaction/start', 'user/message', ...r.replacementSeqs.map(() => 'tool/result'), 'compaction/summary', 'compaction/end']);
+    expect(recs.slice(2, 2 + r.replacementSeqs.length).map((x) => x.seq)).toEqual(r.replacementSeqs);
+    const [start, ck] = recs as [LogEvent, MessageEvent];
+    const [summary, end] = recs.slice(-2) as [LogEvent, LogEvent];
     expect([r.startSeq, r.checkpointSeq, r.summarySeq, r.endSeq]).toEqual([start.seq, ck.seq, summary.seq, end.seq]);
     expect(ck.kind).toBe('checkpoint');
     expect(ck.surfaceOp).toEqual({ op: 'replace', start: r.shadowedSeqs[0], end: r.shadowedSeqs[r.shadowedSeqs.length - 1] });
@@ -207,8 +210,8 @@ describe('BasicCompactionEngine: summarize', () => {
     const b = new LogBuilder();
     b.user('start');
     b.tool('Read', { path: 'a.txt' }, bigOutput(30));
-    b.user('now this');
-    b.tool('Read', { path: 'b.txt' }, bigOutput(200)); // newest unit, ~4.7k tokens
+    b.tool('Read', { path: 'b.txt' }, bigOutput(30));
+    b.user('now this:\n' + bigOutput(200)); // newest unit: one giant user message, ~4.7k tokens (the user's words are never pruned)
     const e = new BasicCompactionEngine({ threshold: 3000, meter });
     const err = await e.compactIfNeeded(b.log).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(BudgetTooSmallError);

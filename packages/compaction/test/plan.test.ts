@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCompactionRecord } from '@hive-mind/session';
-import { BasicCompactionEngine, TokenMeter, planMask, planPrune, planRetention, resolveConfig, type PlanContext } from '@hive-mind/compaction';
+import { BasicCompactionEngine, TokenMeter, planMask, planPrune, planRetention, pruneInProportion, resolveConfig, savedBy, type PlanContext } from '@hive-mind/compaction';
 import { bigOutput, codingSession } from './helpers.js';
 
 const meter = new TokenMeter();
@@ -23,7 +23,8 @@ describe('plan (pure)', () => {
     expect(p.headEnd).toBe(1); // the system message is never compacted
     expect(p.spanStart).toBe(1);
     expect(p.tailTokens).toBeLessThanOrEqual(1500);
-    expect(p.spanTokens + p.headTokens + p.tailTokens).toBe(p.tokens.reduce((a, b) => a + b, 0));
+    // the retained tail is counted with its oversized tool results pruned
+    expect(p.spanTokens + p.headTokens + p.tailTokens + savedBy(p.tailPruned)).toBe(p.tokens.reduce((a, b) => a + b, 0));
     expect([b.log.lastSeq, b.log.generation]).toEqual([lastSeq, gen]);
   });
 
@@ -56,6 +57,43 @@ describe('plan (pure)', () => {
     const resultCount = b.log.surface().flatMap((n) => n.content).filter((x) => x.type === 'tool-result').length;
     expect(masked.length).toBeLessThanOrEqual(resultCount - 1);
     expect(masked.every((m) => m.saved > 0)).toBe(true);
+  });
+});
+
+describe('pruning in proportion', () => {
+  it('takes only what the budget needs, the largest results first and findings last', () => {
+    const b = codingSession(2);
+    b.tool('Bash', { command: 'npm test' }, bigOutput(600, 'small'));
+    b.tool('Task', { description: 'research the API' }, 'The API has three endpoints. ' + bigOutput(900, 'finding'));
+    b.tool('Bash', { command: 'find .' }, bigOutput(1500, 'big'));
+    b.user('thanks, now write the docs for the three endpoints please');
+    b.tool('Read', { file_path: '/repo/README.md' }, 'short');
+    const c = ctx(b.log, 8000, { retainTokens: 1000, summaryMaxTokens: 1500 });
+    const p = planRetention(c, b.log.surface(), 99999);
+    if (p.kind !== 'span') throw new Error(p.kind);
+    const reps = planPrune(c, p);
+    expect(reps.length).toBeGreaterThanOrEqual(3);
+    // largest first, the sub-agent's findings last
+    expect(reps[reps.length - 1]!.findings).toBe(true);
+    expect(reps[0]!.saved).toBeGreaterThanOrEqual(reps[1]!.saved);
+    const before = 40000;
+    const need = pruneInProportion(reps, before, before - reps[0]!.saved);
+    expect(need).toHaveLength(1);
+    expect(pruneInProportion(reps, 10_000_000, 0)).toEqual([]);
+  });
+
+  it('keeps an oversized tool result of the retained tail pruned, so the conversation around it stays', () => {
+    const b = codingSession(8);
+    b.user('list everything');
+    b.tool('Bash', { command: 'find .' }, bigOutput(3000, 'listing')); // ~70k tokens
+    b.assistant('That is the whole tree. Next I will read the config.');
+    const c = ctx(b.log, 20000, { retainTokens: 5000 });
+    const p = planRetention(c, b.log.surface(), 99999);
+    if (p.kind !== 'span') throw new Error(p.kind);
+    expect(p.tailPruned.length).toBeGreaterThanOrEqual(1);
+    expect(p.tailTokens).toBeLessThanOrEqual(5000);
+    // the user's request before the listing is still verbatim
+    expect(p.nodes.slice(p.cut).some((n) => n.content.some((x) => x.type === 'text' && x.text === 'list everything'))).toBe(true);
   });
 });
 

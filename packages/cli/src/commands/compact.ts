@@ -60,6 +60,16 @@ function int(v: string | undefined, flag: string, unit = 'tokens'): number | und
   return n;
 }
 
+/**
+ * The CLI's verbatim tail: about half of the budget (the library default, min(20000, 30%), suits
+ * an agent loop that compacts often; a one-off `compact` should use the budget it is given), and
+ * always below what the checkpoint leaves (`--summary-max`, default min(4096, 15%)).
+ */
+function cliRetainDefault(budget: number, summaryMax: number | undefined): number {
+  const ck = summaryMax ?? Math.min(4096, Math.floor(budget * 0.15));
+  return Math.max(1, Math.min(Math.floor(budget / 2), budget - ck - 1));
+}
+
 /** CLI flag of each compaction/summarizer config key, for error messages. */
 const FLAG_OF: Record<string, string> = {
   threshold: '--budget',
@@ -134,7 +144,7 @@ export function register(program: Command): void {
     .argument('<file>', 'transcript file (Claude Code, Codex, pi, Hermes JSONL/JSON, OpenAI or Anthropic messages)')
     .option('--window <tokens>', `model context window; the budget is 80% of it (default ${DEFAULT_WINDOW})`)
     .option('--budget <tokens>', 'absolute token budget (threshold); exclusive with --window')
-    .option('--retain <tokens>', 'recent tail kept verbatim (default min(20000, 30% of the budget))')
+    .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget, less what --summary-max takes)')
     .option('--summary-max <tokens>', 'upper bound of the checkpoint (default min(4096, 15% of the budget))')
     .option('--strategy <name>', 'summarize | mask | auto', 'summarize')
     .option('--summarizer <name>', 'extractive | openai | anthropic', 'extractive')
@@ -200,7 +210,7 @@ export function register(program: Command): void {
           strategy,
           ...(summarizer ? { summarizer } : {}),
           ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
-          ...(retain !== undefined ? { retainTokens: retain } : {}),
+          retainTokens: retain ?? cliRetainDefault(threshold ?? Math.floor(window! * 0.8), summaryMax),
           ...(summaryMax !== undefined ? { summaryMaxTokens: summaryMax } : {}),
         };
         engine = new BasicCompactionEngine(cfg);

@@ -212,6 +212,13 @@ function piEntryMessage(t: Transcript, lines: Lines, n: MessageEvent): Rec | und
     const m = orig?.message as Rec | undefined;
     if (m && typeof m === 'object') {
       if (imported(t, n)) return m;
+      if (m.role === 'bashExecution') {
+        // a pruned user-side command execution: its output is the fenced block PiReader rendered
+        const text = blocksText(n.content);
+        const a = text.indexOf('```\n');
+        const b = text.lastIndexOf('\n```');
+        return a >= 0 && b > a ? { ...m, output: text.slice(a + 4, b) } : m;
+      }
       const fresh = piMessage(n);
       if (!fresh) return undefined;
       const out: Rec = { ...m, content: fresh.content ?? m.content };
