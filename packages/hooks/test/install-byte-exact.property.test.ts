@@ -21,7 +21,8 @@ import { installConfig, uninstallConfig, type HostConfigSpec } from '../src/inst
 import type { InstallerSpec } from '../src/install/installer.js';
 
 const PREFIX = '/usr/bin/node /opt/hive-mind/bin/hive-mind.js';
-const RUNS = 150;
+/** Runs per property; HIVE_MIND_PROPERTY_RUNS raises it for a longer search. */
+const RUNS = Number(process.env.HIVE_MIND_PROPERTY_RUNS) || 150;
 
 const style = fc.record({
   indent: fc.constantFrom('  ', '    ', '\t'),
@@ -75,7 +76,8 @@ function jsonArray(items: Array<{ value: unknown; compact: boolean }>, s: Style,
   if (items.length === 0) return '[]';
   if (s.oneLine) return `[${items.map((i) => str(i.value, depth + 1)).join(',')}]`;
   const ind = s.indent.repeat(depth + 1);
-  return `[${s.eol}${items.map((i, n) => `${ind}${i.compact ? JSON.stringify(i.value) : str(i.value, depth + 1)}${n < items.length - 1 ? ',' : ''}`).join(s.eol)}${s.eol}${s.indent.repeat(depth)}]`;
+  const note = (n: number) => (s.comments ? (n % 2 ? ' /* why */' : ' // note') : '');
+  return `[${s.eol}${items.map((i, n) => `${ind}${i.compact ? JSON.stringify(i.value) : str(i.value, depth + 1)}${n < items.length - 1 ? ',' : ''}${note(n)}`).join(s.eol)}${s.eol}${s.indent.repeat(depth)}]`;
 }
 function expanded(v: unknown, s: Style, depth: number): string {
   if (s.oneLine) return JSON.stringify(v);

@@ -121,6 +121,7 @@ hooks:
   },
   { name: 'no hooks, four-space indent, no final newline', text: 'model:\n    default: x\nterminal:\n    backend: USER_EDIT_ME' },
   { name: 'CRLF', text: 'model:\r\n  default: USER_EDIT_ME\r\nhooks:\r\n  on_session_start:\r\n    - command: ~/hello.sh\r\n' },
+  { name: 'a flow-style list of the user (edited through the Document API)', text: 'hooks:\n  pre_llm_call: [{command: ~/a.sh}]\nmodel: USER_EDIT_ME\n' },
 ];
 
 const HOSTS: Array<{ host: HostId; file: (home: string) => string; cases: Case[] }> = [

@@ -107,7 +107,11 @@ export const YAML_FORMAT: ConfigFormat = {
       const unit = indentUnit(text);
       return insertLines(text, endOf(text, seq), indented(yamlOf([value], unit.length === 1 ? '  ' : unit), ' '.repeat(col(text, dash)), eol), eol);
     }
-    return viaDocument(text, (x) => (x.getIn(path, true) as { add?: (v: unknown) => void } | undefined)?.add?.(x.createNode(value)) ?? x.setIn(path, [value]));
+    return viaDocument(text, (x) => {
+      const node = x.getIn(path, true);
+      if (isSeq(node)) node.add(x.createNode(value));
+      else x.setIn(path, [value]);
+    });
   },
   removeItem(text, path, index) {
     const d = doc(text);
