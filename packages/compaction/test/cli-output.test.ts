@@ -175,3 +175,39 @@ describe('compact under budget still converts (an export)', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('compact --to same on a Hermes session keeps what Hermes stored', () => {
+  it('in place with masking: reasoning, codex_reasoning_items, finish_reason, call_id/response_item_id and "" content survive; a backup is kept', async () => {
+    const messages: Array<Record<string, unknown>> = [{ role: 'user', content: 'Which services log errors?' }];
+    for (let n = 1; n <= 8; n++) {
+      messages.push({
+        role: 'assistant',
+        content: '',
+        reasoning: `Look at service ${n}.`,
+        codex_reasoning_items: [{ type: 'reasoning', id: `rs_${n}`, summary: [], encrypted_content: `gAAAAB${'q'.repeat(40)}${n}` }],
+        finish_reason: 'tool_calls',
+        tool_calls: [{ id: `call_${n}`, call_id: `call_${n}`, response_item_id: `fc_${n}`, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: `journalctl -u svc${n}` }) } }],
+      });
+      messages.push({ role: 'tool', tool_call_id: `call_${n}`, content: Array.from({ length: 120 }, (_, i) => `svc${n} line ${i}: request served in ${i % 17} ms`).join('\n') });
+    }
+    messages.push({ role: 'assistant', content: 'Services 3 and 7 log errors.', reasoning: 'Scanned all logs.', finish_reason: 'stop' });
+    const session = { session_id: '20261201_090000_abc', model: 'gpt-5.5', platform: 'cli', session_start: '2026-12-01T09:00:00.000001', last_updated: '2026-12-01T09:05:00.000001', system_prompt: 'You are Hermes.', message_count: messages.length, messages };
+    const d = join(work, `hermes-${++n}`);
+    mkdirSync(d);
+    const f = join(d, 'session_20261201_090000_abc.json');
+    const input = JSON.stringify(session, null, 2);
+    writeFileSync(f, input);
+    const r = await runCli(['compact', f, '--budget', '9000', '--strategy', 'mask', '--out', f, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.shadowedEvents).toBeGreaterThan(0);
+    expect(readFileSync(j.backup, 'utf8')).toBe(input);
+    const out = JSON.parse(readFileSync(f, 'utf8'));
+    const assistants = out.messages.filter((m: any) => m.role === 'assistant');
+    expect(assistants).toEqual(messages.filter((m) => m.role === 'assistant'));
+    const tools = out.messages.filter((m: any) => m.role === 'tool');
+    expect(tools.map((m: any) => m.tool_call_id)).toEqual(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
+    expect(tools.some((m: any) => String(m.content).includes('[observation masked by hive-mind:'))).toBe(true);
+    expect(out.message_count).toBe(out.messages.length);
+  });
+});

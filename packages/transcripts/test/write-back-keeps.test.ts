@@ -196,14 +196,9 @@ describe('whole-JSON write-back keeps every field', () => {
 
 // ------------------------------------------------------------------ JSONL hosts
 
-function sharedFiles(dir = DATA): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...sharedFiles(p));
-    else out.push(p);
-  }
-  return out.sort();
+/** Every shared transcript file (Node's recursive readdir). */
+function sharedFiles(): string[] {
+  return (readdirSync(DATA, { recursive: true }) as string[]).map((f) => join(DATA, f)).filter((p) => statSync(p).isFile()).sort();
 }
 
 const ALLOWED_NEW: Record<string, string[]> = {
