@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Harvest quality of `hive-mind mind import`, printed, never asserted.
+//
+// For each transcript under ../shared/data/transcripts (or DIR): import it with the built CLI into a
+// fresh .mind, then compare the frames kept with the gold list bench/harvest-gold/<same path>.json
+// (the lasting facts a person would keep, written from reading the transcript; see its README).
+// A frame is correct when it matches a gold fact (holds all of its keys, each a case-insensitive
+// regular expression); precision = correct frames / frames kept, recall = gold facts matched / gold facts.
+// Targets: precision >= 0.8, recall >= 0.6 (over all files).
+//
+// Usage: node bench/harvest.mjs [DIR] [--show]   (--show prints every kept frame with its verdict)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { cli, root } from './lib.mjs';
+
+const dir = process.argv[2] && !process.argv[2].startsWith('--') ? resolve(process.argv[2]) : join(root, '..', 'shared', 'data', 'transcripts');
+const show = process.argv.includes('--show');
+const goldDir = join(root, 'bench', 'harvest-gold');
+const { Mind } = await import(join(root, 'packages/mind/dist/index.js'));
+
+const files = [];
+const walk = (d) => {
+  for (const e of readdirSync(d, { withFileTypes: true })) {
+    const p = join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (e.name.endsWith('.jsonl') || e.name.endsWith('.json')) files.push(p);
+  }
+};
+walk(dir);
+files.sort();
+
+const matches = (content, fact) => fact.keys.every((k) => new RegExp(k, 'i').test(content));
+const tmp = mkdtempSync(join(tmpdir(), 'hm-harvest-'));
+let kept = 0;
+let correct = 0;
+let gold = 0;
+let found = 0;
+console.log('| transcript | gold facts | frames kept | correct | precision | recall |');
+console.log('|---|---|---|---|---|---|');
+for (const f of files) {
+  const rel = relative(dir, f);
+  const goldPath = join(goldDir, rel.replace(/\.jsonl?$/, '.json'));
+  if (!existsSync(goldPath)) {
+    console.log(`| ${rel} | (no gold list) | | | | |`);
+    continue;
+  }
+  const facts = JSON.parse(readFileSync(goldPath, 'utf8'));
+  const mindPath = join(tmp, rel.replace(/[\\/]/g, '_') + '.mind');
+  execFileSync(process.execPath, [cli, 'mind', 'import', f, '--mind', mindPath, '--json'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HIVE_MIND_HOME: tmp } });
+  const m = Mind.open(mindPath, { readonly: true });
+  const frames = m.list({ limit: 100_000 });
+  m.close();
+  const ok = frames.filter((fr) => facts.some((fact) => matches(fr.content, fact)));
+  const hit = facts.filter((fact) => frames.some((fr) => matches(fr.content, fact)));
+  kept += frames.length;
+  correct += ok.length;
+  gold += facts.length;
+  found += hit.length;
+  const p = frames.length ? (ok.length / frames.length).toFixed(2) : '-';
+  const r = facts.length ? (hit.length / facts.length).toFixed(2) : '-';
+  console.log(`| ${rel} | ${facts.length} | ${frames.length} | ${ok.length} | ${p} | ${r} |`);
+  if (show) for (const fr of frames) console.log(`    ${ok.includes(fr) ? '+' : '-'} [${fr.kind}] ${fr.content.slice(0, 160).replace(/\s+/g, ' ')}`);
+}
+rmSync(tmp, { recursive: true, force: true });
+const P = kept ? correct / kept : 0;
+const R = gold ? found / gold : 0;
+console.log(`| overall | ${gold} | ${kept} | ${correct} | ${P.toFixed(2)} | ${R.toFixed(2)} |`);
+console.log(`\ntargets: precision >= 0.8 ${P >= 0.8 ? 'met' : 'NOT met'}, recall >= 0.6 ${R >= 0.6 ? 'met' : 'NOT met'}`);
