@@ -8,8 +8,8 @@
  *   each durable statement in it ("remember that ...", "I prefer ...") as its own frame with
  *   importance classified;
  * - `stop`: save the turn's outcome (the host's assistant text, or the last assistant
- *   message in the tail of the transcript file), summarized extractively, importance
- *   classified;
+ *   message in the tail of the transcript file): its outcome and decision sentences (mind `outcomeOf`)
+ *   as a normal or important frame, else an extractive summary as a temporary one (expires after 72 h);
  * - `pre-compact`: mind cleanup (`mode: 'compact'`) of the workspace and personal minds;
  * - `session-end`: the `stop` capture from the transcript (a turn interrupted before
  *   Stop is still kept; a turn Stop already saved is not saved twice).
@@ -22,7 +22,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, estimateTokens, frameInjection, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { NOTES_SHARE, PROMPT_ITEM_CHARS, PROMPT_MIN_MATCHED, givenIds, notesBlock, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
@@ -210,8 +210,13 @@ function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date
     }
   }
   if (!text) return;
-  const summary = summarizeExtractive(text, OUTCOME_MAX_CHARS);
-  const importance = classifyImportance(summary);
+  // a turn that says what it did and its result is kept as an outcome; any other final text
+  // (chatter, "Noted.") only as a temporary frame that expires and is never recalled
+  const outcome = outcomeOf(text, { decisions: true });
+  const summary = outcome ? summarizeExtractive(outcome, OUTCOME_MAX_CHARS) : summarizeExtractive(text, OUTCOME_MAX_CHARS);
+  // the agent's own account of a turn is never critical (that is the user's to say)
+  const classified = classifyImportance(summary);
+  const importance = !outcome ? 'temporary' : classified === 'critical' || classified === 'important' ? 'important' : 'normal';
   const minds = mindsFor(input, env);
   const frame: FrameInput = {
     ...base(input, minds.workspace?.id),

@@ -80,8 +80,19 @@ describe('lifecycles through the runner (real .mind files)', () => {
     const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'outcome');
     expect(outs.map((f) => [f.host, f.importance, f.content]).sort()).toEqual([
       ['claude-code', 'important', 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.'],
-      ['codex', 'important', long],
+      // the decision with its reason and the result; the narration before them is not kept
+      ['codex', 'important', 'We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.'],
     ]);
+  });
+
+  it('stop keeps a turn that says nothing lasting ("Sure, here you go.") only as a temporary frame, never recalled', async () => {
+    const s = sandbox();
+    await hook(s.env, 'codex', 'Stop', { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: 'Sure, here you go. Let me know if you need anything else.' });
+    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'outcome');
+    expect(outs.map((f) => f.importance)).toEqual(['temporary']);
+    const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
+    expect(m.recall({ budgetTokens: 500 }).frames).toEqual([]);
+    m.close();
   });
 
   it('pre-compact runs mind cleanup (expired frames deleted) on the workspace and personal minds', async () => {

@@ -59,4 +59,4 @@ export {
 export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
 export { doctor, repairMind, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
-export { harvestEvents, harvestTranscriptFile, instructionOf, transcriptCwd, type Harvest, type HarvestCounts } from './harvest.js';
+export { harvestEvents, harvestTranscriptFile, instructionOf, outcomeOf, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest.js';

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
-import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
@@ -195,6 +195,38 @@ describe('hive-mind mind (built binary)', () => {
     const e = await cli(['mind', 'import', bad]);
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/^hive-mind: .*bad\.jsonl/);
+  });
+});
+
+describe('hive-mind mind import of many files (built binary)', () => {
+  const data = join(REPO_DIR, '..', 'shared', 'data', 'transcripts');
+  it('takes a directory, a glob and --from HOST; skips a half-written file; a re-import says plainly that nothing is new', async () => {
+    if (!existsSync(join(data, 'claude-code'))) return;
+    const home = join(t.dir, 'home');
+    const proj = join(home, '.claude', 'projects', '-home-me-app');
+    mkdirSync(proj, { recursive: true });
+    for (const f of ['python-to-rust-port.jsonl', 'coverage-test-fix.jsonl']) copyFileSync(join(data, 'claude-code', f), join(proj, f));
+    // a session being written right now: the last line is cut in half
+    writeFileSync(join(proj, 'live.jsonl'), readFileSync(join(data, 'claude-code', 'coverage-test-fix.jsonl'), 'utf8').slice(0, 5000));
+    const mind = join(t.dir, 'all.mind');
+    const first = json(await cli(['mind', 'import', '--from', 'claude-code', '--home', home, '--mind', mind, '--json']));
+    expect(first.files.map((f: { file: string }) => f.file.replace(/^.*\//, ''))).toEqual(['coverage-test-fix.jsonl', 'live.jsonl', 'python-to-rust-port.jsonl']);
+    expect(first.total.inserted).toBeGreaterThan(3);
+    // provenance: the host's own session id, not the file name
+    expect(first.files.find((f: { file: string }) => f.file.endsWith('python-to-rust-port.jsonl')).sessionId).toBe('c7d3d95c-57f0-4359-8f4b-926a9bef5a3f');
+    const again = await cli(['mind', 'import', proj, '--mind', mind]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/python-to-rust-port\.jsonl .*nothing new: this session was imported before/);
+    expect(again.stdout).toMatch(/3 files imported \(0 skipped\): 0 new frames/);
+    const glob = json(await cli(['mind', 'import', join(proj, 'p*.jsonl'), '--mind', mind, '--json']));
+    expect(glob.files).toHaveLength(1);
+    expect(glob.total.inserted).toBe(0);
+    const none = await cli(['mind', 'import', join(proj, 'nothing-*.jsonl'), '--mind', mind]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/matches no \.jsonl or \.json file/);
+    const noHost = await cli(['mind', 'import', '--from', 'codex', '--home', home, '--mind', mind]);
+    expect(noHost.code).toBe(2);
+    expect(noHost.stderr).toMatch(/no session folder found/);
   });
 });
 

@@ -133,6 +133,49 @@ describe('harvest (mind import)', () => {
     m.close();
   });
 
+  it('keeps facts, not noise: tool chatter, bare exit codes, minified code, protocol errors and venting are left out', () => {
+    const log = new MemorySessionLog('s-noise');
+    const minified = 'var a=function(e){return e&&e.__esModule?e:{default:e}},b=a(require("x"));module.exports=function(t,n){for(var r=0;r<t.length;r++)n(t[r])};'.repeat(3);
+    log.append([
+      { type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: 'why do you go 100 lines at a time you idiot ...' }] },
+      { type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: '{"type":"error","error":{"message":"messages.3: `tool_use` ids were found without `tool_result` blocks immediately after"}} never again' }] },
+      { type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Let me fix this:' }, { type: 'tool-call', id: 'c1', name: 'bash', input: { command: 'node build.js' } }] },
+      { type: 'tool/result', surfaceOp: 'append', content: [{ type: 'tool-result', callId: 'c1', isError: true, content: [{ type: 'text', text: `Error: ${minified}` }] }] },
+      { type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Let me fix it:' }, { type: 'tool-call', id: 'c2', name: 'bash', input: { command: 'npm test' } }] },
+      { type: 'tool/result', surfaceOp: 'append', content: [{ type: 'tool-result', callId: 'c2', isError: true, content: [{ type: 'text', text: '(no output) Command exited with code 1' }] }] },
+      { type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Now I will implement the fix. The tests pass now and all five modules are ported with 100% coverage.' }] },
+    ]);
+    const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-noise' });
+    const all = h.frames.map((f) => f.content).join('\n');
+    expect(all).not.toMatch(/idiot|tool_use|__esModule|exited with code|Let me fix/);
+    expect(h.frames.filter((f) => f.kind === 'error' || f.kind === 'fix')).toEqual([]);
+    expect(h.frames.find((f) => f.kind === 'outcome')!.content).toMatch(/tests pass now and all five modules are ported with 100% coverage/);
+  });
+
+  it('a Japanese and German session: standing instructions, environment facts and outcomes in the session\'s language', () => {
+    const log = new MemorySessionLog('sess-ja');
+    const u = (text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
+    const a = (text: string) => ({ type: 'assistant/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
+    log.append([
+      u('このリポジトリでは必ず pnpm を使ってください。npm は使わないでください。'),
+      a('了解しました。pnpm install を実行します。'),
+      u('ステージングのAPIはポート 8443 で動いています。'),
+      a('ありがとうございます。設定を確認しました。'),
+      u('ありがとう'),
+      u('Bitte niemals direkt auf main pushen, immer einen Pull-Request öffnen.'),
+      u('Die Staging-Datenbank läuft auf db-staging.internal:5432.'),
+      a('Erledigt: the migration is done and all tests pass.'),
+    ]);
+    const h = harvestEvents(log.events(), { host: 'hermes', sessionId: 'sess-ja' });
+    const instr = h.frames.filter((f) => f.kind === 'instruction').map((f) => f.content);
+    expect(instr).toEqual(['このリポジトリでは必ず pnpm を使ってください。 npm は使わないでください。', 'Bitte niemals direkt auf main pushen, immer einen Pull-Request öffnen.']);
+    const env = h.frames.filter((f) => f.kind === 'environment').map((f) => f.content);
+    expect(env).toEqual(['ステージングのAPIはポート 8443 で動いています。', 'Die Staging-Datenbank läuft auf db-staging.internal:5432.']);
+    expect(h.frames.some((f) => f.content === 'ありがとう')).toBe(false);
+    expect(h.frames.find((f) => f.kind === 'outcome')!.content).toMatch(/migration is done and all tests pass/);
+    expect(h.frames.every((f) => f.sessionId === 'sess-ja')).toBe(true);
+  });
+
   it('harvests only lasting instructions and real decisions, dated by the transcript', () => {
     const log = new MemorySessionLog('s-2');
     const user = (text: string, ts: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, ts, content: [{ type: 'text' as const, text }] });
@@ -151,20 +194,17 @@ describe('harvest (mind import)', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-2' });
     const instr = h.frames.filter((f) => f.kind === 'instruction');
-    expect(instr.map((f) => f.content)).toEqual([
-      'omfg use rgb values in the themes, no rgb indices!',
-      'no, the block should stay as it is in the old version',
-      'Remember: invalid themes must never crash the app',
-    ]);
-    expect(instr.map((f) => f.importance)).toEqual(['normal', 'normal', 'important']);
-    expect(instr.map((f) => f.createdAt)).toEqual(['2025-11-21T01:00:00.000Z', '2025-11-21T01:01:00.000Z', '2025-11-21T01:02:00.000Z']);
+    // venting words are dropped from a kept instruction; a one-off correction is not a rule
+    expect(instr.map((f) => f.content)).toEqual(['Use rgb values in the themes, no rgb indices!', 'Remember: invalid themes must never crash the app']);
+    expect(instr.map((f) => f.importance)).toEqual(['normal', 'important']);
+    expect(instr.map((f) => f.createdAt)).toEqual(['2025-11-21T01:00:00.000Z', '2025-11-21T01:02:00.000Z']);
     const dec = h.frames.filter((f) => f.kind === 'decision');
     expect(dec.map((f) => f.content)).toEqual(['We decided to keep truecolor themes only.']);
     expect(dec[0]).toMatchObject({ importance: 'normal', createdAt: '2025-11-21T01:03:00.000Z' });
     // stored with the transcript's date, not the import time
     const m = Mind.open(join(t.dir, 'dated.mind'));
     m.saveMany(h.frames);
-    expect(m.list({ limit: 10 }).map((f) => f.createdAt.slice(0, 10))).toEqual(['2025-11-21', '2025-11-21', '2025-11-21', '2025-11-21']);
+    expect(m.list({ limit: 10 }).map((f) => f.createdAt.slice(0, 10))).toEqual(h.frames.map(() => '2025-11-21'));
     m.close();
   });
 
@@ -209,11 +249,13 @@ describe('harvest (mind import)', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'claude-code', sessionId: 's-1' });
     const kinds = h.frames.map((f) => f.kind);
-    expect(h.counts).toEqual({ instruction: 1, decision: 2, error: 1, fix: 1, file: 1 });
+    // the error is counted, and kept only with the fix that states its cause
+    expect(h.counts).toEqual({ instruction: 1, decision: 2, error: 1, fix: 1, outcome: 1, environment: 0, file: 1 });
     expect(kinds).toContain('instruction');
+    expect(kinds).not.toContain('error');
     expect(h.frames.find((f) => f.kind === 'instruction')).toMatchObject({ content: 'Never use unsafe blocks in the parser.', importance: 'important' });
-    expect(h.frames.find((f) => f.kind === 'error')!.content).toBe('Error from Bash: error[E0432]: unresolved import `serde_json`');
     expect(h.frames.find((f) => f.kind === 'fix')!.content).toMatch(/^Fix for "error\[E0432\].*root cause was a missing serde_json/);
+    expect(h.frames.find((f) => f.kind === 'outcome')!.content).toMatch(/fixed by adding it to Cargo\.toml/);
     expect(h.frames.find((f) => f.kind === 'file')!.content).toBe('Files touched in session s-1 (claude-code): modified: src/parser.rs; read: Cargo.toml');
   });
 });

@@ -12,7 +12,6 @@ import {
   decodeUtf8,
   doctor,
   repairMind,
-  harvestTranscriptFile,
   type Frame,
   type FrameInput,
   type Importance,
@@ -20,6 +19,7 @@ import {
   type FrameSource,
 } from '@hive-mind/mind';
 import { CliError, printJson } from '../errors.js';
+import { registerImport } from './mind-import.js';
 
 interface Common {
   mind?: string;
@@ -325,72 +325,5 @@ export function register(program: Command): void {
       if (r.mind.error || (r.mind.exists && !r.mind.ok)) process.exitCode = 1;
     });
 
-  mind
-    .command('import')
-    .description('harvest a transcript (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic) into frames: instructions, decisions, errors and fixes, files touched')
-    .argument('<file>', 'transcript file')
-    .option('--lenient', 'skip bad lines (counted) instead of failing')
-    .option('--personal', "import into the personal memory even when the transcript records a working directory")
-    .option('--json', 'print the import report as JSON')
-    .action(async function (this: Command, file: string, o: { lenient?: boolean; personal?: boolean }) {
-      const c = common(this);
-      if (o.personal && (c.workspace || c.mind)) throw new CliError('--personal cannot be combined with --workspace or --mind', 2);
-      const { SingleBar, Presets } = (await import('cli-progress')).default;
-      const bar = new SingleBar({ stream: process.stderr, format: '{phase} [{bar}] {percentage}% {value}/{total}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
-      let started = false;
-      let h;
-      try {
-        h = await harvestTranscriptFile(resolve(file), {
-          ...(o.lenient ? { lenient: true } : {}),
-          onProgress: (bytes, total) => {
-            if (!started) {
-              bar.start(total, 0, { phase: 'reading' });
-              started = true;
-            }
-            bar.update(bytes);
-          },
-        });
-      } catch (err) {
-        if (started) bar.stop();
-        const e = err as { name?: string; message?: string; exitCode?: number };
-        if (e?.name === 'TranscriptError') throw new CliError(String(e.message), 2);
-        throw err;
-      }
-      // Where the frames go: --mind PATH / --workspace ID / --personal when given; else the workspace
-      // mind of the session's own directory (as the session-start hooks of that project recall it);
-      // else the personal mind.
-      let target = mindPathOf(c);
-      let workspaceId = c.workspace;
-      if (!c.mind && !c.workspace && !o.personal && h.cwd) {
-        const { workspaceOf } = await import('@hive-mind/hooks');
-        workspaceId = workspaceOf(h.cwd) ?? h.cwd;
-        target = workspaceMindPath(workspaceId);
-      }
-      const frames = workspaceId ? h.frames.map((f) => ({ ...f, workspace: workspaceId, scope: 'workspace' as const })) : h.frames;
-      if (started) bar.setTotal(frames.length || 1);
-      else bar.start(frames.length || 1, 0, { phase: 'saving' });
-      bar.update(0, { phase: 'saving ' });
-      const counts = { inserted: 0, duplicate: 0, idempotent: 0, quarantined: 0, redactions: 0 };
-      const m = Mind.open(target);
-      try {
-        for (let i = 0; i < frames.length; i += 200) {
-          const rs = m.saveMany(frames.slice(i, i + 200));
-          for (const r of rs) {
-            counts[r.status]++;
-            counts.redactions += r.redactions.length;
-          }
-          bar.update(Math.min(frames.length, i + 200));
-        }
-      } finally {
-        m.close();
-        bar.stop();
-      }
-      const report = { file: resolve(file), format: h.format, sessionId: h.sessionId, events: h.events, harvested: h.counts, frames: frames.length, ...counts, mind: target, ...(workspaceId ? { workspace: workspaceId } : {}), ...(h.cwd ? { cwd: h.cwd } : {}) };
-      if (c.json) return printJson(report);
-      const hc = h.counts;
-      process.stdout.write(
-        `${report.file} (${h.format}, ${h.events} events): ${frames.length} frames harvested (${hc.instruction} instructions, ${hc.decision} decisions, ${hc.error} errors, ${hc.fix} fixes, ${hc.file} file lists); ` +
-          `${counts.inserted} new, ${counts.duplicate} already known, ${counts.idempotent} already imported, ${counts.quarantined} quarantined, ${counts.redactions} secrets redacted -> ${report.mind}\n`,
-      );
-    });
+  registerImport(mind, common);
 }

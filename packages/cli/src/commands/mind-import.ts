@@ -1,0 +1,212 @@
+/**
+ * `hive-mind mind import [PATH...] [--from HOST]`: harvest transcripts into frames.
+ *
+ * Inputs: files, directories (every `.jsonl`/`.json` below them) and glob patterns (tinyglobby),
+ * or `--from claude-code|codex|pi|hermes`, which finds the host's own session folders under the
+ * home directory (`--home DIR` for another one). One explicit file is read strictly (a bad line
+ * is an error naming file and line, exit 2, unless `--lenient`); several inputs are read
+ * leniently and a file that cannot be read is reported and skipped, the others imported.
+ */
+import type { Command } from 'commander';
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type HarvestCounts } from '@hive-mind/mind';
+import { CliError, printJson } from '../errors.js';
+
+/** Where each host keeps its session transcripts, relative to the home directory (and the env override that moves it). */
+export const HOST_SESSION_DIRS: Record<string, { dirs: string[]; env?: string; envSub?: string }> = {
+  'claude-code': { dirs: ['.claude/projects'], env: 'CLAUDE_CONFIG_DIR', envSub: 'projects' },
+  codex: { dirs: ['.codex/sessions', '.codex/archived_sessions'], env: 'CODEX_HOME', envSub: 'sessions' },
+  pi: { dirs: ['.pi/agent/sessions'] },
+  hermes: { dirs: ['.hermes/sessions'], env: 'HERMES_HOME', envSub: 'sessions' },
+};
+
+interface ImportOptions {
+  lenient?: boolean;
+  personal?: boolean;
+  from?: string;
+  home?: string;
+  json?: boolean;
+  mind?: string;
+  workspace?: string;
+}
+
+/** One file's import report. */
+interface FileReport {
+  file: string;
+  format: string;
+  sessionId: string;
+  events: number;
+  harvested: HarvestCounts;
+  frames: number;
+  inserted: number;
+  /** Said the same as a frame already in the mind before this import. */
+  duplicate: number;
+  /** Repeated within this import (the same text twice in the file or in an earlier file of the run). */
+  repeated: number;
+  /** Imported before (same host, session and turn). */
+  idempotent: number;
+  quarantined: number;
+  redactions: number;
+  mind: string;
+  workspace?: string;
+  cwd?: string;
+}
+
+/** The transcript files named by the inputs, sorted, each once. Throws a CliError (exit 2) for an input that names nothing. */
+async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files: string[]; explicit: boolean }> {
+  const files = new Set<string>();
+  let explicit = inputs.length === 1 && !o.from;
+  const isTranscript = (p: string) => /\.jsonl?$/i.test(p);
+  const { globSync } = await import('tinyglobby');
+  const walk = (dir: string) => {
+    for (const f of globSync(['**/*.jsonl', '**/*.json'], { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false })) files.add(f);
+  };
+  for (const input of inputs) {
+    const p = resolve(input);
+    if (existsSync(p)) {
+      if (statSync(p).isDirectory()) {
+        explicit = false;
+        walk(p);
+      } else files.add(p);
+      continue;
+    }
+    if (/[*?[\]{}]/.test(input)) {
+      explicit = false;
+      const hits = globSync([input], { absolute: true, dot: false }).filter(isTranscript);
+      if (!hits.length) throw new CliError(`${input}: the pattern matches no .jsonl or .json file`, 2);
+      for (const h of hits) files.add(h);
+      continue;
+    }
+    throw new CliError(`${input}: no such file or directory`, 2);
+  }
+  if (o.from) {
+    const spec = HOST_SESSION_DIRS[o.from];
+    if (!spec) throw new CliError(`--from must be one of ${Object.keys(HOST_SESSION_DIRS).join(', ')}, got ${JSON.stringify(o.from)}`, 2);
+    const home = resolve(o.home ?? process.env.HOME ?? homedir());
+    const dirs = spec.env && process.env[spec.env] && !o.home ? [join(process.env[spec.env]!, spec.envSub ?? '')] : spec.dirs.map((d) => join(home, d));
+    const found = dirs.filter((d) => existsSync(d));
+    if (!found.length) throw new CliError(`--from ${o.from}: no session folder found (looked in ${dirs.join(', ')})`, 2);
+    for (const d of found) walk(d);
+  }
+  return { files: [...files].sort(), explicit };
+}
+
+/** Register `mind import` on the `mind` command. `common` merges the parent's `--mind/--workspace/--json`. */
+export function registerImport(mind: Command, common: (c: Command) => { mind?: string; workspace?: string; json?: boolean }): void {
+  mind
+    .command('import')
+    .description('harvest transcripts (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic) into frames: standing instructions, environment facts, decisions, outcomes, fixes, files touched')
+    .argument('[paths...]', 'transcript files, directories or glob patterns')
+    .option('--from <host>', `find the host's own session folders: ${Object.keys(HOST_SESSION_DIRS).join(', ')}`)
+    .option('--home <dir>', 'home directory to look in with --from (default: yours)')
+    .option('--lenient', 'skip bad lines (counted) instead of failing (always on for several files)')
+    .option('--personal', 'import into the personal memory even when the transcript records a working directory')
+    .option('--json', 'print the import report as JSON')
+    .action(async function (this: Command, paths: string[], opts: ImportOptions) {
+      const o = { ...opts, ...common(this) };
+      if (o.personal && (o.workspace || o.mind)) throw new CliError('--personal cannot be combined with --workspace or --mind', 2);
+      if (!paths.length && !o.from) throw new CliError('give transcript files, directories or patterns, or --from claude-code|codex|pi|hermes', 2);
+      const { files, explicit } = await expandInputs(paths, o);
+      if (!files.length) throw new CliError('no transcript files found', 2);
+      const { SingleBar, Presets } = (await import('cli-progress')).default;
+      const bar = new SingleBar({ stream: process.stderr, format: '{phase} [{bar}] {percentage}% {value}/{total}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+      const reports: FileReport[] = [];
+      const skipped: Array<{ file: string; error: string }> = [];
+      const firstIdOf = new Map<string, number>(); // mind path -> first id of this run
+      let barStarted = false;
+      try {
+        for (let i = 0; i < files.length; i++) {
+          const file = files[i]!;
+          const phase = files.length > 1 ? `${i + 1}/${files.length} reading` : 'reading';
+          let h;
+          try {
+            h = await harvestTranscriptFile(file, {
+              ...(o.lenient || !explicit ? { lenient: true } : {}),
+              onProgress: (bytes, total) => {
+                if (!barStarted) {
+                  bar.start(total, 0, { phase });
+                  barStarted = true;
+                } else bar.setTotal(total);
+                bar.update(bytes, { phase });
+              },
+            });
+          } catch (err) {
+            const e = err as { name?: string; message?: string; code?: string };
+            const msg = String(e?.message ?? err);
+            if (explicit) {
+              if (barStarted) bar.stop();
+              if (e?.name === 'TranscriptError') throw new CliError(msg, 2);
+              throw err;
+            }
+            skipped.push({ file, error: msg.split('\n')[0]! });
+            continue;
+          }
+          // Where the frames go: --mind PATH / --workspace ID / --personal when given; else the
+          // workspace mind of the session's own directory (as the session-start hooks of that
+          // project recall it); else the personal mind.
+          let target = o.mind ? resolve(o.mind) : o.workspace ? workspaceMindPath(o.workspace) : personalMindPath();
+          let workspaceId = o.workspace;
+          if (!o.mind && !o.workspace && !o.personal && h.cwd) {
+            const { workspaceOf } = await import('@hive-mind/hooks');
+            workspaceId = workspaceOf(h.cwd) ?? h.cwd;
+            target = workspaceMindPath(workspaceId);
+          }
+          const frames = workspaceId ? h.frames.map((f) => ({ ...f, workspace: workspaceId, scope: 'workspace' as const })) : h.frames;
+          const counts = { inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: 0 };
+          const m = Mind.open(target);
+          try {
+            if (!firstIdOf.has(target)) firstIdOf.set(target, ((m.database.prepare('SELECT max(id) AS n FROM frames').get() as { n: number | null }).n ?? 0) + 1);
+            const firstOfRun = firstIdOf.get(target)!;
+            if (!barStarted) {
+              bar.start(frames.length || 1, 0, { phase: 'saving' });
+              barStarted = true;
+            }
+            bar.setTotal(frames.length || 1);
+            bar.update(0, { phase: files.length > 1 ? `${i + 1}/${files.length} saving` : 'saving' });
+            for (let j = 0; j < frames.length; j += 200) {
+              for (const r of m.saveMany(frames.slice(j, j + 200))) {
+                if (r.status === 'duplicate' && r.id >= firstOfRun) counts.repeated++;
+                else counts[r.status]++;
+                counts.redactions += r.redactions.length;
+              }
+              bar.update(Math.min(frames.length, j + 200));
+            }
+          } finally {
+            m.close();
+          }
+          reports.push({ file, format: h.format, sessionId: h.sessionId, events: h.events, harvested: h.counts, frames: frames.length, ...counts, mind: target, ...(workspaceId ? { workspace: workspaceId } : {}), ...(h.cwd ? { cwd: h.cwd } : {}) });
+        }
+      } finally {
+        if (barStarted) bar.stop();
+      }
+      if (o.json) {
+        if (explicit && reports.length === 1) return printJson(reports[0]);
+        const total = { files: reports.length, skipped: skipped.length, frames: 0, inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: 0 };
+        for (const r of reports) for (const k of ['frames', 'inserted', 'duplicate', 'repeated', 'idempotent', 'quarantined', 'redactions'] as const) total[k] += r[k];
+        return printJson({ files: reports, skipped, total });
+      }
+      for (const r of reports) process.stdout.write(describe(r) + '\n');
+      for (const s of skipped) process.stdout.write(`skipped ${s.file}: ${s.error}\n`);
+      if (reports.length > 1) {
+        const n = (k: 'inserted' | 'idempotent') => reports.reduce((a, r) => a + r[k], 0);
+        process.stdout.write(`${reports.length} files imported (${skipped.length} skipped): ${n('inserted')} new frames, ${n('idempotent')} already imported before\n`);
+      }
+      if (skipped.length) process.exitCode = 1;
+    });
+}
+
+/** One line per file, saying plainly what was new and what the mind already knew. */
+function describe(r: FileReport): string {
+  const hc = r.harvested;
+  const what = `${r.frames} facts harvested (${hc.instruction} instructions, ${hc.environment} environment facts, ${hc.decision} decisions, ${hc.outcome} outcomes, ${hc.fix} fixes, ${hc.file} file lists)`;
+  const known: string[] = [];
+  if (r.idempotent) known.push(`${r.idempotent} imported before`);
+  if (r.duplicate) known.push(`${r.duplicate} already known to the mind`);
+  if (r.repeated) known.push(`${r.repeated} repeated within this import`);
+  if (r.quarantined) known.push(`${r.quarantined} quarantined`);
+  if (r.redactions) known.push(`${r.redactions} secrets redacted`);
+  const fresh = r.inserted === 0 && r.idempotent > 0 ? 'nothing new: this session was imported before' : `${r.inserted} new`;
+  return `${r.file} (${r.format}, ${r.events} events): ${what}; ${fresh}${known.length ? `, ${known.join(', ')}` : ''} -> ${r.mind}`;
+}
