@@ -1,11 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { blockText, type SurfaceNode } from '@hive-mind/session';
-import { analyzeSpan } from './analyze.js';
 import { CompactionAbortedError, CompactionConfigError, SummarizerError, abortMessage, throwIfAborted } from './errors.js';
-import { SECTIONS, type SummarizeInput, type SummaryOutput, type Summarizer } from './summarizer.js';
+import { planSummaryRequests, sectionProblem, summarizerSystemPrompt, summaryRequestPrompt } from './llm-prompt.js';
+import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
+import { UNKNOWN_MODEL_WINDOW, knownModelWindow } from './windows.js';
 
-/** Options shared by the LLM summarizers. Times are milliseconds; sizes are characters unless named tokens. */
+/** Options shared by the LLM summarizers. Times are milliseconds; sizes are tokens. */
 export interface LlmSummarizerOptions {
   /** Model name. Default `gpt-4o-mini` (openai) / `claude-haiku-4-5` (anthropic). */
   model?: string;
@@ -19,66 +19,61 @@ export interface LlmSummarizerOptions {
   stream?: boolean;
   /** Timeout of one HTTP request, including a hang (ms). Default 120000. */
   requestTimeoutMs?: number;
-  /** Overall deadline for one summarize call, retries included (ms). Default 300000. */
+  /** Overall deadline for one summarize call, retries and chunks included (ms). Default 300000. */
   deadlineMs?: number;
   /** First backoff delay after a 429/5xx/timeout (ms); doubles each retry, capped at 30 s; `retry-after` wins when sent. Default 1000. */
   backoffMs?: number;
-  /** Upper bound of the transcript sent to the model (characters). Default 400000. */
-  maxInputChars?: number;
+  /** Retries of one request after a transient failure (429, 5xx, 529, timeout, reset, truncated stream), within `deadlineMs`. Default 2. */
+  requestRetries?: number;
+  /**
+   * The summarizer model's own context window (tokens): no request is sent whose input plus
+   * output limit is above it; a longer span is summarized in chunks and merged. Default: from
+   * the model name ({@link MODEL_WINDOWS}), else {@link UNKNOWN_MODEL_WINDOW}.
+   */
+  window?: number;
   /** `openai` only: the request field for the output limit. Default `max_tokens` (widest support among compatible servers). */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
-const SYSTEM_PROMPT = (maxTokens: number) =>
-  [
-    'You write the checkpoint summary of an earlier part of a coding-agent conversation. The agent will continue the work from your summary alone, so keep every fact it needs and nothing else.',
-    `Write markdown with exactly these sections, in this order, each as a "## " heading: ${SECTIONS.join('; ')}.`,
-    'Rules: quote the user\'s instructions and corrections verbatim in "User instructions and corrections"; give exact file paths, exact commands with their outcome, and exact error messages; "Current work" says precisely what was being done last; "Next step" is the single next action, in line with the latest user request.',
-    'If a previous summary is given, merge its facts into your sections (update what changed, keep what still holds); do not copy it as a block and do not nest it.',
-    `Output only the summary, no preamble. Stay well under ${maxTokens} tokens.`,
-  ].join('\n');
-
-function clip(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max)}… [${s.length - max} chars clipped]`;
+/**
+ * Tokens of the summarizer's window kept free beside each request: 5% of it plus 64, for
+ * the provider's tokenizer counting the same text differently from ours (the meter's o200k)
+ * and for message framing.
+ */
+export function requestMargin(window: number): number {
+  return Math.ceil(window * 0.05) + 64;
 }
 
-function renderNode(n: SurfaceNode, resultChars: number): string {
-  const role = n.type === 'user/message' ? 'user' : n.type === 'assistant/message' ? 'assistant' : n.type === 'tool/result' ? 'tool' : 'system';
-  const parts: string[] = [];
-  for (const b of n.content) {
-    if (b.type === 'reasoning') continue; // never summarize hidden reasoning
-    if (b.type === 'text') parts.push(b.text);
-    else if (b.type === 'tool-call') parts.push(`[tool call ${b.name} id=${b.id}] ${clip(typeof b.input === 'string' ? b.input : JSON.stringify(b.input), 800)}`);
-    else if (b.type === 'tool-result') parts.push(`[tool result for ${b.callId}${b.isError ? ', error' : ''}] ${clip(blockText(b), resultChars)}`);
-    else parts.push(blockText(b));
-  }
-  return `### ${role}\n${parts.join('\n')}`;
-}
+/** Smaller requests tried after "prompt is too long" before giving up. */
+export const MAX_TOO_LONG_RETRIES = 3;
 
 /**
- * The user message sent to the model: prior summaries (to merge) then the span as a
- * plain transcript (reasoning left out, tool results clipped so the whole stays
- * under `maxChars`; when even that is too long, the middle of the span is elided).
+ * What a provider says when the request is above the model's window (HTTP 400 or 413):
+ * Anthropic `prompt is too long: N tokens > M maximum`, OpenAI `context_length_exceeded` /
+ * `This model's maximum context length is M tokens. However, your messages resulted in N
+ * tokens`, and the phrases of OpenAI-compatible servers (vLLM, llama.cpp, OpenRouter).
  */
-export function buildSummaryPrompt(span: readonly SurfaceNode[], maxChars: number): string {
-  const prior = analyzeSpan(span).priorBodies;
-  const nodes = span.filter((n) => n.kind !== 'checkpoint');
-  let body = '';
-  for (const rc of [2000, 600, 150]) {
-    body = nodes.map((n) => renderNode(n, rc)).join('\n\n');
-    if (body.length <= maxChars) break;
+const TOO_LONG = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|exceeds? (?:the )?(?:model'?s? )?context (?:window|length)|too many tokens|request_too_large|input is too long|reduce the length of the messages/i;
+
+/** The request was above the provider's window: never send it again; send a smaller one. */
+class PromptTooLongError extends Error {
+  constructor(
+    message: string,
+    /** Provider tokens the prompt had, and the maximum it allows, when the message says. */
+    readonly actual?: number,
+    readonly maximum?: number,
+  ) {
+    super(message);
   }
-  if (body.length > maxChars) {
-    const half = Math.floor(maxChars / 2);
-    body = `${body.slice(0, half)}\n\n[… ${body.length - 2 * half} chars of the middle of the conversation elided …]\n\n${body.slice(-half)}`;
-  }
-  const pre = prior.length ? `<previous-summary>\n${prior.join('\n\n')}\n</previous-summary>\n\n` : '';
-  return `${pre}<conversation>\n${body}\n</conversation>\n\nWrite the checkpoint summary now.`;
 }
 
-/** Remove in-band reasoning some OpenAI-compatible servers put in content (`<think>…</think>`). */
-export function stripReasoning(text: string): string {
-  return text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '').trim();
+function tooLongNumbers(message: string): { actual?: number; maximum?: number } {
+  const n = (s: string) => Number(s.replace(/,/g, ''));
+  let m = /(\d[\d,]*) tokens? > (\d[\d,]*)/.exec(message);
+  if (m) return { actual: n(m[1]!), maximum: n(m[2]!) };
+  m = /maximum context length is (\d[\d,]*) tokens[\s\S]*?(?:resulted in|requested) (?:about )?(\d[\d,]*) tokens/i.exec(message);
+  if (m) return { actual: n(m[2]!), maximum: n(m[1]!) };
+  return {};
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -110,7 +105,7 @@ interface SdkErrors {
 
 class RequestTimeout extends Error {}
 
-/** A broken reply worth sending the same request again (truncated stream, empty text). */
+/** A broken reply worth sending the same request again (truncated stream). */
 class TransientReplyError extends Error {}
 
 interface Classified {
@@ -118,6 +113,15 @@ interface Classified {
   message: string;
   status?: number;
   retryAfterMs?: number;
+}
+
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… [${s.length - max} chars clipped]`;
+}
+
+/** Remove in-band reasoning some OpenAI-compatible servers put in content (`<think>…</think>`). */
+export function stripReasoning(text: string): string {
+  return text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '').trim();
 }
 
 function retryAfter(headers: unknown): number | undefined {
@@ -147,24 +151,46 @@ function classify(err: unknown, vendor: string, sdk: SdkErrors): Classified {
   return { retryable: false, message: `${vendor} summarizer failed: ${clip(String(e.message ?? err), 200)}` };
 }
 
-/** Shared retry/timeout loop of the LLM summarizers. */
+/** Requests one summarize call made: how many, and the largest (input + output limit, tokens of the engine's meter). */
+interface RequestStats {
+  requests: number;
+  largestRequestTokens: number;
+}
+
+/**
+ * Shared request loop of the LLM summarizers: the span is cut into requests that fit the
+ * model's window ({@link planSummaryRequests}), each answered reply is checked for the
+ * checkpoint sections and carried into the next request as the summary to merge; transient
+ * failures are retried (at most `requestRetries` times, within `deadlineMs`); a "prompt is
+ * too long" answer is never sent again: the requests are re-planned smaller (at most
+ * {@link MAX_TOO_LONG_RETRIES} times), and the window learned stays for later calls.
+ */
 abstract class LlmSummarizer implements Summarizer {
   abstract readonly name: string;
   readonly model: string;
-  protected readonly opts: Required<Pick<LlmSummarizerOptions, 'stream' | 'requestTimeoutMs' | 'deadlineMs' | 'backoffMs' | 'maxInputChars'>>;
+  /** The summarizer model's context window (tokens). */
+  readonly window: number;
+  protected readonly opts: Required<Pick<LlmSummarizerOptions, 'stream' | 'requestTimeoutMs' | 'deadlineMs' | 'backoffMs' | 'requestRetries'>>;
+  /** Input tokens (of the engine's meter) a request may take; lowered when the provider says "too long". */
+  private inputCap: number | undefined;
 
   constructor(model: string, o: LlmSummarizerOptions) {
     this.model = model;
-    for (const k of ['requestTimeoutMs', 'deadlineMs', 'backoffMs', 'maxInputChars'] as const) {
+    for (const k of ['requestTimeoutMs', 'deadlineMs', 'backoffMs', 'window'] as const) {
       const v = o[k];
       if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new CompactionConfigError(`${k} must be a positive integer, got ${JSON.stringify(v)}`, k);
     }
+    if (o.requestRetries !== undefined && (!Number.isInteger(o.requestRetries) || o.requestRetries < 0)) {
+      throw new CompactionConfigError(`requestRetries must be a non-negative integer, got ${JSON.stringify(o.requestRetries)}`, 'requestRetries');
+    }
+    this.window = o.window ?? knownModelWindow(model) ?? UNKNOWN_MODEL_WINDOW;
+    if (this.window < 1024) throw new CompactionConfigError(`window must be at least 1024 tokens, got ${this.window}`, 'window');
     this.opts = {
       stream: o.stream ?? false,
       requestTimeoutMs: o.requestTimeoutMs ?? 120_000,
       deadlineMs: o.deadlineMs ?? 300_000,
       backoffMs: o.backoffMs ?? 1000,
-      maxInputChars: o.maxInputChars ?? 400_000,
+      requestRetries: o.requestRetries ?? 2,
     };
   }
 
@@ -172,43 +198,94 @@ abstract class LlmSummarizer implements Summarizer {
   /** The vendor SDK's error classes (loads the SDK). */
   protected abstract sdkErrors(): Promise<SdkErrors>;
 
+  /**
+   * Summarize `input.span` in as many requests as its window needs, merging a prior checkpoint.
+   * @throws SummarizerError when a reply is empty or lacks the checkpoint sections (retryable),
+   *   on a non-retryable HTTP answer, after the retries or the deadline, or when even the
+   *   smallest request is too long for the provider (not retryable).
+   */
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
-    const prompt = buildSummaryPrompt(input.span, this.opts.maxInputChars);
-    const system = SYSTEM_PROMPT(input.maxTokens);
     const deadline = Date.now() + this.opts.deadlineMs;
+    const meter = input.meter;
+    // The output limit of each request: the engine's summary budget, at most a quarter of the window.
+    const maxTokens = Math.max(16, Math.min(input.maxTokens, Math.floor(this.window / 4)));
+    const system = summarizerSystemPrompt(maxTokens);
+    const framing = meter.countText(system) + 2 * meter.perMessageOverhead;
+    const stats: RequestStats = { requests: 0, largestRequestTokens: 0 };
+    let cap = Math.min(this.inputCap ?? Infinity, this.window - maxTokens - requestMargin(this.window));
+    for (let shrink = 0; ; shrink++) {
+      const plan = planSummaryRequests(input.span, { meter, promptTokens: cap - framing, summaryTokens: maxTokens });
+      try {
+        let running = plan.prior;
+        let last: SummaryOutput | undefined;
+        for (let i = 0; i < plan.chunks.length; i++) {
+          const prompt = summaryRequestPrompt(running, plan.chunks[i]!, i, plan.chunks.length);
+          const size = framing + meter.countText(prompt) + maxTokens;
+          if (size > this.window) throw new SummarizerError(`${this.name}: a ${size}-token request would exceed the summarizer window of ${this.window} tokens (not sent)`, false);
+          stats.largestRequestTokens = Math.max(stats.largestRequestTokens, size);
+          last = await this.request(system, prompt, maxTokens, deadline, input.signal, stats);
+          const problem = sectionProblem(last.text);
+          if (problem) throw new SummarizerError(`${this.name} reply${plan.chunks.length > 1 ? ` ${i + 1} of ${plan.chunks.length}` : ''}: ${problem}`, true);
+          running = last.text;
+        }
+        return { ...last!, text: running, requests: stats.requests, largestRequestTokens: stats.largestRequestTokens, window: this.window };
+      } catch (err) {
+        if (!(err instanceof PromptTooLongError)) throw err;
+        if (shrink >= MAX_TOO_LONG_RETRIES) {
+          throw new SummarizerError(`${this.name} endpoint still said the prompt is too long after ${shrink + 1} ever smaller requests (the last at most ${cap} input tokens): ${err.message}`, false, 400);
+        }
+        // The provider counts more tokens than the meter: scale by what it said, and always go smaller.
+        const sent = cap;
+        const byReport = err.actual && err.maximum ? Math.floor(((err.maximum - maxTokens) * sent) / err.actual * 0.9) : Infinity;
+        cap = Math.max(1, Math.min(Math.floor(sent * 0.7), byReport));
+        this.inputCap = cap;
+      }
+    }
+  }
+
+  /** One request with its retries (transient failures only, bounded by `requestRetries` and the deadline). */
+  private async request(system: string, prompt: string, maxTokens: number, deadline: number, signal: AbortSignal | undefined, stats: RequestStats): Promise<SummaryOutput> {
     let last: Classified | undefined;
     for (let attempt = 1; ; attempt++) {
-      throwIfAborted(input.signal);
+      throwIfAborted(signal);
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        throw new SummarizerError(`${this.name} summarizer gave up after ${attempt - 1} attempt(s) within its ${this.opts.deadlineMs} ms deadline: ${last?.message ?? 'no attempt finished'}`, false, last?.status);
+        throw new SummarizerError(`${this.name} summarizer gave up after ${stats.requests} request(s) within its ${this.opts.deadlineMs} ms deadline: ${last?.message ?? 'no attempt finished'}`, false, last?.status);
       }
       const timeout = Math.min(this.opts.requestTimeoutMs, remaining);
       const ac = new AbortController();
       const timer = setTimeout(() => ac.abort(new RequestTimeout()), timeout);
-      const onAbort = () => ac.abort(input.signal!.reason);
-      input.signal?.addEventListener('abort', onAbort, { once: true });
+      const onAbort = () => ac.abort(signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        const out = await this.call(system, prompt, input.maxTokens, ac.signal);
+        stats.requests++;
+        const out = await this.call(system, prompt, maxTokens, ac.signal);
         const text = stripReasoning(out.text);
-        if (!text) throw new TransientReplyError(`${this.name} endpoint returned an empty summary`);
+        if (!text) throw new SummarizerError(`${this.name} endpoint returned an empty summary`, true);
         return { ...out, text };
       } catch (err) {
-        if (input.signal?.aborted) throw new CompactionAbortedError(abortMessage(input.signal));
-        // A verdict on the reply itself (output limit hit, malformed answer): sending the same request again would not help.
+        if (signal?.aborted) throw new CompactionAbortedError(abortMessage(signal));
+        // A verdict on the reply itself (output limit hit, malformed or empty answer): the engine decides.
         if (err instanceof SummarizerError) throw err;
         if (ac.signal.aborted && ac.signal.reason instanceof RequestTimeout) {
           last = { retryable: true, message: `${this.name} endpoint did not answer within ${timeout} ms (timed out)` };
         } else last = classify(err, this.name, await this.sdkErrors());
+        if ((last.status === 400 || last.status === 413) && TOO_LONG.test(last.message)) {
+          const { actual, maximum } = tooLongNumbers(last.message);
+          throw new PromptTooLongError(last.message, actual, maximum);
+        }
         if (!last.retryable) throw new SummarizerError(last.message, false, last.status);
         const wait = Math.min(last.retryAfterMs ?? this.opts.backoffMs * 2 ** (attempt - 1), 30_000, Math.max(0, deadline - Date.now()));
         if (deadline - Date.now() - wait <= 0) {
-          throw new SummarizerError(`${this.name} summarizer gave up after ${attempt} attempt(s) within its ${this.opts.deadlineMs} ms deadline: ${last.message}`, false, last.status);
+          throw new SummarizerError(`${this.name} summarizer gave up after ${stats.requests} request(s) within its ${this.opts.deadlineMs} ms deadline: ${last.message}`, false, last.status);
         }
-        await sleep(wait, input.signal);
+        if (attempt > this.opts.requestRetries) {
+          throw new SummarizerError(`${this.name} summarizer gave up after ${attempt} tries of one request (requestRetries ${this.opts.requestRetries}): ${last.message}`, false, last.status);
+        }
+        await sleep(wait, signal);
       } finally {
         clearTimeout(timer);
-        input.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
       }
     }
   }

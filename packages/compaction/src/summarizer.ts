@@ -22,6 +22,12 @@ export interface SummaryOutput {
   model?: string;
   /** Provider-reported usage (tokens), when known. */
   usage?: { inputTokens?: number; outputTokens?: number };
+  /** LLM summarizers: HTTP requests made for this summary (chunks and retries included). */
+  requests?: number;
+  /** LLM summarizers: the largest request sent, input plus output limit (tokens of the engine's meter). */
+  largestRequestTokens?: number;
+  /** LLM summarizers: the summarizer model's window the requests were bounded by (tokens). */
+  window?: number;
 }
 
 /** Turns a span into a checkpoint body. Implementations: extractive, openai, anthropic. */
