@@ -147,6 +147,11 @@ function classify(err: unknown, vendor: string, sdk: SdkErrors): Classified {
     return { retryable: true, message: `${vendor} endpoint connection failed: ${clip(String(e.message ?? ''), 200)}` };
   }
   if (isApi) return { retryable: true, message: `${vendor} stream failed: ${clip(String(e.message ?? ''), 200)}` };
+  // The socket closed mid-reply (undici's fetch rejects the body read with TypeError "terminated").
+  const code = (err as { code?: unknown; cause?: { code?: unknown } }).cause?.code ?? (err as { code?: unknown }).code;
+  if ((err instanceof TypeError && /terminated|fetch failed|socket/i.test(String(e.message))) || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') {
+    return { retryable: true, message: `${vendor} connection closed mid-reply: ${clip(String(e.message ?? ''), 200)}` };
+  }
   if (err instanceof SyntaxError) return { retryable: false, message: `${vendor} endpoint sent an unparseable response: ${clip(err.message, 200)}` };
   return { retryable: false, message: `${vendor} summarizer failed: ${clip(String(e.message ?? err), 200)}` };
 }
