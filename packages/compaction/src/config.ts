@@ -47,6 +47,29 @@ export interface CompactionConfig {
    * checkpoint (e.g. writing back to a host format that can only express a compaction).
    */
   pruneOnly?: boolean;
+  /**
+   * Tokens the model receives beside the surface that the log does not hold: tool
+   * definitions, a host system prompt. They count against `threshold`: the surface may
+   * take `threshold - overheadTokens`. Default 0. Integer >= 0, below the threshold.
+   */
+  overheadTokens?: number;
+  /**
+   * Headroom: a prune or mask pass lands alone only when it leaves the surface at or below
+   * `targetRatio × (threshold - overheadTokens)`; otherwise the engine summarizes. Default 0.8.
+   * Number in (0, 1].
+   */
+  targetRatio?: number;
+  /**
+   * When the summarizer (an LLM) fails after its retries, land the extractive checkpoint
+   * instead and say so in the result (`fallback`). Default true; false keeps fail-closed.
+   */
+  fallback?: boolean;
+  /**
+   * After a failed compaction, `compactIfNeeded` and `compactNow` wait (result
+   * `noopReason: 'backing-off'`) until the surface has grown by a tenth of its budget or
+   * this long has passed (ms), doubling per consecutive failure (at most 16 times). Default 60000.
+   */
+  failureBackoffMs?: number;
 }
 
 /** A configuration with every default filled in. */
@@ -67,6 +90,10 @@ export interface ResolvedCompactionConfig {
   anchors: boolean;
   maxIdentifierAnchors: number;
   pruneOnly: boolean;
+  overheadTokens: number;
+  targetRatio: number;
+  fallback: boolean;
+  failureBackoffMs: number;
 }
 
 const KEYS = new Set([
@@ -86,6 +113,10 @@ const KEYS = new Set([
   'anchors',
   'maxIdentifierAnchors',
   'pruneOnly',
+  'overheadTokens',
+  'targetRatio',
+  'fallback',
+  'failureBackoffMs',
 ]);
 
 function posInt(cfg: Record<string, unknown>, key: string, allowZero = false): number | undefined {
@@ -100,8 +131,9 @@ function posInt(cfg: Record<string, unknown>, key: string, allowZero = false): n
 /**
  * Validate a configuration and fill defaults. Throws {@link CompactionConfigError}
  * (naming the key) on: unknown keys, non-integer or non-positive budgets, a ratio
- * outside (0, 1], both or neither of `contextWindow`/`threshold`,
- * `retainTokens >= threshold`, `summaryMaxTokens + retainTokens >= threshold`.
+ * outside (0, 1], both or neither of `contextWindow`/`threshold`, `overheadTokens >=
+ * threshold`, and (with the surface budget `threshold - overheadTokens`) `retainTokens >=
+ * budget`, `summaryMaxTokens + retainTokens >= budget`.
  */
 export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfig {
   if (config === null || typeof config !== 'object') throw new CompactionConfigError('compaction config must be an object', '(config)');
@@ -124,15 +156,27 @@ export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfi
     threshold = Math.floor(contextWindow * thresholdRatio);
     if (threshold < 1) throw new CompactionConfigError(`contextWindow × thresholdRatio is below 1 token (${contextWindow} × ${thresholdRatio})`, 'contextWindow');
   }
-  const retainTokens = posInt(raw, 'retainTokens') ?? Math.max(1, Math.min(20000, Math.floor(threshold * 0.3)));
-  if (retainTokens >= threshold) throw new CompactionConfigError(`retainTokens (${retainTokens}) must be below the threshold (${threshold})`, 'retainTokens');
-  const summaryMaxTokens = posInt(raw, 'summaryMaxTokens') ?? Math.max(1, Math.min(4096, Math.floor(threshold * 0.15)));
-  if (summaryMaxTokens + retainTokens >= threshold) {
+  const overheadTokens = posInt(raw, 'overheadTokens', true) ?? 0;
+  if (overheadTokens >= threshold) throw new CompactionConfigError(`overheadTokens (${overheadTokens}) must be below the threshold (${threshold})`, 'overheadTokens');
+  // What the surface may take: the threshold less what the model receives beside it.
+  const budget = threshold - overheadTokens;
+  const of = overheadTokens ? ` less overheadTokens (${threshold} - ${overheadTokens} = ${budget})` : ` (${threshold})`;
+  const retainTokens = posInt(raw, 'retainTokens') ?? Math.max(1, Math.min(20000, Math.floor(budget * 0.3)));
+  if (retainTokens >= budget) throw new CompactionConfigError(`retainTokens (${retainTokens}) must be below the threshold${of}`, 'retainTokens');
+  const summaryMaxTokens = posInt(raw, 'summaryMaxTokens') ?? Math.max(1, Math.min(4096, Math.floor(budget * 0.15)));
+  if (summaryMaxTokens + retainTokens >= budget) {
     throw new CompactionConfigError(
-      `summaryMaxTokens + retainTokens (${summaryMaxTokens} + ${retainTokens} = ${summaryMaxTokens + retainTokens}) must be below the threshold (${threshold})`,
+      `summaryMaxTokens + retainTokens (${summaryMaxTokens} + ${retainTokens} = ${summaryMaxTokens + retainTokens}) must be below the threshold${of}`,
       raw.summaryMaxTokens !== undefined ? 'summaryMaxTokens' : 'retainTokens',
     );
   }
+  let targetRatio = 0.8;
+  if (raw.targetRatio !== undefined) {
+    const r = raw.targetRatio;
+    if (typeof r !== 'number' || !(r > 0) || !(r <= 1)) throw new CompactionConfigError(`targetRatio must be a number in (0, 1], got ${JSON.stringify(r)}`, 'targetRatio');
+    targetRatio = r;
+  }
+  if (raw.fallback !== undefined && typeof raw.fallback !== 'boolean') throw new CompactionConfigError(`fallback must be a boolean, got ${JSON.stringify(raw.fallback)}`, 'fallback');
   const compactionRetries = posInt(raw, 'compactionRetries', true) ?? 2;
   const strategy = (raw.strategy ?? 'summarize') as CompactionStrategy;
   if (strategy !== 'summarize' && strategy !== 'mask' && strategy !== 'auto') {
@@ -163,5 +207,9 @@ export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfi
     anchors: (raw.anchors as boolean | undefined) ?? true,
     maxIdentifierAnchors: posInt(raw, 'maxIdentifierAnchors', true) ?? 40,
     pruneOnly: (raw.pruneOnly as boolean | undefined) ?? true,
+    overheadTokens,
+    targetRatio,
+    fallback: (raw.fallback as boolean | undefined) ?? true,
+    failureBackoffMs: posInt(raw, 'failureBackoffMs') ?? 60_000,
   };
 }

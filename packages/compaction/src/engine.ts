@@ -42,8 +42,11 @@ export interface CompactOptions {
 /** What one compaction did (or, with `compacted: false`, why it did nothing). Tokens are meter tokens. */
 export interface CompactionResult {
   compacted: boolean;
-  /** Why nothing happened: the surface is at or under the threshold, or nothing can be compacted. */
-  noopReason?: 'under-threshold' | 'nothing-to-compact';
+  /**
+   * Why nothing happened: the surface is at or under the threshold, nothing can be compacted,
+   * or an earlier compaction of this surface failed and the engine is waiting (`backoff` says until when).
+   */
+  noopReason?: 'under-threshold' | 'nothing-to-compact' | 'backing-off';
   /** True for a dry run: seqs below are what would be shadowed, `tokensAfter` an upper-bound estimate. */
   dryRun?: boolean;
   /** Compaction id (`data.id` of its records). */
@@ -76,6 +79,18 @@ export interface CompactionResult {
   anchors: { total: number; kept: number; reinserted: number };
   /** Summarize attempts made (0 for prune/mask/no-op). */
   attempts: number;
+  /** Tokens the model receives beside the surface (`overheadTokens`), counted against `threshold`. */
+  overheadTokens: number;
+  /** Set when the configured summarizer failed (or is being backed off) and the extractive checkpoint landed instead. */
+  fallback?: { from: string; reason: string };
+  /**
+   * Set with `noopReason: 'backing-off'`, and on a compaction that was a single probe after a
+   * backoff: consecutive failures of this log's compaction, the last error, and when the
+   * engine tries again (epoch ms, or once the surface has `retryAtTokens` tokens, whichever comes first).
+   */
+  backoff?: { failures: number; lastError: string; retryAt: number; retryAtTokens: number };
+  /** LLM summarizers: requests sent for the checkpoint that landed, the largest (tokens, input plus output limit) and the summarizer's window. */
+  summarizerRequests?: { requests: number; largestRequestTokens: number; window: number };
 }
 
 /** The compaction seam. Other engines (template, remote) implement the same interface. */
@@ -97,6 +112,56 @@ interface Gauge {
   total: number;
 }
 
+/** A failed compaction of one log, remembered so the next calls wait instead of retrying at once. */
+interface FailureMemory {
+  failures: number;
+  lastError: string;
+  /** Epoch ms after which one probe attempt is allowed. */
+  until: number;
+  /** Surface tokens at which one probe attempt is allowed. */
+  grownAt: number;
+  /** The summarizer failed but the extractive fallback landed: skip the summarizer while waiting. */
+  rescued: boolean;
+}
+
+/** How {@link BasicCompactionEngine.summarizeSpan} summarizes: with which summarizer, how many retries, and what to report. */
+interface SummarizeHow {
+  pruned?: Replacement[];
+  region?: boolean;
+  /** Summarizer to use (default the configured one). */
+  summarizer?: Summarizer;
+  /** Extra attempts (default `compactionRetries`; 0 for a probe after a backoff). */
+  retries?: number;
+  /** Why the configured summarizer is skipped (backing off): the extractive one is used and the result says so. */
+  skipReason?: string;
+}
+
+/** What every attempt at one checkpoint shares. */
+interface CheckpointJob {
+  log: SessionLog;
+  id: string;
+  startSeq: number;
+  span: readonly SurfaceNode[];
+  /** The span as the summarizer reads it (pruned tool results). */
+  spanForSummary: readonly SurfaceNode[];
+  tail: readonly SurfaceNode[];
+  anchors: Anchor[];
+  ckMax: number;
+  plan: SpanPlan;
+  region: boolean;
+  signal?: AbortSignal;
+  onProgress?: CompactOptions['onProgress'];
+}
+
+/** A checkpoint that landed: its seqs, what was verified, the reply, the attempts it took and who wrote it. */
+interface Landed {
+  landed: { checkpointSeq: number; summarySeq: number; endSeq: number; replacementSeqs: number[] };
+  verdict: VerifiedCheckpoint;
+  reply: { body: string; model?: string; requests?: CompactionResult['summarizerRequests'] };
+  attempts: number;
+  by: Summarizer;
+}
+
 /** A checkpoint that passed verification, ready to land. */
 interface VerifiedCheckpoint {
   content: ContentBlock[];
@@ -107,7 +172,10 @@ interface VerifiedCheckpoint {
 }
 
 /** One summarizer reply (or why there is none). */
-type SummaryAttempt = { body: string; model?: string } | { error: string; retryable: boolean };
+type SummaryAttempt = { body: string; model?: string; requests?: CompactionResult['summarizerRequests'] } | { error: string; retryable: boolean };
+
+/** Longest wait after repeated failures, as a multiple of `failureBackoffMs` (and of the growth step). */
+const MAX_BACKOFF_FACTOR = 16;
 
 /**
  * The basic engine (see the package README and DESIGN "Compaction"), in pipeline order:
@@ -128,11 +196,14 @@ export class BasicCompactionEngine implements CompactionEngine {
   private readonly raw: CompactionConfig;
   private readonly summarizer: Summarizer;
   private readonly gauges = new WeakMap<object, Gauge>();
+  private readonly failures = new WeakMap<object, FailureMemory>();
+  private readonly extractive: Summarizer;
 
   constructor(config: CompactionConfig) {
     this.config = resolveConfig(config);
     this.raw = { ...config };
-    this.summarizer = this.config.summarizer ?? new ExtractiveSummarizer();
+    this.extractive = new ExtractiveSummarizer();
+    this.summarizer = this.config.summarizer ?? this.extractive;
   }
 
   get meter(): TokenMeter {
@@ -160,12 +231,19 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   /**
-   * The threshold in this meter's raw tokens: `threshold` divided by the meter's
-   * calibration factor (1 until the caller reports provider usage via `meter.calibrate`).
+   * What the surface may take, in this meter's raw tokens: `threshold` divided by the meter's
+   * calibration factor (1 until the caller reports provider usage via `meter.calibrate`),
+   * less `overheadTokens` (what the model receives beside the surface).
    */
   limit(): number {
     const f = this.meter.calibration;
-    return f === 1 ? this.config.threshold : Math.max(1, Math.floor(this.config.threshold / f));
+    const t = f === 1 ? this.config.threshold : Math.floor(this.config.threshold / f);
+    return Math.max(1, t - this.config.overheadTokens);
+  }
+
+  /** The headroom target (raw meter tokens): a prune or mask pass lands alone only at or below it (`targetRatio × limit()`). */
+  target(): number {
+    return Math.max(1, Math.floor(this.limit() * this.config.targetRatio));
   }
 
   /** True when the surface is above the threshold. */
@@ -204,15 +282,57 @@ export class BasicCompactionEngine implements CompactionEngine {
 
   // --- 2. plan (pure; plan.ts) ---------------------------------------------------
 
-  /** Choose the action: mask (strategies mask/auto), prune alone when it is enough, else summarize the retention span. */
+  /**
+   * After a failed compaction of `log`: wait (a no-op saying so) until the surface has grown or
+   * the backoff passed, then allow one probe attempt; a failure the extractive fallback rescued
+   * skips the summarizer while waiting. Every call path of `compactIfNeeded`/`compactNow` goes
+   * through here, so whatever the caller does after a `CompactionFailedError`, one surface
+   * state costs at most `compactionRetries + 1` summarizer calls.
+   */
   private async run(log: SessionLog, opts: CompactOptions, before: number): Promise<CompactionResult> {
+    const mem = this.failures.get(log);
+    if (!mem || opts.dryRun) return this.runPlanned(log, opts, before, {});
+    const backoff = { failures: mem.failures, lastError: mem.lastError, retryAt: mem.until, retryAtTokens: mem.grownAt };
+    const waiting = Date.now() < mem.until && before < mem.grownAt;
+    if (waiting && mem.rescued) {
+      return this.runPlanned(log, opts, before, { summarizer: this.extractive, skipReason: `backing off after ${mem.failures} failure(s): ${mem.lastError}` });
+    }
+    if (waiting) return { ...this.noop(before, 'backing-off'), backoff };
+    try {
+      const r = await this.runPlanned(log, opts, before, { retries: 0 });
+      return { ...r, backoff };
+    } catch (err) {
+      if (err instanceof CompactionFailedError) this.rememberFailure(log, before, err.message, false);
+      throw err;
+    }
+  }
+
+  /** Record a failed compaction of `log` (see {@link run}): the wait doubles with each consecutive failure. */
+  private rememberFailure(log: SessionLog, tokens: number, error: string, rescued: boolean): void {
+    const failures = (this.failures.get(log)?.failures ?? 0) + 1;
+    const factor = Math.min(MAX_BACKOFF_FACTOR, 2 ** (failures - 1));
+    const step = Math.max(1, Math.floor(this.limit() / 10));
+    this.failures.set(log, { failures, lastError: error, until: Date.now() + this.config.failureBackoffMs * factor, grownAt: tokens + step * factor, rescued });
+  }
+
+  /** Choose the action: mask (strategies mask/auto), prune alone when it leaves the headroom target, else summarize the retention span. */
+  private async runPlanned(log: SessionLog, opts: CompactOptions, before: number, how: SummarizeHow): Promise<CompactionResult> {
+    try {
+      return await this.plannedAction(log, opts, before, how);
+    } catch (err) {
+      if (err instanceof CompactionFailedError && !opts.dryRun && how.retries === undefined) this.rememberFailure(log, before, err.message, false);
+      throw err;
+    }
+  }
+
+  private async plannedAction(log: SessionLog, opts: CompactOptions, before: number, how: SummarizeHow): Promise<CompactionResult> {
     opts.onProgress?.('planning');
     const ctx = this.planContext(log);
     const strategy = this.config.strategy;
     if (strategy === 'mask' || strategy === 'auto') {
       const masked = planMask(ctx, log.surface());
       const after = before - savedBy(masked);
-      if (strategy === 'mask' || after <= this.limit()) {
+      if (strategy === 'mask' || after <= this.target()) {
         if (strategy === 'mask' && after > this.limit() && !opts.dryRun) {
           return this.failClosed(log, before, 'mask', `observation masking leaves ${after} tokens, above the threshold ${this.config.threshold}; use strategy auto or summarize`);
         }
@@ -226,9 +346,10 @@ export class BasicCompactionEngine implements CompactionEngine {
     // Prune oversized old tool results; if that alone is enough, land only the pruning it needs
     // (the largest and least valuable results first).
     const pruned = planPrune(ctx, plan);
-    const enough = before > this.limit() ? pruneInProportion(pruned, before, this.limit()) : [];
+    // ... and only down to the headroom target: a pass that would leave less does not land alone.
+    const enough = before > this.limit() ? pruneInProportion(pruned, before, this.target()) : [];
     if (this.config.pruneOnly && enough.length) return this.landReplacements(log, opts, before, enough, 'prune');
-    return this.summarizeSpan(log, opts, plan, { pruned: pruned.filter((r) => !r.findings) });
+    return this.summarizeSpan(log, opts, plan, { ...how, pruned: pruned.filter((r) => !r.findings) });
   }
 
   private planContext(log: SessionLog): PlanContext {
@@ -343,6 +464,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       const stored = log.append([...events, { type: 'compaction/summary', data: summary }, { type: 'compaction/end', data: end }]);
       const replacementSeqs = stored.slice(0, events.length).map((e) => e.seq);
       const [summaryEvent, endEvent] = stored.slice(events.length);
+      if (!this.failures.get(log)?.rescued) this.failures.delete(log);
       return { ...base, id, startSeq, summarySeq: summaryEvent!.seq, endSeq: endEvent!.seq, replacementSeqs, tokensAfter: this.surfaceTokens(log) };
     } catch (err) {
       throw this.endWithError(log, id, startSeq, err);
@@ -351,13 +473,18 @@ export class BasicCompactionEngine implements CompactionEngine {
 
   // --- 3b. execute: summarize -> verify -> land ------------------------------------------
 
-  /** Summarize `plan`'s span into a checkpoint and land it, retrying with a tighter budget at most `compactionRetries` times. */
-  private async summarizeSpan(log: SessionLog, opts: CompactOptions, plan: SpanPlan, how: { pruned?: Replacement[]; region?: boolean }): Promise<CompactionResult> {
+  /**
+   * Summarize `plan`'s span into a checkpoint and land it, retrying with a tighter budget at
+   * most `compactionRetries` times; when the configured summarizer fails and `fallback` is on,
+   * the extractive summarizer writes the checkpoint instead (the result's `fallback` says why).
+   */
+  private async summarizeSpan(log: SessionLog, opts: CompactOptions, plan: SpanPlan, how: SummarizeHow): Promise<CompactionResult> {
     const span = plan.nodes.slice(plan.spanStart, plan.cut);
     const tail = plan.nodes.slice(plan.cut);
     const prunedBy = new Map((how.pruned ?? []).map((r) => [r.orig.seq, r.content]));
     const spanForSummary = span.map((n) => (prunedBy.has(n.seq) ? { ...n, content: prunedBy.get(n.seq)! } : n));
     const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.config.summaryMaxTokens, this.limit() - plan.headTokens - plan.tailTokens);
+    const primary = how.summarizer ?? this.summarizer;
     const base: CompactionResult = {
       ...this.noop(plan.before, 'under-threshold'),
       noopReason: undefined,
@@ -365,8 +492,8 @@ export class BasicCompactionEngine implements CompactionEngine {
       action: 'summarize',
       shadowedSeqs: span.map((n) => n.seq),
       shadowedTokens: plan.spanTokens,
-      summarizer: this.summarizer.name,
-      model: this.summarizer.model,
+      summarizer: primary.name,
+      model: primary.model,
     };
     if (opts.dryRun) return { ...base, dryRun: true, tokensAfter: plan.headTokens + ckMax + plan.tailTokens };
 
@@ -381,46 +508,94 @@ export class BasicCompactionEngine implements CompactionEngine {
     });
     try {
       const anchors: Anchor[] = this.config.anchors ? extractAnchors(spanForSummary, tail, { maxIdentifiers: this.config.maxIdentifierAnchors }) : [];
-      const bodyMax = ckMax - this.frameOverhead();
-      const errors: string[] = [];
-      let attempt = 0;
-      for (; attempt <= this.config.compactionRetries; attempt++) {
-        const target = Math.floor(bodyMax * Math.pow(0.75, attempt));
-        const maxTokens = Math.max(16, target - this.anchorReserve(anchors, target));
-        opts.onProgress?.('summarize', { attempt: attempt + 1, maxTokens });
-        const reply = await this.summarizeOnce(spanForSummary, tail, maxTokens, opts.signal);
-        if ('error' in reply) {
-          errors.push(`attempt ${attempt + 1}: ${reply.error}`);
-          if (!reply.retryable) break;
-          continue;
-        }
-        opts.onProgress?.('verifying', { attempt: attempt + 1 });
-        const verdict = this.verifyCheckpoint(reply.body, anchors, target, ckMax, plan, how.region === true);
-        if ('reason' in verdict) {
-          errors.push(`attempt ${attempt + 1}: ${verdict.reason}`);
-          continue;
-        }
-        throwIfAborted(opts.signal);
-        opts.onProgress?.('landing');
-        const landed = this.landCheckpoint(log, id, startSeq, span, verdict, plan.tailPruned, { summarizer: this.summarizer.name, model: reply.model, maxTokens, attempts: attempt + 1, tokensBefore: plan.before });
-        return {
-          ...base,
-          compacted: true,
-          id,
-          startSeq,
-          ...landed,
-          summary: verdict.content,
-          tokensAfter: this.surfaceTokens(log),
-          summaryTokens: verdict.tokens,
-          model: reply.model,
-          anchors: { total: verdict.anchors.total, kept: verdict.anchors.kept, reinserted: verdict.anchors.reinserted },
-          attempts: attempt + 1,
-        };
-      }
-      throw new CompactionFailedError(`compaction failed after ${Math.min(attempt + 1, this.config.compactionRetries + 1)} attempt(s); the surface is unchanged: ${errors.join('; ')}`, attempt + 1);
+      const job: CheckpointJob = { log, id, startSeq, span, spanForSummary, tail, anchors, ckMax, plan, region: how.region === true, signal: opts.signal, onProgress: opts.onProgress };
+      const first = await this.attemptCheckpoint(job, primary, how.retries ?? this.config.compactionRetries, 0);
+      let fallback = how.skipReason ? { from: this.summarizer.name, reason: how.skipReason } : undefined;
+      if ('landed' in first && primary === this.summarizer) this.failures.delete(log);
+      const done = 'landed' in first ? first : await this.fallBack(job, primary, first, (f) => (fallback = f));
+      const { verdict, landed, reply, attempts, by } = done;
+      return {
+        ...base,
+        compacted: true,
+        id,
+        startSeq,
+        ...landed,
+        summarizer: by.name,
+        summary: verdict.content,
+        tokensAfter: this.surfaceTokens(log),
+        summaryTokens: verdict.tokens,
+        model: reply.model,
+        anchors: { total: verdict.anchors.total, kept: verdict.anchors.kept, reinserted: verdict.anchors.reinserted },
+        attempts,
+        ...(fallback ? { fallback } : {}),
+        ...(reply.requests ? { summarizerRequests: reply.requests } : {}),
+      };
     } catch (err) {
       throw this.endWithError(log, id, startSeq, err);
     }
+  }
+
+  /**
+   * `primary` failed: fail closed (no `fallback`, or it was the extractive summarizer), or
+   * remember the failure and land the extractive checkpoint (`report` gets why).
+   * @throws CompactionFailedError when there is no fallback or it fails too.
+   */
+  private async fallBack(job: CheckpointJob, primary: Summarizer, failed: { errors: string[]; attempts: number }, report: (f: { from: string; reason: string }) => void): Promise<Landed> {
+    const message = `compaction failed after ${failed.attempts} attempt(s); the surface is unchanged: ${failed.errors.join('; ')}`;
+    if (!this.config.fallback || primary instanceof ExtractiveSummarizer) throw new CompactionFailedError(message, failed.attempts);
+    const fallback = { from: primary.name, reason: `${primary.name} failed after ${failed.attempts} attempt(s): ${failed.errors.join('; ')}` };
+    report(fallback);
+    this.rememberFailure(job.log, job.plan.before, fallback.reason, true);
+    job.onProgress?.('fallback', { from: primary.name });
+    const done = await this.attemptCheckpoint(job, this.extractive, this.config.compactionRetries, failed.attempts, fallback);
+    if (!('landed' in done)) throw new CompactionFailedError(`${message}; the extractive fallback failed too: ${done.errors.join('; ')}`, done.attempts);
+    return done;
+  }
+
+  /**
+   * The attempt loop of one summarizer: summarize once, verify, land; on a failure retry with
+   * a budget three quarters the size, at most `retries` times. Attempts are numbered from
+   * `done + 1` (a fallback continues the count). Returns what landed, or the errors.
+   */
+  private async attemptCheckpoint(
+    job: CheckpointJob,
+    summarizer: Summarizer,
+    retries: number,
+    done: number,
+    fallback?: { from: string; reason: string },
+  ): Promise<Landed | { errors: string[]; attempts: number }> {
+    const bodyMax = job.ckMax - this.frameOverhead();
+    const errors: string[] = [];
+    for (let k = 0; k <= retries; k++) {
+      const attempt = done + k + 1;
+      const target = Math.floor(bodyMax * Math.pow(0.75, k));
+      const maxTokens = Math.max(16, target - this.anchorReserve(job.anchors, target));
+      job.onProgress?.('summarize', { attempt, maxTokens, summarizer: summarizer.name });
+      const reply = await this.summarizeOnce(summarizer, job.spanForSummary, job.tail, maxTokens, job.signal);
+      if ('error' in reply) {
+        errors.push(`attempt ${attempt}: ${reply.error}`);
+        if (!reply.retryable) return { errors, attempts: attempt };
+        continue;
+      }
+      job.onProgress?.('verifying', { attempt });
+      const verdict = this.verifyCheckpoint(reply.body, job.anchors, target, job.ckMax, job.plan, job.region);
+      if ('reason' in verdict) {
+        errors.push(`attempt ${attempt}: ${verdict.reason}`);
+        continue;
+      }
+      throwIfAborted(job.signal);
+      job.onProgress?.('landing');
+      const landed = this.landCheckpoint(job.log, job.id, job.startSeq, job.span, verdict, job.plan.tailPruned, {
+        summarizer: summarizer.name,
+        model: reply.model,
+        maxTokens,
+        attempts: attempt,
+        tokensBefore: job.plan.before,
+        ...(fallback ? { fallback } : {}),
+      });
+      return { landed, verdict, reply, attempts: attempt, by: summarizer };
+    }
+    return { errors, attempts: done + retries + 1 };
   }
 
   /** Tokens of a summary budget left for re-inserting the anchors it may lose (at most a third). */
@@ -432,12 +607,13 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   /** One summarizer call: the trimmed body, or the error (retryable unless the summarizer said otherwise). Rethrows an abort. */
-  private async summarizeOnce(span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal): Promise<SummaryAttempt> {
+  private async summarizeOnce(summarizer: Summarizer, span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal): Promise<SummaryAttempt> {
     throwIfAborted(signal);
     try {
-      const out = await raceAbort(this.summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal }), signal);
+      const out = await raceAbort(summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal }), signal);
       throwIfAborted(signal);
-      return { body: out.text.trim(), model: out.model ?? this.summarizer.model };
+      const requests = out.requests !== undefined && out.window !== undefined ? { requests: out.requests, largestRequestTokens: out.largestRequestTokens ?? 0, window: out.window } : undefined;
+      return { body: out.text.trim(), model: out.model ?? summarizer.model, ...(requests ? { requests } : {}) };
     } catch (err) {
       if (err instanceof CompactionAbortedError || signal?.aborted) throw err instanceof CompactionAbortedError ? err : new CompactionAbortedError();
       return { error: (err as Error).message, retryable: !(err instanceof SummarizerError && !err.retryable) };
@@ -475,7 +651,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     span: readonly SurfaceNode[],
     ck: VerifiedCheckpoint,
     tailPruned: readonly Replacement[],
-    by: { summarizer: string; model?: string; maxTokens: number; attempts: number; tokensBefore: number },
+    by: { summarizer: string; model?: string; maxTokens: number; attempts: number; tokensBefore: number; fallback?: { from: string; reason: string } },
   ): { checkpointSeq: number; summarySeq: number; endSeq: number; replacementSeqs: number[] } {
     const checkpoint: NewEvent = {
       type: 'user/message',
@@ -499,6 +675,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       tokensAfter: ck.projected,
       summaryTokens: ck.tokens,
       attempts: by.attempts,
+      ...(by.fallback ? { fallback: by.fallback } : {}),
       anchors: ck.anchors,
     };
     const end: CompactionEndData = { id, startSeq };
@@ -532,7 +709,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     return err;
   }
 
-  private noop(before: number, reason: 'under-threshold' | 'nothing-to-compact'): CompactionResult {
+  private noop(before: number, reason: NonNullable<CompactionResult['noopReason']>): CompactionResult {
     return {
       compacted: false,
       noopReason: reason,
@@ -547,6 +724,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       summaryTokens: 0,
       anchors: { total: 0, kept: 0, reinserted: 0 },
       attempts: 0,
+      overheadTokens: this.config.overheadTokens,
     };
   }
 }

@@ -262,10 +262,10 @@ describe('failure taxonomy', () => {
     },
   });
 
-  it('fails closed after compactionRetries extra attempts: end{error}, surface untouched', async () => {
+  it('without fallback, fails closed after compactionRetries extra attempts: end{error}, surface untouched', async () => {
     const b = codingSession(6);
     const s = failing('endpoint said 503');
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: s, meter });
+    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: s, meter, fallback: false });
     const surface = b.log.surface();
     const gen = b.log.generation;
     const err = await e.compactIfNeeded(b.log).catch((x: unknown) => x);
@@ -283,7 +283,7 @@ describe('failure taxonomy', () => {
   it('does not retry a non-retryable summarizer error', async () => {
     const b = codingSession(6);
     const s = failing('401 invalid api key', false);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: s, meter });
+    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: s, meter, fallback: false });
     await expect(e.compactIfNeeded(b.log)).rejects.toThrow(/401 invalid api key/);
     expect(s.calls).toBe(1);
   });

@@ -58,8 +58,9 @@ async function anth(script: Parameters<typeof startAnthropicServer>[0]): Promise
 
 const fast: LlmSummarizerOptions = { apiKey: 'sk-test', backoffMs: 5, requestTimeoutMs: 5000, deadlineMs: 20000 };
 
+/** An engine over `summarizer` that fails closed (no extractive fallback), so a test sees the summarizer's own failure. */
 function engineWith(summarizer: OpenAISummarizer | AnthropicSummarizer, retries = 0) {
-  return new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: retries, summarizer, meter });
+  return new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: retries, summarizer, meter, fallback: false });
 }
 
 describe('openai summarizer against a loopback Chat Completions server', () => {
@@ -170,7 +171,7 @@ describe('openai summarizer against a loopback Chat Completions server', () => {
     const srv = await chat({ fallback: `${GOOD}\n${'word '.repeat(3500)}` });
     const b = codingSession(2);
     const surf = b.log.surface();
-    const e = new BasicCompactionEngine({ threshold: 50_000, summaryMaxTokens: 4000, compactionRetries: 1, anchors: false, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
+    const e = new BasicCompactionEngine({ threshold: 50_000, summaryMaxTokens: 4000, compactionRetries: 1, anchors: false, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter, fallback: false });
     const err = await e.compactRegion(b.log, surf[1]!.seq, surf[2]!.seq + 1).catch((x: unknown) => x);
     expect((err as Error).message).toMatch(/does not shrink its source/);
     expect(b.log.surface()).toEqual(surf);
@@ -224,7 +225,7 @@ describe('hive-mind compact with an LLM summarizer (real CLI process)', () => {
       const b = codingSession(6);
       const { toOpenAIMessages } = await import('@hive-mind/transcripts');
       writeFileSync(file, JSON.stringify(toOpenAIMessages(b.log.surface())));
-      const r = await runCli(['compact', file, '--budget', '5000', '--summarizer', 'openai', '--base-url', srv.v1Url, '--timeout', '1', '--deadline', '2'], { env: { OPENAI_API_KEY: 'sk-x' } });
+      const r = await runCli(['compact', file, '--budget', '5000', '--summarizer', 'openai', '--base-url', srv.v1Url, '--timeout', '1', '--deadline', '2', '--no-fallback'], { env: { OPENAI_API_KEY: 'sk-x' } });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/(^|\n)hive-mind: compaction failed after 1 attempt\(s\); the surface is unchanged: attempt 1: openai summarizer gave up .* \(timed out\)\n$/);
       expect(readdirSync(dir)).toEqual(['s.json']);

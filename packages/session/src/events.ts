@@ -111,6 +111,8 @@ export interface CompactionSummaryData {
   summaryTokens?: number;
   /** Summarize attempts made. */
   attempts?: number;
+  /** Set when the configured summarizer failed and this checkpoint came from the extractive one instead: which failed, and why. */
+  fallback?: { from: string; reason: string };
   /** Anchor recall: `lost` lists `kind: text` of the anchors the budget dropped. */
   anchors?: { total: number; kept: number; reinserted: number; lost: string[] };
   host?: boolean;

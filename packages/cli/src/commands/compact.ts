@@ -13,7 +13,7 @@ import {
   type CompactionResult,
   type CompactionStrategy,
 } from '@hive-mind/compaction';
-import { readTranscriptFile, writeTranscript, TranscriptError, type Transcript } from '@hive-mind/transcripts';
+import { readTranscriptFile, recordedToolDefinitions, writeTranscript, TranscriptError, type Transcript } from '@hive-mind/transcripts';
 import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
 import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
@@ -36,6 +36,9 @@ interface CompactCliOptions {
   dryRun?: boolean;
   json?: boolean;
   lenient?: boolean;
+  summarizerWindow?: string;
+  fallback: boolean;
+  overhead?: string;
 }
 
 /**
@@ -45,6 +48,14 @@ interface CompactCliOptions {
  * would make), else null.
  */
 export type CompactJson = CompactionReport & {
+  /**
+   * What the model receives beside the surface, counted against the budget (tokens): tool
+   * definitions the file records, the fixed `--overhead`, and (already on the surface, shown
+   * apart) the leading system messages.
+   */
+  overhead: { toolDefinitions: number; fixed: number; systemPrompt: number };
+  /** Set when the configured summarizer failed and the extractive checkpoint landed instead. */
+  fallback: { from: string; reason: string } | null;
   dryRun: boolean;
   output: { path: string; format: string; written: boolean; kind: 'compacted' | 'export' } | null;
   backup: string | null;
@@ -84,6 +95,9 @@ const FLAG_OF: Record<string, string> = {
   stream: '--stream',
   requestTimeoutMs: '--timeout',
   deadlineMs: '--deadline',
+  window: '--summarizer-window',
+  overheadTokens: '--overhead',
+  fallback: '--no-fallback',
 };
 
 /**
@@ -100,6 +114,13 @@ export function cliConfigMessage(message: string, key: string): string {
   const flag = FLAG_OF[key];
   if (flag && !m.includes(flag)) m += ` (${flag})`;
   return m;
+}
+
+/** How the budget is shared between what the model receives beside the surface and the surface (tokens). */
+function overheadLine(o: CompactJson['overhead'], surfaceLimit: number, budget: number): string {
+  const parts = [o.toolDefinitions ? `${o.toolDefinitions} of tool definitions recorded in the file` : '', o.fixed ? `${o.fixed} given by --overhead` : ''].filter(Boolean);
+  const sys = o.systemPrompt ? ` (its leading system messages: ${o.systemPrompt})` : '';
+  return `the model also receives ${parts.join(' and ')}: the transcript may take ${surfaceLimit} of the budget ${budget}${sys}`;
 }
 
 /**
@@ -154,6 +175,9 @@ export function register(program: Command): void {
     .option('--stream', 'stream the summarizer reply')
     .option('--timeout <seconds>', 'summarizer request timeout', '120')
     .option('--deadline <seconds>', 'summarizer deadline, retries included', '300')
+    .option('--summarizer-window <tokens>', "the summarizer model's own context window: no request above it, longer spans go in chunks (default from the model name, else 32768)")
+    .option('--no-fallback', 'fail when the openai/anthropic summarizer fails, instead of landing the extractive checkpoint')
+    .option('--overhead <tokens>', 'tokens the model receives beside the transcript (tool definitions, a system prompt the file does not record), counted against the budget', '0')
     .option('--out <path>', 'output file (default <file>.compacted.<ext>; the input is only overwritten when --out names it)')
     .option('--to <format>', 'same | openai | anthropic | markdown', 'same')
     .option('--dry-run', 'show what would be replaced and the estimate; write nothing')
@@ -182,6 +206,8 @@ export function register(program: Command): void {
       const window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
       const retain = int(o.retain, '--retain');
       const summaryMax = int(o.summaryMax, '--summary-max');
+      const summarizerWindow = int(o.summarizerWindow, '--summarizer-window');
+      const fixedOverhead = o.overhead === undefined || o.overhead.trim() === '0' ? 0 : int(o.overhead, '--overhead')!;
       const plan = planOutput(file, o.out, to);
 
       let t: Transcript;
@@ -195,6 +221,13 @@ export function register(program: Command): void {
         throw err;
       }
 
+      const meter = new TokenMeter();
+      const tools = recordedToolDefinitions(t);
+      const overhead = { toolDefinitions: tools ? meter.countText(tools) : 0, fixed: fixedOverhead, systemPrompt: 0 };
+      for (const n of t.log.surface()) {
+        if (n.type !== 'system/message') break;
+        overhead.systemPrompt += meter.countEvent(n, t.log);
+      }
       let engine: BasicCompactionEngine;
       try {
         const summarizer = strategy === 'mask' ? undefined : createSummarizer(o.summarizer, {
@@ -204,10 +237,13 @@ export function register(program: Command): void {
           stream: o.stream,
           requestTimeoutMs: timeoutS * 1000,
           deadlineMs: deadlineS * 1000,
+          ...(summarizerWindow !== undefined ? { window: summarizerWindow } : {}),
         });
         const cfg: CompactionConfig = {
-          meter: new TokenMeter(),
+          meter,
           strategy,
+          fallback: o.fallback,
+          ...(overhead.toolDefinitions + overhead.fixed ? { overheadTokens: overhead.toolDefinitions + overhead.fixed } : {}),
           ...(summarizer ? { summarizer } : {}),
           ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
           retainTokens: retain ?? cliRetainDefault(threshold ?? Math.floor(window! * 0.8), summaryMax),
@@ -268,6 +304,8 @@ export function register(program: Command): void {
         dryRun: dry,
         output: kind ? { path: plan.path, format: outFormat, written: !!written, kind } : null,
         backup: backup ?? null,
+        overhead,
+        fallback: result.fallback ?? null,
       };
 
       if (o.json) {
@@ -277,15 +315,18 @@ export function register(program: Command): void {
       const lines: string[] = [];
       const would = (yes: string, no: string) => (dry ? yes : no);
       if (!result.compacted && !result.dryRun) {
+        if (overhead.toolDefinitions || overhead.fixed) lines.push(overheadLine(overhead, engine.limit(), budget));
         const what = kind === 'export' ? `; nothing to compact, ${would('would write', 'wrote')} the whole session to ${plan.path} (${outFormat})` : '; nothing to do, nothing written';
         lines.push(
           result.noopReason === 'under-threshold'
-            ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${budget}${what}`
+            ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${engine.limit()}${engine.limit() !== budget ? ` (the budget ${budget} less the overhead)` : ''}${what}`
             : `${file} (${t.format}): nothing can be compacted (${result.tokensBefore} tokens, budget ${budget})${what}`,
         );
       } else {
         const estimate = !!result.dryRun;
         lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
+        if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.limit(), budget)}`);
+        if (result.fallback) lines.push(`  the ${result.fallback.from} summarizer failed, so the checkpoint is extractive (--no-fallback fails instead): ${result.fallback.reason}`);
         const seqs = result.shadowedSeqs;
         if (result.action === 'summarize') {
           lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
