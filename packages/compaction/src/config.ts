@@ -66,7 +66,7 @@ export interface CompactionConfig {
   fallback?: boolean;
   /**
    * After a failed compaction, `compactIfNeeded` and `compactNow` wait (result
-   * `noopReason: 'backing-off'`) until the surface has grown by a tenth of its budget or
+   * `noopReason: 'backing-off'`) until the surface has grown by a quarter of its budget or
    * this long has passed (ms), doubling per consecutive failure (at most 16 times). Default 60000.
    */
   failureBackoffMs?: number;

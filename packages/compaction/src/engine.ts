@@ -293,7 +293,8 @@ export class BasicCompactionEngine implements CompactionEngine {
     const mem = this.failures.get(log);
     if (!mem || opts.dryRun) return this.runPlanned(log, opts, before, {});
     const backoff = { failures: mem.failures, lastError: mem.lastError, retryAt: mem.until, retryAtTokens: mem.grownAt };
-    const waiting = Date.now() < mem.until && before < mem.grownAt;
+    // A rescued failure compacted the surface (extractively), so its growth says nothing: wait on time only.
+    const waiting = Date.now() < mem.until && (mem.rescued || before < mem.grownAt);
     if (waiting && mem.rescued) {
       return this.runPlanned(log, opts, before, { summarizer: this.extractive, skipReason: `backing off after ${mem.failures} failure(s): ${mem.lastError}` });
     }
@@ -311,7 +312,7 @@ export class BasicCompactionEngine implements CompactionEngine {
   private rememberFailure(log: SessionLog, tokens: number, error: string, rescued: boolean): void {
     const failures = (this.failures.get(log)?.failures ?? 0) + 1;
     const factor = Math.min(MAX_BACKOFF_FACTOR, 2 ** (failures - 1));
-    const step = Math.max(1, Math.floor(this.limit() / 10));
+    const step = Math.max(1, Math.floor(this.limit() / 4));
     this.failures.set(log, { failures, lastError: error, until: Date.now() + this.config.failureBackoffMs * factor, grownAt: tokens + step * factor, rescued });
   }
 
