@@ -13,8 +13,8 @@ import type { TokenMeter } from './tokens.js';
 export function summarizerSystemPrompt(maxTokens: number): string {
   return [
     'You write a checkpoint: the hand-over note from which another model will resume a coding-agent session, with nothing else to go on. The messages you are given are about to be replaced by your note; the most recent messages stay verbatim after it.',
-    'Write markdown with these "## " headings, in this order, every one of them ("- none" under a heading with nothing to say):',
-    ...CHECKPOINT_SECTIONS.map((s) => `## ${s.heading}: ${s.holds}.`),
+    'Write markdown with these headings, each on its own line as "## <heading>", in this order, every one of them ("- none" under a heading with nothing to say):',
+    ...CHECKPOINT_SECTIONS.map((s, i) => `${i + 1}. "## ${s.heading}": ${s.holds}.`),
     'Rules:',
     '- Keep what the next model needs to continue: exact file paths, commands with their outcome, exact error messages, identifiers and numbers. Leave out raw tool output it can read again, and narration.',
     '- State where things stand, not the story: a change the user rejected or that was reverted is not a decision; a question already answered is not pending.',
@@ -36,7 +36,8 @@ const HEADINGS = CHECKPOINT_SECTIONS.map((s) => s.heading);
 export function sectionProblem(body: string): string | null {
   const present = new Set<string>();
   for (const m of body.matchAll(/^#{1,4}[ \t]*([^\n]+?)[ \t]*#*[ \t]*$/gm)) {
-    const h = m[1]!.toLowerCase().replace(/[*_:]/g, '').trim();
+    // "## Goal", "### **Goal**", "## Goal: port the lexer" all name the Goal section
+    const h = m[1]!.toLowerCase().replace(/[*_]/g, '').replace(/^\d+[.)]\s*/, '').split(':')[0]!.trim();
     for (const want of HEADINGS) if (h === want.toLowerCase()) present.add(want);
   }
   const missing = HEADINGS.filter((h) => !present.has(h));

@@ -147,5 +147,8 @@ describe('replies that are not a checkpoint', () => {
     expect(sectionProblem(noDecisions)).toBeNull();
     expect(sectionProblem(reply('x').replace('## Next step', 'Next:'))).toMatch(/"Next step"/);
     expect(sectionProblem('# goal\nfix it\n# NEXT STEP\nrun tests')).toMatch(/has 2 of/);
+    // headings carrying text after a colon, numbered or in bold still count
+    const styled = CHECKPOINT_SECTIONS.map((s, i) => `### ${i + 1}. **${s.heading}**: item`).join('\n');
+    expect(sectionProblem(styled)).toBeNull();
   });
 });
