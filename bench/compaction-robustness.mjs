@@ -64,7 +64,7 @@ for (const rel of files) {
   const cells = [];
   for (const window of [16_000, 32_000, 64_000, 128_000]) {
     const srv = await server('ok');
-    const s = new OpenAISummarizer({ apiKey: 'sk-test', baseURL: srv.url, model: 'bench-model', window, backoffMs: 1 });
+    const s = new OpenAISummarizer({ apiKey: '<none>', baseURL: srv.url, model: 'bench-model', window, backoffMs: 1 });
     await s.summarize({ span, tail: [], maxTokens: 4096, meter });
     const largest = Math.max(...srv.sizes);
     cells.push(`${largest}${largest > window ? ' OVER' : ''} (${srv.sizes.length})`);
@@ -90,7 +90,7 @@ function newSession() {
 }
 async function failingLoop(fresh, fallback) {
   const srv = await server('chatty');
-  const make = () => new BasicCompactionEngine({ threshold: 6000, compactionRetries: 2, fallback, meter, summarizer: new OpenAISummarizer({ apiKey: 'sk-test', baseURL: srv.url, requestRetries: 0, backoffMs: 1 }) });
+  const make = () => new BasicCompactionEngine({ threshold: 6000, compactionRetries: 2, fallback, meter, summarizer: new OpenAISummarizer({ apiKey: '<none>', baseURL: srv.url, requestRetries: 0, backoffMs: 1 }) });
   const log = newSession();
   let engine = make();
   let backingOff = 0;
