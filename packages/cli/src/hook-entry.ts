@@ -9,7 +9,7 @@ export async function runHookEntry(argv: string[]): Promise<void> {
     // usage on stdout, exit 0 (a host never calls it like this; a person does)
     try {
       const { hookUsage } = await import('@hive-mind/hooks/run');
-      process.stdout.write(hookUsage());
+      process.stdout.write(await hookUsage());
     } catch {
       process.stdout.write('Usage: hive-mind hook <host> <event>  (payload JSON on stdin; always exits 0)\n');
     }

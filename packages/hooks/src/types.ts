@@ -46,6 +46,8 @@ export interface LifecycleOutput {
 /** Maps one host's events and payloads (each adapter cites its source for every field). */
 export interface HostAdapter {
   host: HostId;
+  /** The native event names this adapter accepts, in the host's documented order (`hive-mind hook --help` lists them). */
+  readonly events: readonly string[];
   /** Native event name -> lifecycle, or undefined for events we do not handle. */
   lifecycleOf(nativeEvent: string): Lifecycle | undefined;
   /** Parse a payload (already JSON-parsed, possibly of the wrong shape) into a LifecycleInput. */

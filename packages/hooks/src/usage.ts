@@ -1,28 +1,20 @@
 /**
  * Usage text of `hive-mind hook HOST EVENT` (printed for `--help`, `-h` or missing
- * arguments). Built from the adapters' own event tables, so it lists exactly the native
- * event names the runner accepts per host.
+ * arguments). Built from the host table (registry.ts) and each adapter's own event list,
+ * so it lists exactly the hosts and native event names the runner accepts.
  */
-import { CLAUDE_CODE_EVENTS } from './hosts/claude-code.js';
-import { CODEX_EVENTS } from './hosts/codex.js';
-import { CURSOR_EVENTS } from './hosts/cursor.js';
-import { HERMES_EVENTS } from './hosts/hermes.js';
-import { OPENCLAW_EVENTS } from './hosts/openclaw.js';
+import { HOSTS } from './registry.js';
 
-/** Native event names per host, in the adapters' order. */
-export function hookEventsByHost(): Record<string, string[]> {
-  return {
-    'claude-code': [...CLAUDE_CODE_EVENTS],
-    codex: [...CODEX_EVENTS],
-    cursor: Object.keys(CURSOR_EVENTS),
-    openclaw: Object.keys(OPENCLAW_EVENTS),
-    hermes: Object.keys(HERMES_EVENTS),
-  };
+/** Native event names per host, in table order (loads every adapter). */
+export async function hookEventsByHost(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const h of HOSTS) out[h.id] = [...(await h.adapter()).adapter.events];
+  return out;
 }
 
 /** The multi-line usage text (ends with a newline). */
-export function hookUsage(): string {
-  const rows = Object.entries(hookEventsByHost()).map(([h, ev]) => `  ${h.padEnd(12)} ${ev.join(', ')}`);
+export async function hookUsage(): Promise<string> {
+  const rows = Object.entries(await hookEventsByHost()).map(([h, ev]) => `  ${h.padEnd(12)} ${ev.join(', ')}`);
   return [
     'Usage: hive-mind hook <host> <event>',
     '',

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HOSTS, HOST_IDS, installableHosts, loadAdapter, loadInstaller } from '../src/index.js';
+import { hookUsage } from '../src/usage.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -17,6 +18,12 @@ describe('host table', () => {
     expect(installableHosts()).toEqual([...HOST_IDS]);
     expect(await loadInstaller('emacs')).toBeUndefined();
     expect(await loadAdapter('__proto__')).toBeUndefined();
+  });
+
+  it('`hive-mind hook --help` lists every host with its adapter\'s events', async () => {
+    const rows = (await hookUsage()).split('\n').filter((l) => /^ {2}\S/.test(l));
+    expect(rows.map((l) => l.trim().split(/\s+/)[0])).toEqual([...HOST_IDS]);
+    for (const id of HOST_IDS) expect(rows.find((l) => l.trim().startsWith(id + ' '))).toContain((await loadAdapter(id))!.events.join(', '));
   });
 
   it('the README lists exactly the table, in order, with a section per host', () => {

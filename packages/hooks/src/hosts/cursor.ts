@@ -46,6 +46,7 @@ export const CURSOR_INSTALLED_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'a
 
 export const cursorAdapter: HostAdapter = {
   host: 'cursor',
+  events: Object.keys(CURSOR_EVENTS),
 
   lifecycleOf(nativeEvent: string): Lifecycle | undefined {
     return Object.prototype.hasOwnProperty.call(CURSOR_EVENTS, nativeEvent) ? CURSOR_EVENTS[nativeEvent] : undefined;

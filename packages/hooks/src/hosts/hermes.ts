@@ -48,6 +48,7 @@ function lifecycleOf(nativeEvent: string): Lifecycle | undefined {
 
 export const hermesAdapter: HostAdapter = {
   host: 'hermes',
+  events: Object.keys(HERMES_EVENTS),
   lifecycleOf,
 
   normalize(nativeEvent: string, payload: unknown): LifecycleInput {

@@ -49,6 +49,7 @@ function lifecycleOf(nativeEvent: string): Lifecycle | undefined {
 
 export const openclawAdapter: HostAdapter = {
   host: 'openclaw',
+  events: Object.keys(OPENCLAW_EVENTS),
   lifecycleOf,
 
   normalize(nativeEvent: string, payload: unknown): LifecycleInput {

@@ -59,6 +59,7 @@ export function claudeStyleAdapter(spec: ClaudeStyleSpec): HostAdapter {
   const { host, events } = spec;
   return {
     host,
+    events: Object.keys(events),
     lifecycleOf(nativeEvent: string): Lifecycle | undefined {
       return Object.prototype.hasOwnProperty.call(events, nativeEvent) ? events[nativeEvent] : undefined;
     },
