@@ -256,3 +256,57 @@ describe('JSONL write-back on every shared transcript keeps the original lines a
     }
   }
 });
+
+describe('JSONL hosts: a masked record keeps every field but its new output', () => {
+  it('Claude Code: the tool_result block keeps tool_use_id, is_error and its other fields; the record keeps its own', () => {
+    const common = { isSidechain: false, userType: 'external', cwd: '/repo', sessionId: 'sess-1', version: '2.1.332', gitBranch: 'main' };
+    const lines: Rec[] = [{ parentUuid: null, type: 'user', message: { role: 'user', content: 'Fix the failing tests.' }, uuid: 'u0', timestamp: '2026-12-01T08:00:00.000Z', ...common }];
+    let parent = 'u0';
+    for (let n = 1; n <= 5; n++) {
+      lines.push({ parentUuid: parent, type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus-4', content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `pytest -k t${n}` } }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }, requestId: `req_${n}`, uuid: `a${n}`, timestamp: `2026-12-01T08:0${n}:00.000Z`, ...common });
+      lines.push({ parentUuid: `a${n}`, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${n}`, content: OUT(n), is_error: false }] }, toolUseResult: { stdout: OUT(n), stderr: '', interrupted: false }, sourceToolAssistantUUID: `a${n}`, promptId: `p${n}`, uuid: `r${n}`, timestamp: `2026-12-01T08:0${n}:01.000Z`, ...common });
+      parent = `r${n}`;
+    }
+    lines.push({ parentUuid: parent, type: 'assistant', message: { id: 'msg_9', type: 'message', role: 'assistant', model: 'claude-opus-4', content: [{ type: 'text', text: 'All fixed.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }, uuid: 'a9', timestamp: '2026-12-01T08:09:00.000Z', ...common });
+    const input = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const t = parseTranscript(input);
+    expect(t.format).toBe('claude-code');
+    expect(maskOldResults(t)).toBe(3);
+    const out = writeTranscript(t, 'same');
+    expect(out.startsWith(input)).toBe(true);
+    const added = out.slice(input.length).trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const masked = added.filter((r) => JSON.stringify(r.message?.content ?? '').includes('[masked '));
+    expect(masked).toHaveLength(3);
+    for (const m of masked) {
+      const o = lines.find((l) => l.promptId === m.promptId)!;
+      const { uuid: _u, parentUuid: _p, timestamp: _t, toolUseResult: _r, sourceToolAssistantUUID: _s, message: om, ...rest } = o;
+      for (const [k, v] of Object.entries(rest)) expect(m[k], k).toEqual(v);
+      expect(m.message.role).toBe(om.role);
+      expect(m.message.content[0]).toEqual({ ...om.content[0], content: [{ type: 'text', text: m.message.content[0].content[0].text }] });
+      expect(m.toolUseResult).toBeUndefined();
+    }
+  });
+
+  it('Codex: a masked function_call_output keeps call_id and the item fields it does not model', () => {
+    const rec = (type: string, payload: Rec) => JSON.stringify({ timestamp: '2026-12-01T08:00:00.000Z', type, payload });
+    const rows = [
+      rec('session_meta', { id: 'sess', cwd: '/repo', originator: 'codex_cli_rs', cli_version: '0.171.0' }),
+      rec('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the services.' }] }),
+    ];
+    for (let n = 1; n <= 5; n++) {
+      rows.push(rec('response_item', { type: 'function_call', id: `fc_${n}`, name: 'shell', arguments: JSON.stringify({ command: ['ls', `svc${n}`] }), call_id: `call_${n}` }));
+      rows.push(rec('response_item', { type: 'function_call_output', call_id: `call_${n}`, output: OUT(n), status: 'completed', id: `fco_${n}` }));
+    }
+    rows.push(rec('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Five services.' }] }));
+    const input = rows.join('\n') + '\n';
+    const t = parseTranscript(input);
+    expect(t.format).toBe('codex');
+    expect(maskOldResults(t)).toBe(3);
+    const out = writeTranscript(t, 'same');
+    expect(out.startsWith(input)).toBe(true);
+    const compacted = out.slice(input.length).trim().split('\n').map((l) => JSON.parse(l) as Rec).find((r) => r.type === 'compacted')!;
+    const outputs = compacted.payload.replacement_history.filter((h: Rec) => h.type === 'function_call_output');
+    expect(outputs.map((h: Rec) => [h.call_id, h.status, h.id])).toEqual([1, 2, 3, 4, 5].map((n) => [`call_${n}`, 'completed', `fco_${n}`]));
+    expect(outputs.filter((h: Rec) => String(h.output).includes('[masked '))).toHaveLength(3);
+  });
+});

@@ -6,7 +6,7 @@ import { piKeptNodes } from '../formats/pi.js';
 import type { Transcript } from '../types.js';
 import { anthropicBlocks } from './chat.js';
 import { checkpointText, originalText } from './original.js';
-import { writeWhole } from './whole.js';
+import { anthropicChanged, writeWhole } from './whole.js';
 
 type Rec = Record<string, unknown>;
 
@@ -163,8 +163,8 @@ function writeClaudeCode(t: Transcript, original: string): string {
       rec = { ...orig, parentUuid: parent, uuid: u, timestamp: stamp() };
       delete rec.logicalParentUuid;
       if (modified(t, n)) {
-        // new content (e.g. a masked tool result); the full tool output copy goes too
-        rec.message = { ...(orig.message as Rec), content: anthropicBlocks(n.content, role) };
+        // new content (e.g. a masked tool result), the record's other fields kept; the full tool output copy goes too
+        rec.message = anthropicChanged((orig.message ?? {}) as Rec, n);
         delete rec.toolUseResult;
       }
       if (typeof orig.uuid === 'string') uuidMap.set(orig.uuid, u);

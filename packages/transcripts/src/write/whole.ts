@@ -59,11 +59,12 @@ function openAIChanged(orig: Rec, n: MessageEvent): Rec {
 }
 
 /**
- * Anthropic message of a replaced node: the original blocks, each `tool_result` getting the
- * new content (in order; ids and other fields of the block kept); when the block shapes do
- * not line up, the node's blocks rendered anew. Fields beside `content` are kept.
+ * Anthropic message of a replaced node (also Claude Code's `message`): the original blocks,
+ * each `tool_result` getting the new content (in order; `tool_use_id` as the file had it, even
+ * where the reader renamed a repeated id, and the block's other fields kept); when the block
+ * shapes do not line up, the node's blocks rendered anew. Fields beside `content` are kept.
  */
-function anthropicChanged(orig: Rec, n: MessageEvent): Rec {
+export function anthropicChanged(orig: Rec, n: MessageEvent): Rec {
   const role = n.type === 'assistant/message' ? 'assistant' : 'user';
   const fresh = anthropicBlocks(n.content, role);
   const old = Array.isArray(orig.content) ? (orig.content as AnthropicBlock[]) : undefined;
