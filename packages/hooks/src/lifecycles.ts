@@ -25,6 +25,7 @@ import { ensureDir } from './mkdir.js';
 import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
+import { saveCaptures } from './capture.js';
 import { NOTES_SHARE, PROMPT_ITEM_CHARS, PROMPT_MIN_MATCHED, givenIds, notesBlock, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
@@ -195,8 +196,9 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
     };
     (s.kind === 'preference' ? personalFrames : wsFrames).push(f);
   });
-  withMind(target, busy, (m) => m.saveMany(wsFrames));
-  if (personalFrames.length) withMind(minds.personal, busy, (m) => m.saveMany(personalFrames));
+  const where = { host: input.host, event: input.nativeEvent };
+  saveCaptures(target, busy, wsFrames, env, where);
+  if (personalFrames.length) saveCaptures(minds.personal, busy, personalFrames, env, where);
 }
 
 function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
@@ -228,7 +230,7 @@ function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date
     turnId: input.turnId,
     expiresAt: importance === 'temporary' ? new Date(now.getTime() + PROMPT_TTL_MS).toISOString() : null,
   };
-  withMind(minds.workspace?.path ?? minds.personal, busy, (m) => m.save(frame));
+  saveCaptures(minds.workspace?.path ?? minds.personal, busy, [frame], env, { host: input.host, event: input.nativeEvent });
 }
 
 /** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */

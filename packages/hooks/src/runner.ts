@@ -7,19 +7,21 @@
  * - parses defensively, redacts every string of the payload (`redactJson`: secrets are gone before
  *   any text is extracted, cut or joined) and dispatches through the host's adapter;
  * - writes only the host's expected JSON (or nothing) on stdout;
+ * - an environment override with a bad value is logged (name, value, what is used instead);
  * - never fails the host: every error is logged as one line to `<home>/logs/hooks.log`
  *   (see log.ts), the output falls back to `adapter.render(event, {})`, and the process
  *   exits 0; a watchdog (default 10 s, `HIVE_MIND_HOOK_TIMEOUT_MS`) ends a stuck run the
  *   same way.
  * Imports only the adapter of the host being run, and the mind only when an event needs it.
  */
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { redactJson } from '@hive-mind/mind/redact';
-import { logHookLine } from './log.js';
+import { envProblems, formatEnvProblem } from '@hive-mind/mind/settings';
+import { hookLogPath, logHookLine } from './log.js';
 import { loadAdapter } from './registry.js';
 import { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
 import type { HookContext, HostAdapter, LifecycleInput, LifecycleOutput } from './types.js';
+
+export { hookLogPath };
 
 /** Default watchdog of one hook run, in ms. */
 export const HOOK_TIMEOUT_MS = 10_000;
@@ -48,13 +50,6 @@ export interface RunHookResult {
   error?: string;
   /** The log file written, when a line was logged. */
   logPath?: string;
-}
-
-/** Mirrors `@hive-mind/mind` `hooksLogPath` without loading the mind (and SQLite) for a failing run. */
-export function hookLogPath(env: NodeJS.ProcessEnv): string {
-  const h = env.HIVE_MIND_HOME;
-  const home = h && h.trim() ? resolve(h) : join(env.HOME && env.HOME.trim() ? env.HOME : homedir(), '.hive-mind');
-  return join(home, 'logs', 'hooks.log');
 }
 
 function positive(v: unknown): number | undefined {
@@ -100,6 +95,9 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
     (opts.onTimeout ?? (() => process.exit(0)))();
   }, timeoutMs);
   watchdog.unref?.();
+
+  // a bad override is used as its default (or refused) but never silently: one line per variable, every run
+  for (const p of envProblems(env)) logHookLine(logPath, host, event, `setting ${formatEnvProblem(p)}`);
 
   try {
     adapter = await loadAdapter(host);

@@ -4,7 +4,7 @@
  * Needs `npx tsc -b packages/cli` first.
  */
 import { describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
@@ -83,7 +83,7 @@ describe('hook runner as a child process: bad input fails open', { timeout: 60_0
     expect([r2.code, r2.stdout]).toEqual([0, '']);
   });
 
-  it('a .mind locked by another process: the write gives up after the busy timeout, logged', async () => {
+  it('a .mind locked by another process past the busy timeout: the capture is spooled and logged, and the next write replays it', async () => {
     const s = sandbox();
     const path = workspaceMindPath(s.project, s.env);
     Mind.open(path).close();
@@ -91,12 +91,24 @@ describe('hook runner as a child process: bad input fails open', { timeout: 60_0
     db.exec('BEGIN EXCLUSIVE');
     try {
       const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), s.env);
-      expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /claude-code UserPromptSubmit: .*(lock|busy)/i);
+      expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /claude-code UserPromptSubmit: store busy past \d+ ms; \d+ captures? spooled to .*pending\.jsonl/i);
     } finally {
       db.exec('ROLLBACK');
       db.close();
     }
+    expect(existsSync(`${path}.pending.jsonl`)).toBe(true);
+    // the next hook that writes replays the spool: the first prompt's frames are there, the spool is gone
+    const next = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify({ ...payload('claude-code', 'UserPromptSubmit', 2, s.project), prompt: 'run the linter before committing' }), s.env);
+    expect(next.code).toBe(0);
+    expect(existsSync(`${path}.pending.jsonl`)).toBe(false);
+    const m = Mind.open(path, { readonly: true });
+    const frames = m.list({ limit: 100, includeRetired: true });
+    m.close();
+    // the spooled capture (the stated fact of the first prompt) and the second prompt's own frames
+    expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
+    expect(frames.filter((f) => f.sessionId === payload('claude-code', 'UserPromptSubmit', 2).session_id).length).toBeGreaterThanOrEqual(2);
   });
+
 
   it('an unwritable home: the line goes to the fallback log in the temp dir', async () => {
     const s = sandbox();

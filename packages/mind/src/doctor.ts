@@ -11,6 +11,8 @@ import { readLock } from './lock.js';
 import { redactSecrets } from './redact.js';
 import { contentHash } from './text.js';
 import { hooksLogPath } from './paths.js';
+import { envProblems, type EnvProblem } from './settings.js';
+import { pendingSpooled } from './spool.js';
 
 /** Default size above which `doctor` warns about a .mind file (bytes, file + WAL): 512 MiB. Env `HIVE_MIND_MIND_SIZE_WARN`. */
 export const DEFAULT_MIND_SIZE_WARN = 512 * 1024 * 1024;
@@ -31,11 +33,18 @@ export interface DoctorReport {
     integrity?: string[];
     quarantined: Array<Pick<Frame, 'id' | 'threats' | 'createdAt' | 'host'> & { preview: string }>;
     pendingNotes: number;
+    /** Hook captures waiting in the pending spool (`<mind>.pending.jsonl`) for the next write or `mind doctor`. */
+    spooled: number;
   };
   notes: ReturnType<Notes['inventory']>;
   locks: Array<{ path: string; pid: number; since: string; stale: boolean }>;
+  /** The latest hook-log entries (failures and notices), newest last. */
   hookErrors: string[];
+  /** Entries in the last 256 KiB of the hook log. */
+  hookErrorCount: number;
   hookLog: string;
+  /** Environment overrides with a value their reader cannot use (settings.ts). */
+  settings: EnvProblem[];
 }
 
 function size(p: string): number {
@@ -46,9 +55,16 @@ function size(p: string): number {
   }
 }
 
-/** Last `n` lines of a file that look like errors (reads at most the last 256 KiB). */
-function tailErrors(path: string, n: number): string[] {
-  if (!existsSync(path)) return [];
+/** One line of the hook log, as `logHookLine` in the hooks package writes it: `ISO-time host event: message`. */
+const HOOK_LOG_LINE = /^(\d{4}-\d\d-\d\dT[\d:.]+Z) (\S+) (\S+): (.*)$/;
+
+/**
+ * The latest `n` entries of the hook log (reads at most its last 256 KiB), newest last, and how many
+ * entries that tail holds. Every line the hooks write is a failure or a notice (a spooled capture, a bad
+ * setting): the runner logs nothing else. Lines of another shape are skipped. Secrets are redacted again.
+ */
+function tailHookLog(path: string, n: number): { lines: string[]; count: number } {
+  if (!existsSync(path)) return { lines: [], count: 0 };
   const total = size(path);
   const len = Math.min(total, 256 * 1024);
   const buf = Buffer.alloc(len);
@@ -58,24 +74,28 @@ function tailErrors(path: string, n: number): string[] {
   } finally {
     closeSync(fd);
   }
-  const lines = buf.toString('utf8').split('\n').filter((l) => l.trim());
-  return lines.filter((l) => /error|fail|exception|"level"\s*:\s*"(?:error|warn)"/i.test(l)).slice(-n).map((l) => redactSecrets(l.length > 400 ? l.slice(0, 400) + '…' : l).text);
+  const lines = buf.toString('utf8').split('\n').filter((l) => HOOK_LOG_LINE.test(l));
+  return { lines: lines.slice(-n).map((l) => redactSecrets(l.length > 400 ? l.slice(0, 400) + '…' : l).text), count: lines.length };
 }
 
 /**
  * Health of a hive-mind home: the .mind file (size against the warning size, schema, integrity,
  * quarantined frames, pending notes), every notes file (size against its limit, lock state), and
- * the recent errors in `<home>/logs/hooks.log`. Never modifies anything.
+ * the latest entries of `<home>/logs/hooks.log`, environment overrides with bad values, and hook
+ * captures waiting in the pending spool. Never modifies anything (the CLI replays the spool first).
  */
 export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.ProcessEnv; maxHookErrors?: number }): DoctorReport {
   const env = opts.env ?? process.env;
-  const warn = Number(env.HIVE_MIND_MIND_SIZE_WARN) > 0 ? Number(env.HIVE_MIND_MIND_SIZE_WARN) : DEFAULT_MIND_SIZE_WARN;
+  const warnSetting = Number(env.HIVE_MIND_MIND_SIZE_WARN);
+  const warn = Number.isInteger(warnSetting) && warnSetting > 0 ? warnSetting : DEFAULT_MIND_SIZE_WARN; // a bad value is listed in `settings`
   const mp = opts.mindPath;
   const report: DoctorReport = {
-    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0 },
+    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0, spooled: 0 },
     notes: opts.notes.inventory(),
     locks: [],
     hookErrors: [],
+    hookErrorCount: 0,
+    settings: [],
     hookLog: join(opts.notes.home, 'logs', 'hooks.log'),
   };
   if (report.mind.exists) {
@@ -99,7 +119,11 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
   const fl = readLock(join(opts.notes.dir, '.turn-failures.json.lock'));
   if (fl) report.locks.push({ path: join(opts.notes.dir, '.turn-failures.json.lock'), pid: fl.pid, since: fl.since, stale: fl.stale });
   report.hookLog = existsSync(report.hookLog) ? report.hookLog : hooksLogPath(env);
-  report.hookErrors = tailErrors(report.hookLog, opts.maxHookErrors ?? 10);
+  const tail = tailHookLog(report.hookLog, opts.maxHookErrors ?? 10);
+  report.hookErrors = tail.lines;
+  report.hookErrorCount = tail.count;
+  report.settings = envProblems(env);
+  report.mind.spooled = pendingSpooled(mp).frames;
   return report;
 }
 

@@ -8,8 +8,10 @@
  * - `NOT_FOUND`: a frame id that does not exist.
  * - `LOCKED`: a notes file lock could not be acquired in time.
  * - `STALE`: a notes write based on an out-of-date read.
+ * - `BUSY`: another process held the .mind's lock longer than the busy timeout (nothing was written;
+ *   retrying later succeeds; the hooks spool the capture, see spool.ts).
  */
-export type MindErrorCode = 'CORRUPT' | 'SCHEMA_NEWER' | 'EMPTY_QUERY' | 'TOO_LARGE' | 'INVALID' | 'NOT_FOUND' | 'LOCKED' | 'STALE' | 'IO' | 'NOT_MIND';
+export type MindErrorCode = 'CORRUPT' | 'SCHEMA_NEWER' | 'EMPTY_QUERY' | 'TOO_LARGE' | 'INVALID' | 'NOT_FOUND' | 'LOCKED' | 'STALE' | 'BUSY' | 'IO' | 'NOT_MIND';
 
 /** Error thrown by the mind package. `file` names the file concerned when there is one. `exitCode` follows the CLI convention (2 bad input, 1 failed operation). */
 export class MindError extends Error {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -41,8 +42,10 @@ export function readLock(lockPath: string): (LockInfo & { ageMs: number; stale: 
 }
 
 const STALE_MS = 30_000;
+// the machine a lock holder runs on: a lock from another host (a shared home over NFS) is never
+// broken by a pid check here. os.hostname(), since $HOSTNAME is a shell variable Node rarely sees.
 function hostId(): string {
-  return process.env.HOSTNAME ?? 'localhost';
+  return hostname();
 }
 
 /**

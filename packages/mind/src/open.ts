@@ -27,7 +27,7 @@ export function wrapSqliteError(err: unknown, path: string, busyTimeoutMs?: numb
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new MindError(`${path}: database is busy (another process held the lock longer than ${busyTimeoutMs ?? '?'} ms): ${msg}`, 'IO', path);
+    return new MindError(`${path}: database is busy (another process held the lock longer than ${busyTimeoutMs ?? '?'} ms): ${msg}`, 'BUSY', path);
   }
   if (code.startsWith('SQLITE_')) {
     return new MindError(`${path}: ${msg} (${code})`, 'IO', path);
@@ -113,28 +113,51 @@ export function openDatabase(path: string, opts: MindOptions = {}): Database.Dat
  * Skipped while a WAL file holds content (pages may live there).
  */
 function checkHeader(path: string): void {
-  let walBytes = 0;
-  try {
-    walBytes = statSync(`${path}-wal`).size;
-  } catch {
-    /* no wal */
+  confirmTruncation(path, () => {
+    let walBytes = 0;
+    try {
+      walBytes = statSync(`${path}-wal`).size;
+    } catch {
+      /* no wal */
+    }
+    const size = statSync(path).size;
+    if (size < 100 || walBytes > 0) return undefined;
+    const fd = openSync(path, 'r');
+    const h = Buffer.alloc(100);
+    try {
+      readSync(fd, h, 0, 100, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (h.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return undefined; // SQLite itself reports NOTADB
+    const raw = h.readUInt16BE(16);
+    const pageSize = raw === 1 ? 65536 : raw;
+    const pages = h.readUInt32BE(28);
+    return pages > 0 && h.readUInt32BE(92) === h.readUInt32BE(24) && pageSize * pages > size ? { declared: pageSize * pages, size } : undefined;
+  });
+}
+
+/** Readings of a truncation check before it is believed (a concurrent checkpoint extends the file in steps). */
+export const TRUNCATION_READINGS = 6;
+/** Pause between two readings, in ms. */
+export const TRUNCATION_PAUSE_MS = 30;
+
+/**
+ * Throw `CORRUPT` only when `read` reports the same truncation (declared size over file size, both
+ * unchanged) on {@link TRUNCATION_READINGS} readings {@link TRUNCATION_PAUSE_MS} ms apart. A file
+ * another process is extending (a WAL checkpoint writes page 1 before the pages past the old end)
+ * reads as truncated for a moment; a truncated file stays so.
+ */
+function confirmTruncation(path: string, read: () => { declared: number; size: number } | undefined): void {
+  let first = read();
+  for (let i = 1; first && i < TRUNCATION_READINGS; i++) {
+    sleepSync(TRUNCATION_PAUSE_MS);
+    const next = read();
+    if (!next || next.declared !== first.declared || next.size !== first.size) first = undefined;
   }
-  const size = statSync(path).size;
-  if (size < 100 || walBytes > 0) return;
-  const fd = openSync(path, 'r');
-  const h = Buffer.alloc(100);
-  try {
-    readSync(fd, h, 0, 100, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (h.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return; // SQLite itself reports NOTADB
-  const raw = h.readUInt16BE(16);
-  const pageSize = raw === 1 ? 65536 : raw;
-  const pages = h.readUInt32BE(28);
-  if (pages > 0 && h.readUInt32BE(92) === h.readUInt32BE(24) && pageSize * pages > size) {
+  if (first) {
     throw new MindError(
-      `${path}: truncated .mind file (header says ${pageSize * pages} bytes, file has ${size}); the file was left untouched. Run \`hive-mind mind doctor --repair\` to recover what SQLite can read into a new file`,
+      `${path}: truncated .mind file (header says ${first.declared} bytes, file has ${first.size}); the file was left untouched. Run \`hive-mind mind doctor --repair\` to recover what SQLite can read into a new file`,
       'CORRUPT',
       path,
     );
@@ -158,25 +181,20 @@ function probe(db: Database.Database, path: string): void {
   if (version > 0) {
     const app = tables.includes('meta') ? (db.prepare("SELECT value FROM meta WHERE key = 'app'").get() as { value: string } | undefined) : undefined;
     if (!app || app.value !== APP_ID) throw new MindError(`${path}: SQLite user_version ${version} but no hive-mind marker; not a .mind file, refusing to modify it`, 'NOT_MIND', path);
-    // Truncation: the header's page count exceeds the file (only meaningful with no WAL content).
-    let walBytes = 0;
-    try {
-      walBytes = statSync(`${path}-wal`).size;
-    } catch {
-      /* no wal */
-    }
-    if (walBytes === 0) {
-      const pageSize = db.pragma('page_size', { simple: true }) as number;
-      const pageCount = db.pragma('page_count', { simple: true }) as number;
-      const size = statSync(path).size;
-      if (pageSize * pageCount > size) {
-        throw new MindError(
-          `${path}: truncated .mind file (header says ${pageSize * pageCount} bytes, file has ${size}); the file was left untouched. Run \`hive-mind mind doctor --repair\` to recover what SQLite can read into a new file`,
-          'CORRUPT',
-          path,
-        );
+    // Truncation: the header's page count exceeds the file (only meaningful with no WAL content);
+    // read inside this read transaction, and believed only when it holds over several readings
+    confirmTruncation(path, () => {
+      let walBytes = 0;
+      try {
+        walBytes = statSync(`${path}-wal`).size;
+      } catch {
+        /* no wal */
       }
-    }
+      if (walBytes > 0) return undefined;
+      const declared = (db.pragma('page_size', { simple: true }) as number) * (db.pragma('page_count', { simple: true }) as number);
+      const size = statSync(path).size;
+      return declared > size ? { declared, size } : undefined;
+    });
   }
 }
 

@@ -1,9 +1,10 @@
+import { hostname } from 'node:os';
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Mind, MindError, Notes, SCHEMA_VERSION, doctor, repairMind, harvestTranscriptFile, harvestEvents } from '@hive-mind/mind';
 import { MemorySessionLog } from '@hive-mind/session';
-import { tmp, REPO_DIR } from './helpers.js';
+import { tmp, REPO_DIR, ensureBuilt, runNode, CLI_BIN } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;
 beforeEach(() => (t = tmp('hm-doctor-')));
@@ -81,7 +82,7 @@ describe('doctor report', () => {
     notes.add({ file: 'memory', thread: 't/1' }, 'thread entry');
     mkdirSync(join(home, 'memories'), { recursive: true });
     writeFileSync(join(home, 'memories', 'USER.md'), 'u'.repeat(2000));
-    writeFileSync(join(home, 'memories', 'MEMORY.md.lock'), JSON.stringify({ pid: 999999, host: process.env.HOSTNAME ?? 'localhost', since: '2026-01-01T00:00:00Z' }));
+    writeFileSync(join(home, 'memories', 'MEMORY.md.lock'), JSON.stringify({ pid: 999999, host: hostname(), since: '2026-01-01T00:00:00Z' }));
     mkdirSync(join(home, 'logs'), { recursive: true });
     writeFileSync(join(home, 'logs', 'hooks.log'), ['2026-11-30T10:00:00Z info session-start ok', '2026-11-30T10:01:00Z error stop: SQLITE_BUSY after 10000 ms', '2026-11-30T10:02:00Z info ok'].join('\n'));
     const r = doctor({ mindPath, notes, env: { HIVE_MIND_HOME: home } });
@@ -257,5 +258,25 @@ describe('harvest (mind import)', () => {
     expect(h.frames.find((f) => f.kind === 'fix')!.content).toMatch(/^Fix for "error\[E0432\].*root cause was a missing serde_json/);
     expect(h.frames.find((f) => f.kind === 'outcome')!.content).toMatch(/fixed by adding it to Cargo\.toml/);
     expect(h.frames.find((f) => f.kind === 'file')!.content).toBe('Files touched in session s-1 (claude-code): modified: src/parser.rs; read: Cargo.toml');
+  });
+});
+
+describe('doctor reads the hook log as the hooks write it, and bad settings', () => {
+  it('real hook failures and a bad override: logged naming the variable, shown by doctor (text and --json), latest last', async () => {
+    ensureBuilt('cli');
+    const home = t.dir;
+    const env = { HIVE_MIND_HOME: home, HOME: join(home, 'user'), HIVE_MIND_RECALL_TOKENS: 'abc', HIVE_MIND_HOOK_TIMEOUT_MS: '-5' };
+    for (const stdin of ['', '{"truncated": ', '[1]']) expect((await runNode([CLI_BIN, 'hook', 'claude-code', 'Stop'], { env, input: stdin })).code).toBe(0);
+    const log = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8');
+    expect(log).toMatch(/claude-code Stop: setting HIVE_MIND_RECALL_TOKENS="abc" must be a positive integer .*; the default 1500 is used/);
+    expect(log).toMatch(/claude-code Stop: setting HIVE_MIND_HOOK_TIMEOUT_MS="-5" must be a positive integer/);
+    const r = doctor({ mindPath: join(home, 'personal.mind'), notes: new Notes({ home }), env });
+    expect(r.settings.map((p) => p.name)).toEqual(['HIVE_MIND_RECALL_TOKENS', 'HIVE_MIND_HOOK_TIMEOUT_MS']);
+    expect(r.hookErrorCount).toBe(9); // 3 runs x (2 settings + 1 failure)
+    expect(r.hookErrors.at(-1)).toMatch(/claude-code Stop: stdin JSON is not an object/);
+    const text = await runNode([CLI_BIN, 'mind', 'doctor'], { env });
+    expect(text.stdout).toMatch(/settings\n  HIVE_MIND_RECALL_TOKENS="abc" must be a positive integer/);
+    expect(text.stdout).toMatch(/hook log \(.*hooks\.log\): 9 failure\(s\) or notice\(s\), latest 9, newest last/);
+    expect(text.stdout).not.toMatch(/none recent/);
   });
 });

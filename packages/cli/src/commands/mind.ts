@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   Mind,
@@ -12,6 +12,9 @@ import {
   decodeUtf8,
   doctor,
   repairMind,
+  replaySpool,
+  spoolPath,
+  formatEnvProblem,
   type Frame,
   type FrameInput,
   type Importance,
@@ -148,7 +151,8 @@ export function register(program: Command): void {
     .option('--json', 'print {results: [...]}')
     .action(function (this: Command, query: string, o: { limit: number; includeTemporary?: boolean; includeQuarantined?: boolean }) {
       const c = common(this);
-      const hits = withMind(c, (m) => m.search(query, { limit: o.limit, includeTemporary: !!o.includeTemporary, includeQuarantined: !!o.includeQuarantined }));
+      // checked like list and recall: a search that skips a damaged page would print rows as if the file were sound
+      const hits = withMind(c, (m) => (m.quickCheck(), m).search(query, { limit: o.limit, includeTemporary: !!o.includeTemporary, includeQuarantined: !!o.includeQuarantined }));
       if (c.json) return printJson({ results: hits });
       if (!hits.length) return void process.stdout.write('no results\n');
       process.stdout.write(hits.map((h) => line(h, ` score ${h.score.toFixed(3)}`)).join('\n') + '\n');
@@ -296,6 +300,20 @@ export function register(program: Command): void {
         if (r.recovered === 0) process.exitCode = 1;
         return;
       }
+      // hook captures spooled while the store was busy are written now (the spool's other replayer is the next hook)
+      let replayed = 0;
+      if (existsSync(path) && existsSync(spoolPath(path))) {
+        try {
+          const w = Mind.open(path);
+          try {
+            replayed = replaySpool(path, (i) => w.saveMany(i)).replayed;
+          } finally {
+            w.close();
+          }
+        } catch {
+          /* a damaged or busy file: the report below says so, the spool stays */
+        }
+      }
       const r = doctor({ mindPath: path, notes: new Notes() });
       if (c.json) {
         printJson(r);
@@ -310,6 +328,8 @@ export function register(program: Command): void {
           else out.push(`  schema v${m.schemaVersion}, ${m.frames} frames, integrity ${m.ok ? 'ok' : (m.integrity ?? []).slice(0, 3).join('; ')}`);
           out.push(`  quarantined ${m.quarantined.length}${m.quarantined.length ? ':' : ''}`);
           for (const q of m.quarantined.slice(0, 10)) out.push(`    #${q.id} ${q.createdAt.slice(0, 10)} ${q.threats.join(',')} ${JSON.stringify(q.preview)}`);
+          if (replayed) out.push(`  replayed    ${replayed} hook capture(s) that waited in the pending spool`);
+          if (m.spooled) out.push(`  spooled     ${m.spooled} hook capture(s) still waiting in ${spoolPath(m.path)} (the store was busy or damaged)`);
           if (m.pendingNotes) out.push(`  pending notes ${m.pendingNotes} (facts that did not fit in MEMORY.md/USER.md; see: hive-mind mind list --kind pending-note)`);
         }
         out.push('notes');
@@ -318,8 +338,10 @@ export function register(program: Command): void {
           out.push(`  ${n.path}  ${n.chars}/${n.limit} chars (${Math.round((n.chars / n.limit) * 100)}%), ${n.entries} entries${n.overLimit ? '  OVER LIMIT' : ''}${n.lock ? `  locked by pid ${n.lock.pid}${n.lock.stale ? ' (stale)' : ''}` : ''}`);
         out.push('locks');
         out.push(r.locks.length ? r.locks.map((l) => `  ${l.path} pid ${l.pid} since ${l.since}${l.stale ? ' (stale: will be broken by the next writer)' : ''}`).join('\n') : '  none held');
-        out.push(`hook errors (${r.hookLog})`);
-        out.push(r.hookErrors.length ? r.hookErrors.map((e) => `  ${e}`).join('\n') : '  none recent');
+        out.push('settings');
+        out.push(r.settings.length ? r.settings.map((p) => `  ${formatEnvProblem(p)}`).join('\n') : '  environment overrides ok');
+        out.push(`hook log (${r.hookLog}): ${r.hookErrorCount ? `${r.hookErrorCount} failure(s) or notice(s), latest ${r.hookErrors.length}, newest last` : 'nothing logged'}`);
+        if (r.hookErrors.length) out.push(r.hookErrors.map((e) => `  ${e}`).join('\n'));
         process.stdout.write(out.join('\n') + '\n');
       }
       if (r.mind.error || (r.mind.exists && !r.mind.ok)) process.exitCode = 1;

@@ -1,0 +1,39 @@
+/**
+ * How a hook writes its captures: save within the hook's busy timeout, or, when the .mind stays
+ * busy past it (a long import or cleanup holding the lock), append them to the mind's pending spool
+ * (`<mind>.pending.jsonl`, see the mind's spool.ts) and log one line, so no capture is dropped.
+ * After a save that succeeds, whatever earlier hooks spooled is replayed in the same open.
+ */
+import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { Mind, replaySpool, spoolFrames, spoolPath, type FrameInput } from '@hive-mind/mind';
+import { ensureDir } from './mkdir.js';
+import { hookLogPath, logHookLine } from './log.js';
+
+/** What {@link saveCaptures} did with the frames. */
+export type CaptureOutcome = { saved: number; replayed: number } | { spooled: number; spool: string };
+
+/**
+ * Save `inputs` to the .mind at `path` (busy timeout `busyTimeoutMs`), replaying its spool after;
+ * on `BUSY`, spool them instead and log `store busy …; N captures spooled to …`. Other errors
+ * (a corrupt file, a full disk) are thrown for the runner to log.
+ */
+export function saveCaptures(path: string, busyTimeoutMs: number, inputs: FrameInput[], env: NodeJS.ProcessEnv, where: { host: string; event: string }): CaptureOutcome {
+  if (!inputs.length) return { saved: 0, replayed: 0 };
+  ensureDir(dirname(path), 0o700); // bounded: the recursive mkdir inside Mind.open can spin forever on some paths
+  try {
+    const m = Mind.open(path, { busyTimeoutMs });
+    try {
+      m.saveMany(inputs);
+      const replayed = existsSync(spoolPath(path)) ? replaySpool(path, (i) => m.saveMany(i)).replayed : 0;
+      return { saved: inputs.length, replayed };
+    } finally {
+      m.close();
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'BUSY') throw err;
+    const spool = spoolFrames(path, inputs);
+    logHookLine(hookLogPath(env), where.host, where.event, `store busy past ${busyTimeoutMs} ms; ${inputs.length} capture${inputs.length === 1 ? '' : 's'} spooled to ${spool} (replayed by the next write or \`hive-mind mind doctor\`)`);
+    return { spooled: inputs.length, spool };
+  }
+}

@@ -1,0 +1,106 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync, copyFileSync, truncateSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Mind, MindError, Notes, pendingSpooled, replaySpool, spoolFrames, spoolPath } from '@hive-mind/mind';
+import { tmp } from './helpers.js';
+import { SECRET_CASES } from './secrets.js';
+
+let t: ReturnType<typeof tmp>;
+let path: string;
+beforeEach(() => {
+  t = tmp();
+  path = join(t.dir, 'w.mind');
+});
+afterEach(() => t.cleanup());
+
+describe('pending spool', () => {
+  it('spooled frames are redacted on disk, and a replay saves them once and removes the spool', () => {
+    Mind.open(path).close();
+    const c = SECRET_CASES[0]!;
+    spoolFrames(path, [{ content: `deploy key ${c.text}`, kind: 'fact', turnId: 't1', host: 'claude-code', sessionId: 's' }]);
+    spoolFrames(path, [{ content: 'the build uses pnpm', kind: 'fact' }]);
+    expect(readFileSync(spoolPath(path), 'latin1')).not.toContain(c.secret);
+    expect(statSync(spoolPath(path)).mode & 0o777).toBe(0o600);
+    expect(pendingSpooled(path).frames).toBe(2);
+    const m = Mind.open(path);
+    expect(replaySpool(path, (i) => m.saveMany(i))).toEqual({ replayed: 2, bad: 0, deferred: 0 });
+    expect(existsSync(spoolPath(path))).toBe(false);
+    // a second copy of the same lines (a replayer that crashed after its commit) adds nothing
+    spoolFrames(path, [{ content: 'the build uses pnpm', kind: 'fact' }]);
+    replaySpool(path, (i) => m.saveMany(i));
+    expect(m.list({ limit: 10 }).map((f) => f.content).sort()).toEqual(['deploy key aws creds: [REDACTED:aws-access-key] in us-east-1', 'the build uses pnpm']);
+    m.close();
+  });
+
+  it('busy again: the lines go back to the spool; a line that is not a record is kept in .bad, never dropped', () => {
+    Mind.open(path).close();
+    spoolFrames(path, [{ content: 'fact one' }]);
+    appendFileSync(spoolPath(path), 'not json\n');
+    const busy = () => {
+      throw new MindError('busy', 'BUSY', path);
+    };
+    expect(replaySpool(path, busy)).toEqual({ replayed: 0, bad: 0, deferred: 1 });
+    expect(pendingSpooled(path).frames).toBe(2);
+    const m = Mind.open(path);
+    expect(replaySpool(path, (i) => m.saveMany(i))).toEqual({ replayed: 1, bad: 1, deferred: 0 });
+    m.close();
+    expect(readFileSync(`${spoolPath(path)}.bad`, 'utf8')).toBe('not json\n');
+  });
+
+  it('a held write lock past the busy timeout is reported as BUSY (what the hooks spool on)', () => {
+    Mind.open(path).close();
+    const db = new Database(path);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const m = Mind.open(path, { busyTimeoutMs: 50 });
+      try {
+        expect(() => m.save({ content: 'x' })).toThrow(expect.objectContaining({ code: 'BUSY' }));
+      } finally {
+        m.close();
+      }
+    } finally {
+      db.exec('ROLLBACK');
+      db.close();
+    }
+  });
+});
+
+describe('damage check under concurrent writers', () => {
+  it('a file read as shorter than its header for a moment (being extended) is not CORRUPT; one that stays short is', async () => {
+    const m = Mind.open(path);
+    m.saveMany(Array.from({ length: 300 }, (_, i) => ({ content: `fact ${i} `.repeat(40) })));
+    m.database.pragma('wal_checkpoint(TRUNCATE)');
+    m.close();
+    const full = join(t.dir, 'full.mind');
+    copyFileSync(path, full);
+    const size = statSync(path).size;
+    truncateSync(path, Math.floor(size / 2));
+    // another process puts the rest of the file back 40 ms after it says it is ready, as a checkpoint extending it would
+    const child = spawn(process.execPath, ['-e', `process.stdout.write('ready'); setTimeout(() => require('fs').copyFileSync(${JSON.stringify(full)}, ${JSON.stringify(path)}), 40)`]);
+    const opened = new Promise((r) => child.on('close', r));
+    await new Promise((r) => child.stdout.once('data', r));
+    const r = Mind.open(path, { readonly: true });
+    expect(r.stats().frames).toBe(300);
+    r.close();
+    await opened;
+    // stays truncated: CORRUPT, file untouched
+    truncateSync(path, Math.floor(size / 2));
+    expect(() => Mind.open(path, { readonly: true })).toThrow(/truncated \.mind file/);
+    expect(statSync(path).size).toBe(Math.floor(size / 2));
+  });
+});
+
+describe('notes lock host', () => {
+  it('identifies its host by os.hostname(): a dead holder on this host is broken, a fresh one from another host is not', () => {
+    const home = join(t.dir, 'home');
+    mkdirSync(join(home, 'memories'), { recursive: true });
+    const lock = join(home, 'memories', 'MEMORY.md.lock');
+    writeFileSync(lock, JSON.stringify({ pid: 999999, host: hostname(), since: new Date().toISOString() }));
+    expect(new Notes({ home, lockTimeoutMs: 200 }).add({ file: 'memory' }, 'first entry').ok).toBe(true);
+    writeFileSync(lock, JSON.stringify({ pid: 999999, host: `not-${hostname()}`, since: new Date().toISOString() }));
+    expect(new Notes({ home, lockTimeoutMs: 200 }).add({ file: 'memory' }, 'second entry')).toMatchObject({ ok: false, reason: 'locked' });
+  });
+});
