@@ -102,7 +102,7 @@ describe('hive-mind mind (built binary)', () => {
     expect(d.stdout).toMatch(/quarantined 1:\n\s+#1 .*prompt-injection:ignore-previous/);
     expect(d.stdout).toMatch(/MEMORY\.md\s+6\/2200 chars/);
     expect(d.stdout).toMatch(/USER\.md\s+14\/1375 chars/);
-    expect(d.stdout).toMatch(/hook errors .*\n\s+none recent/);
+    expect(d.stdout).toMatch(/hook log \(.*\): nothing logged/);
   });
 
   it('random bytes over a 100-frame .mind: list and recall fail like stats (exit 1, one line); repair summarizes and counts exactly', async () => {
