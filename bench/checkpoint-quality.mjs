@@ -171,7 +171,7 @@ for (const d of details) console.log('  ' + d);
 
 // ---------------------------------------------------------------- 2
 console.log('\n## 2. Five successive compactions of one growing session\n');
-console.log(`${pad('transcript', 34)}${lpad('budget', 8)}${lpad('compactions', 13)}${lpad('ckpt tokens', 13)}${lpad('kept by 1st', 13)}${lpad('kept by 5th', 13)}${lpad('max surface', 13)}  lost`);
+console.log(`${pad('transcript', 34)}${lpad('budget', 8)}${lpad('compactions', 13)}  ${pad('checkpoint tokens', 26)}${lpad('kept by 1st', 13)}${lpad('kept by 5th', 13)}${lpad('max surface', 13)}  lost`);
 for (const [f, { spec, t }] of loaded) {
   const msgs = originalMessages(t);
   const total = new TokenMeter().countEvents(msgs);
@@ -201,7 +201,7 @@ for (const [f, { spec, t }] of loaded) {
   const lost = first.filter((id) => !fifth.includes(id));
   if (flag('--show') === spec.transcript) console.log(last?.text);
   console.log(
-    `${pad(spec.transcript, 34)}${lpad(budget, 8)}${lpad(checkpoints.length, 13)}${lpad(checkpoints.map((c) => c.tokens).join('/'), 13)}${lpad(`${first.length}/${spec.probes.length}`, 13)}${lpad(`${first.filter((id) => fifth.includes(id)).length}/${first.length}`, 13)}${lpad(maxSurface, 13)}  ${lost.join(', ') || '-'}${checkpoints.some((c) => c.error) ? '  errors: ' + checkpoints.filter((c) => c.error).map((c) => c.error.slice(0, 80)).join('; ') : ''}`,
+    `${pad(spec.transcript, 34)}${lpad(budget, 8)}${lpad(checkpoints.length, 13)}  ${pad(checkpoints.map((c) => c.tokens).join('/'), 26)}${lpad(`${first.length}/${spec.probes.length}`, 13)}${lpad(`${first.filter((id) => fifth.includes(id)).length}/${first.length}`, 13)}${lpad(maxSurface, 13)}  ${lost.join(', ') || '-'}${checkpoints.some((c) => c.error) ? '  errors: ' + checkpoints.filter((c) => c.error).map((c) => c.error.slice(0, 80)).join('; ') : ''}`,
   );
 }
 console.log('(kept by 5th: probes the first checkpoint kept that the fifth still keeps; lost: first-span probes the later merges dropped)');

@@ -1,6 +1,6 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { PRESERVED_HEADING } from './summarizer.js';
@@ -67,7 +67,7 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
   const instr = users.slice(0, -1).filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
   for (const t of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', t);
   for (const c of f.calls) {
-    if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths) if (!/[*?{}]/.test(p) && !/^\/(?:var\/|private\/)?tmp\/[^/]+$/.test(p)) push('file', p);
+    if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths) if (isFilePath(p) && !/^\/(?:var\/|private\/)?tmp\/[^/]+$/.test(p)) push('file', p);
   }
   const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => c.errorLine!);
   for (const e of errs.slice(-(opts.maxErrors ?? 10))) push('error', e);

@@ -36,6 +36,9 @@ export function canonicalHeading(h: string): string | undefined {
   const known = (CHECKPOINT_HEADINGS as readonly string[]).find((s) => s.toLowerCase() === k);
   if (known) return known;
   for (const [re, to] of ALIASES) if (re.test(k)) return to;
+  // "Current Task: File Reorganization" -> the name before the colon
+  const before = k.split(':')[0]!.trim();
+  if (before !== k) for (const [re, to] of ALIASES) if (re.test(before)) return to;
   return undefined;
 }
 
@@ -85,7 +88,8 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
       continue;
     }
     const h = HEADING.exec(raw.trim());
-    if (h && !/^\s*[-*]/.test(raw)) {
+    // "All core refactoring is done:" introduces a list; only a known section name is a heading in that form
+    if (h && !/^\s*[-*]/.test(raw) && (h[3] === undefined || canonicalHeading(h[3]) !== undefined)) {
       const name = (h[1] ?? h[2] ?? h[3])!;
       const canon = canonicalHeading(name);
       if (name.toLowerCase() === PRESERVED_HEADING.toLowerCase()) {
@@ -121,7 +125,8 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
       (cur as Item).text += '\n' + raw.replace(/\s+$/, '');
       continue;
     }
-    if (cur && heading === EARLIER_CONTEXT && !bullet) {
+    // a line right after an item that is no bullet continues it (a wrapped line)
+    if (cur && !bullet) {
       (cur as Item).text += ' ' + raw.trim();
       continue;
     }

@@ -118,7 +118,8 @@ export function buildSections(span: readonly SurfaceNode[]): Section[] {
 
   const users = f.userTexts;
   const requests = users.filter((u) => isSubstantiveRequest(u.text));
-  const firstReq = requests[0];
+  // a session whose only request is a few words ("say hi") still has that as its goal
+  const firstReq = requests[0] ?? users.find((u) => !/^\/[\w:-]+(?:\s|$)/.test(u.text.trim()) && !/^(?:Stop hook feedback:|\w+ hook (?:feedback|error))/i.test(u.text));
   const latestReq = requests[requests.length - 1];
   const rejections = users.filter((u) => REJECT.test(u.text));
 
@@ -381,11 +382,12 @@ function outcomeOf(c: CallFact): string {
 // --- Files --------------------------------------------------------------------------
 
 /** A path worth listing: not a glob, not an import specifier, not a bare word. */
-function isFilePath(p: string): boolean {
+export function isFilePath(p: string): boolean {
   if (/[*?{}[\]]/.test(p) || /\s/.test(p)) return false;
-  if (/^\.\.?\//.test(p) && !/\.\w+$/.test(p)) return false; // `../theme/theme` is an import specifier
-  if (!p.includes('/') && !/\.\w+$/.test(p)) return false;
-  return true;
+  if (p.endsWith('/')) return true; // a directory
+  const base = p.split('/').pop()!;
+  // `../theme/theme` and `utils/config` are import specifiers: a file has an extension, is a dotfile or a known extensionless name
+  return /\.\w+$/.test(base) || /^\.[\w.-]+$/.test(base) || /^(?:[A-Z][A-Za-z]*file|Makefile|LICENSE|README|CHANGELOG|NOTICE|COPYING|Procfile|Brewfile|Gemfile|Rakefile|Vagrantfile|Justfile|justfile|makefile)$/.test(base);
 }
 
 function files(f: SpanFacts, add: Add): void {
