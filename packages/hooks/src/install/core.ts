@@ -6,12 +6,13 @@
  * (one editor per format), so bytes outside our entries never change.
  *
  * Pipeline (pure, no I/O; installer.ts does the files):
- * - install: `parse -> installTarget (data) -> applyDiff (edits, each recorded as whole
- *   lines) -> check (re-parse equals the target)`;
- * - uninstall: `undo the recorded edits that are still there unchanged (gives the user's
- *   exact bytes back) -> uninstallTarget (data) -> applyDiff -> check`. What the user
- *   changed since install is never undone: their lines are no longer the recorded ones, so
- *   only our entries are removed, structurally.
+ * - install: `parse -> installTarget (data) -> applyDiff (edits, each recorded: our text
+ *   and a hash of its lines) -> check (re-parse equals the target)`;
+ * - uninstall: `undo the recorded edits whose lines are unchanged (gives the user's exact
+ *   bytes back) -> uninstallTarget (data) -> applyDiff -> check`, and the undo is kept only
+ *   when it leads to the same data as structural removal alone. What the user changed since
+ *   install is never undone: those lines no longer hash as recorded, so only our entries
+ *   are removed, structurally.
  */
 import { HostConfigError } from './errors.js';
 import { UnsupportedEdit, type ConfigFormat, type Path } from './format.js';
