@@ -1,4 +1,4 @@
-import { closeSync, constants, copyFileSync, fchmodSync, fsyncSync, lstatSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fsyncSync, linkSync, lstatSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -104,11 +104,13 @@ export function backupStamp(d = new Date()): string {
 
 /**
  * Copy the file at `path` (its real target when `path` is a symlink) to
- * `<target>.hive-mind-backup-<stamp>` beside it, fsynced, and return the backup's path
- * (undefined when `path` does not exist). An existing backup is never overwritten: a second
- * backup in the same millisecond gets `-1`, `-2`... (the copy itself refuses to replace a file,
- * COPYFILE_EXCL, so two writers cannot take the same name). Permission bits are copied.
- * @throws the fs error of the copy (EACCES, ENOSPC...).
+ * `<target>.hive-mind-backup-<stamp>` beside it and return the backup's path (undefined when
+ * `path` does not exist). The copy goes to a temp file first, is fsynced, then gets its name by
+ * a hard link, which never replaces a file: a backup under its final name is always complete,
+ * and an existing backup is never overwritten (a second one in the same millisecond gets `-1`,
+ * `-2`...). Permission bits are copied. Where hard links are not supported the temp file is
+ * renamed to a name checked free just before.
+ * @throws the fs error of the copy (EACCES, ENOSPC...); the temp file is then removed.
  */
 export function backupFile(path: string, now = new Date()): string | undefined {
   const target = realTarget(path);
@@ -118,22 +120,36 @@ export function backupFile(path: string, now = new Date()): string | undefined {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  const base = `${target}.hive-mind-backup-${backupStamp(now)}`;
-  for (let i = 0; ; i++) {
-    const dest = i === 0 ? base : `${base}-${i}`;
-    try {
-      copyFileSync(target, dest, constants.COPYFILE_EXCL);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && i < 1000) continue;
-      throw e;
-    }
-    const fd = openSync(dest, 'r+');
+  const dir = dirname(target);
+  const tmp = join(dir, `.${basename(target)}.hive-mind-backup-tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    copyFileSync(target, tmp, constants.COPYFILE_EXCL);
+    const fd = openSync(tmp, 'r+');
     try {
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    fsyncDir(dirname(dest));
-    return dest;
+    const base = `${target}.hive-mind-backup-${backupStamp(now)}`;
+    for (let i = 0; ; i++) {
+      const dest = i === 0 ? base : `${base}-${i}`;
+      try {
+        linkSync(tmp, dest);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST' && i < 1000) continue;
+        if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+        if (existsSync(dest)) continue;
+        renameSync(tmp, dest); // no hard links here (some FUSE and FAT file systems)
+      }
+      fsyncDir(dir);
+      return dest;
+    }
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* linked and removed, or renamed */
+    }
   }
 }

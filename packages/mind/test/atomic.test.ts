@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Notes, writeFileAtomic, realTarget } from '@hive-mind/mind';
+import { Notes, writeFileAtomic, realTarget, backupFile } from '@hive-mind/mind';
 import { tmp } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;
@@ -59,6 +59,32 @@ describe('writeFileAtomic', () => {
     symlinkSync(join(t.dir, 'b'), join(t.dir, 'a'));
     symlinkSync(join(t.dir, 'a'), join(t.dir, 'b'));
     expect(() => realTarget(join(t.dir, 'a'))).toThrow(/too many levels of symbolic links/);
+  });
+});
+
+describe('backupFile', () => {
+  it('never overwrites a backup: two in the same millisecond are both kept, complete, and no temp file stays', () => {
+    const p = join(t.dir, 'session.jsonl');
+    writeFileSync(p, 'v1\n');
+    const now = new Date('2026-12-01T08:00:00.123Z');
+    const a = backupFile(p, now)!;
+    writeFileSync(p, 'v2\n');
+    const b = backupFile(p, now)!;
+    expect(a).toBe(`${p}.hive-mind-backup-20261201T080000123Z`);
+    expect(b).toBe(`${a}-1`);
+    expect(readFileSync(a, 'utf8')).toBe('v1\n');
+    expect(readFileSync(b, 'utf8')).toBe('v2\n');
+    expect(readdirSync(t.dir).sort()).toEqual(['session.jsonl', 'session.jsonl.hive-mind-backup-20261201T080000123Z', 'session.jsonl.hive-mind-backup-20261201T080000123Z-1']);
+    expect(backupFile(join(t.dir, 'missing'))).toBeUndefined();
+  });
+
+  it('backs up a symlinked file as its target, beside the target', () => {
+    mkdirSync(join(t.dir, 'real'));
+    writeFileSync(join(t.dir, 'real', 's.json'), '[]');
+    symlinkSync(join(t.dir, 'real', 's.json'), join(t.dir, 's.json'));
+    const b = backupFile(join(t.dir, 's.json'))!;
+    expect(b.startsWith(join(t.dir, 'real', 's.json.hive-mind-backup-'))).toBe(true);
+    expect(readFileSync(b, 'utf8')).toBe('[]');
   });
 });
 
