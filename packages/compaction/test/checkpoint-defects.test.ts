@@ -1,0 +1,260 @@
+// Each defect issue 9 lists, on a realistic synthetic session (host tool names and result
+// shapes as the hosts write them), and the bad inputs: a checkpoint or a clear error, never a
+// loop, never an orphaned tool result.
+import { describe, expect, it } from 'vitest';
+import { checkInvariants, MemorySessionLog } from '@hive-mind/session';
+import { BasicCompactionEngine, BudgetTooSmallError, ExtractiveSummarizer, TokenMeter, extractSections, parseCheckpoint, renderSections } from '@hive-mind/compaction';
+import { bigOutput, LogBuilder } from './helpers.js';
+
+const meter = new TokenMeter();
+const summarize = async (b: LogBuilder, maxTokens = 3000) => (await new ExtractiveSummarizer().summarize({ span: b.log.surface(), tail: [], maxTokens, meter })).text;
+const section = (text: string, h: string) => (new RegExp(`## ${h}\\n([\\s\\S]*?)(?:\\n\\n## |$)`).exec(text)?.[1] ?? '').split('\n').filter((l) => l.startsWith('- '));
+const codexOut = (code: number, out: string) => `Exit code: ${code}\nWall time: 0.4 seconds\nOutput:\n${out}`;
+
+describe('goal and requests', () => {
+  it('a pasted stack trace becomes "pasted an error: <the error line>"; "ls" is no instruction; an answered question is not the next step', async () => {
+    const b = new LogBuilder();
+    b.user(['TypeError: Cannot read properties of undefined (reading \'map\')', '    at renderList (/app/src/list.ts:42:17)', '    at Object.render (/app/src/app.ts:10:5)', '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)'].join('\n'));
+    b.tool('read', { path: 'src/list.ts' }, 'export function renderList(items) { return items.map(String); }');
+    b.user('ls');
+    b.tool('bash', { command: 'ls' }, 'src\npackage.json');
+    b.user('what did i just execute?');
+    b.assistant('You ran `ls`, which listed `src` and `package.json`.');
+    const t = await summarize(b);
+    expect(section(t, 'Goal')[0]).toBe("- pasted an error: TypeError: Cannot read properties of undefined (reading 'map')");
+    expect(section(t, 'Constraints and preferences')).toEqual([]);
+    expect(section(t, 'Next step')[0]).toMatch(/answered; wait for the user's next request/);
+  });
+});
+
+describe('decisions', () => {
+  it('code and narration are not decisions; a change the user undid is rejected once and not a decision; a repeated decision is one item', async () => {
+    const b = new LogBuilder();
+    b.user('Make the status line show the model name.');
+    b.assistant('Now update WP15-17 to use new files instead of modifying in place:');
+    b.assistant('this.showMessage(`model: ${name}`);');
+    b.tool('edit', { path: 'src/status.ts', oldText: 'a', newText: 'b' }, 'Successfully replaced text in src/status.ts.', false, 'I decided to render the model name in the footer instead of the header.');
+    b.user('undo the last change, it broke the layout');
+    b.tool('edit', { path: 'src/status.ts', oldText: 'b', newText: 'a' }, 'Successfully replaced text in src/status.ts.');
+    for (let i = 0; i < 3; i++) b.assistant('We will use a single status component instead of three separate ones.');
+    const t = await summarize(b);
+    const decisions = section(t, 'Decisions');
+    expect(decisions).toEqual(['- We will use a single status component instead of three separate ones.']);
+    const rejected = section(t, 'Rejected or reverted');
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toContain('`src/status.ts`');
+    expect(rejected[0]).toContain('do not re-apply it');
+  });
+});
+
+describe('errors and commands (Codex shell_command)', () => {
+  it('recognises shell_command; a search that found nothing and exit 0 are not errors; the real error is paired with its fix; commands show their outcome', async () => {
+    const b = new LogBuilder();
+    b.user('Fix the failing test in python_utils and keep the public API unchanged.');
+    b.tool('shell_command', { command: 'rg -n "def flatten" src', workdir: '/repo' }, codexOut(1, ''));
+    b.tool('shell_command', { command: 'ls src', workdir: '/repo' }, codexOut(0, 'lib.rs\nlist_utils.rs'));
+    b.tool('shell_command', { command: 'cargo test', workdir: '/repo' }, codexOut(101, `   Compiling python_utils v0.1.0 (/repo)\n${bigOutput(5, 'warn')}\nerror[E0308]: mismatched types\n  --> src/list_utils.rs:12:5\ntest result: FAILED. 28 passed; 1 failed`));
+    b.tool('apply_patch', { input: '*** Begin Patch\n*** Update File: src/list_utils.rs\n@@\n-    x\n+    vec![x]\n*** End Patch' }, 'Success. Updated the following files:\nM src/list_utils.rs');
+    b.tool('shell_command', { command: 'cargo test', workdir: '/repo' }, codexOut(0, '   Compiling python_utils v0.1.0 (/repo)\n    Finished test profile\ntest result: ok. 29 passed; 0 failed; 0 ignored'));
+    const t = await summarize(b);
+    const errors = section(t, 'Errors and fixes');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('error[E0308]: mismatched types');
+    expect(errors[0]).toContain('fixed by changing `src/list_utils.rs`; it then passed');
+    expect(t).not.toMatch(/rg -n/);
+    expect(t).not.toMatch(/Exit code: 0/);
+    expect(section(t, 'Commands')).toEqual(['- `cargo test` -> ok: test result: ok. 29 passed; 0 failed; 0 ignored']);
+  });
+
+  it('a multi-line script is shown by its first line, never flattened', async () => {
+    const b = new LogBuilder();
+    b.user('Generate the report and build the site.');
+    b.tool('terminal', { command: "cat > /tmp/gen.py <<'EOF'\nimport json\nprint(json.dumps({'a': 1}))\nEOF\npython3 /tmp/gen.py && npm run build" }, '<html><body>' + 'x'.repeat(500) + '</body></html>\nbuild ok');
+    const t = await summarize(b);
+    const cmds = section(t, 'Commands');
+    expect(cmds).toHaveLength(1);
+    expect(cmds[0]).toMatch(/^- `cat > \/tmp\/gen\.py <<'EOF' \(a \d+-line script\)` -> ok/);
+    expect(t).not.toContain('<html>');
+  });
+});
+
+describe('files', () => {
+  it('no globs, import specifiers or bare duplicates; a file deleted later says so', async () => {
+    const b = new LogBuilder();
+    b.user('Move the theme helpers into core and delete the old module.');
+    b.tool('bash', { command: "sed -i 's/a/b/' core/*.ts" }, '');
+    b.tool('edit', { path: '../theme/theme', oldText: 'a', newText: 'b' }, 'ok');
+    b.tool('edit', { path: '/repo/packages/app/src/core/theme.ts', oldText: 'a', newText: 'b' }, 'ok');
+    b.tool('edit', { path: 'theme.ts', oldText: 'a', newText: 'b' }, 'ok');
+    b.tool('write', { path: '/repo/packages/app/src/old/helpers.ts', content: 'x' }, 'ok');
+    b.tool('bash', { command: 'rm /repo/packages/app/src/old/helpers.ts && npm run check' }, 'Checked 12 files. No errors.');
+    const t = await summarize(b);
+    const files = section(t, 'Files').join('\n');
+    expect(files).not.toContain('*');
+    expect(files).not.toContain('../theme/theme');
+    expect(files).not.toMatch(/^- `theme\.ts`/m);
+    expect(files).toMatch(/`(?:\/repo\/packages\/app\/src\/)?old\/helpers\.ts` \(deleted\)/);
+    expect(files).toMatch(/`(?:\/repo\/packages\/app\/src\/)?core\/theme\.ts` \(modified\)/);
+  });
+});
+
+describe('merging prior checkpoints', () => {
+  const piSummary = [
+    '## Goal',
+    'Refactor the coding agent so all run modes share one AgentSession.',
+    '',
+    '## Constraints & Preferences',
+    '- E2E tests only',
+    '',
+    '## Progress',
+    '### Done',
+    '- [x] WP1: bash-executor.ts',
+    '### In Progress',
+    '- [ ] Current Task: move files into src/core',
+    '',
+    '## Branch',
+    '`refactor`',
+    '',
+    '### Agreed Structure',
+    '```',
+    'src/',
+    '├── core/',
+    '│   ├── tools/        # MOVE from src/tools/',
+    '│   └── oauth/        # MOVE from src/oauth/',
+    '└── utils/',
+    '```',
+    '',
+    '## Next Steps',
+    '1. Move the remaining files',
+  ].join('\n');
+
+  it("pi's summary: its file tree stays whole, its stale task does not follow our next step, one of each section", async () => {
+    const b = new LogBuilder();
+    b.log.append({ type: 'user/message', kind: 'checkpoint', surfaceOp: 'append', content: [{ type: 'text', text: piSummary }] });
+    b.user('ok, now also split main.ts into cli/args.ts and keep the old main.ts for reference');
+    b.tool('write', { path: 'src/cli/args.ts', content: 'x' }, 'ok');
+    b.assistant('Created src/cli/args.ts. Next I will move parseArgs into it.');
+    const t = await summarize(b);
+    for (const h of ['Goal', 'Constraints and preferences', 'Done', 'In progress', 'Next step', 'Earlier context']) expect(t.match(new RegExp(`^## ${h}$`, 'gm')) ?? [], h).toHaveLength(1);
+    expect(t).toContain('│   ├── tools/        # MOVE from src/tools/');
+    expect(t).toContain('├── core/');
+    expect(section(t, 'Goal')[0]).toBe('- Refactor the coding agent so all run modes share one AgentSession.');
+    // the stale task of the prior summary is superseded by the newer state, not listed after it
+    expect(t).not.toContain('Current Task: move files');
+    expect(t.lastIndexOf('## Next step')).toBeGreaterThan(t.lastIndexOf('## In progress'));
+    expect(section(t, 'Next step')).toEqual(['- Next I will move parseArgs into it.']);
+    expect(t).toContain('E2E tests only');
+    expect(t).toContain('WP1: bash-executor.ts');
+  });
+
+  it('a prior checkpoint that is not ours and has no sections becomes Earlier context, paragraphs whole', () => {
+    const p = parseCheckpoint('The user is migrating the billing service to Postgres. The schema is done.\n\nNext they want the data backfill script, which must be idempotent.');
+    expect([...p.keys()]).toEqual(['Earlier context']);
+    expect(p.get('Earlier context')!.map((i) => i.text)).toEqual([
+      'The user is migrating the billing service to Postgres. The schema is done.',
+      'Next they want the data backfill script, which must be idempotent.',
+    ]);
+  });
+
+  it('five successive compactions of one growing session keep the first span facts and stay within budget', async () => {
+    const e = new BasicCompactionEngine({ threshold: 6000, meter: new TokenMeter() });
+    const log = new MemorySessionLog('growing');
+    const b = new LogBuilder();
+    (b as unknown as { log: MemorySessionLog }).log = log;
+    b.user('Port the lexer in src/lexer.py to Rust. Never use unsafe code.');
+    b.tool('Bash', { command: 'cargo test' }, 'error[E0425]: cannot find value `state` in this scope\ntest result: FAILED', true);
+    b.tool('Edit', { file_path: '/repo/rust/src/lexer.rs', old_string: 'a', new_string: 'b' }, 'ok', false, 'I decided to use a match on TokenKind instead of a lookup table, because it is exhaustive.');
+    b.tool('Bash', { command: 'cargo test' }, 'test result: ok. 12 passed');
+    let compactions = 0;
+    for (let step = 0; compactions < 5 && step < 200; step++) {
+      b.user(`Continue with module ${step}; its tests are in tests/m${step}.rs.`);
+      b.tool('Read', { file_path: `/repo/src/m${step}.py` }, bigOutput(40, `m${step}`));
+      b.tool('Write', { file_path: `/repo/rust/src/m${step}.rs`, content: 'x' }, 'ok');
+      const r = await e.compactIfNeeded(log);
+      if (r.compacted && r.action === 'summarize') {
+        compactions++;
+        expect(r.tokensAfter).toBeLessThanOrEqual(6000);
+        expect(checkInvariants(log.events()).ok).toBe(true);
+      }
+    }
+    expect(compactions).toBe(5);
+    const ck = log.surface().find((n) => n.kind === 'checkpoint')!;
+    const text = (ck.content[0] as { text: string }).text;
+    expect(text).toContain('Port the lexer in src/lexer.py to Rust.');
+    expect(text).toContain('Never use unsafe code.');
+    expect(text).toContain('match on TokenKind');
+    expect(text).toContain('error[E0425]');
+    expect(text.match(/^## Goal$/gm)).toHaveLength(1);
+  });
+});
+
+describe('cut text', () => {
+  it('no item is cut mid-word or mid-sentence at any budget; blocks are whole or absent', async () => {
+    const b = new LogBuilder();
+    b.user('Please refactor the renderer so that it is easier to test, split it into separate modules where appropriate, with a clear boundary between layout and painting. Keep the public API. Never add dependencies.');
+    for (let i = 0; i < 12; i++) b.tool('edit', { path: `src/render/part${i}.ts`, oldText: 'a', newText: 'b' }, 'ok', false, `Part ${i} is done now. I decided to keep part ${i} pure instead of stateful, because tests get simpler.`);
+    b.assistant('Here is the tree:\n```\nsrc/render/\n├── layout.ts\n└── paint.ts\n```\nNext I will write the tests.');
+    for (const max of [120, 200, 400, 800]) {
+      const t = await summarize(b, max);
+      expect(meter.countText(t)).toBeLessThanOrEqual(max);
+      for (const l of t.split('\n')) expect(l, `${max}: ${l}`).not.toMatch(/…$|chars clipped/);
+      expect((t.match(/```/g) ?? []).length % 2, String(max)).toBe(0);
+    }
+  });
+});
+
+describe('research and sub-agent results', () => {
+  it("a delegated sub-agent's work is summarized by its findings, not its status", async () => {
+    const b = new LogBuilder();
+    b.user('Find out why the nightly job is slow and tell me what to change.');
+    b.tool('delegate_task', { goal: 'profile the nightly job' }, 'Great, I have analyzed the job.\n\n## Findings\n- The export step runs one query per customer (N+1), 41 minutes of the 46.\n- The index on orders.customer_id is missing.\n\n```sql\nEXPLAIN SELECT * FROM orders WHERE customer_id = 1;\n```');
+    const t = await summarize(b);
+    const done = section(t, 'Done').join('\n');
+    expect(done).toContain('Sub-agent (profile the nightly job) found:');
+    expect(done).toContain('N+1');
+    expect(done).toContain('orders.customer_id is missing');
+    expect(done).not.toContain('EXPLAIN');
+    expect(done).not.toContain('Great, I have analyzed');
+  });
+});
+
+describe('bad input', () => {
+  it('a transcript whose tool results are all huge: a checkpoint, results pruned, pairing intact', async () => {
+    const b = new LogBuilder();
+    b.user('Index the whole monorepo and report the largest packages.');
+    for (let i = 0; i < 6; i++) b.tool('bash', { command: `du -a packages/p${i}` }, bigOutput(2500, `p${i}`));
+    const e = new BasicCompactionEngine({ threshold: 20000, meter: new TokenMeter() });
+    const r = await e.compactIfNeeded(b.log);
+    expect(r.compacted).toBe(true);
+    expect(r.tokensAfter).toBeLessThanOrEqual(20000);
+    expect(checkInvariants(b.log.events()).ok).toBe(true);
+  });
+
+  it('a session that is one giant user message: a clear error naming the smallest budget, nothing appended', async () => {
+    const b = new LogBuilder();
+    b.user('Here is everything:\n' + bigOutput(3000));
+    const e = new BasicCompactionEngine({ threshold: 10000, meter: new TokenMeter() });
+    const err = await e.compactIfNeeded(b.log).catch((x: unknown) => x);
+    // a single message has nothing older to compact: a no-op, or the budget error; never a loop
+    if (err instanceof Error) expect(err).toBeInstanceOf(BudgetTooSmallError);
+    else expect((err as { compacted: boolean }).compacted).toBe(false);
+    expect(b.log.events().filter((x) => x.type === 'compaction/summary')).toHaveLength(0);
+    b.assistant('I read it.');
+    b.user('Now summarize the errors in it.');
+    const again = await e.compactIfNeeded(b.log);
+    expect(again.compacted).toBe(true);
+    const goal = section((again.summary[0] as { text: string }).text, 'Goal')[0]!;
+    expect(goal.length).toBeLessThan(600);
+  });
+
+  it('a prior checkpoint that is not ours and has no sections: merged as earlier context', async () => {
+    const b = new LogBuilder();
+    b.log.append({ type: 'user/message', kind: 'checkpoint', surfaceOp: 'append', content: [{ type: 'text', text: 'Summary of the earlier work: the API client was rewritten to use fetch; retries are exponential.' }] });
+    b.user('Now add a timeout option to the client.');
+    b.tool('edit', { path: 'src/client.ts', oldText: 'a', newText: 'b' }, 'ok');
+    const secs = extractSections(b.log.surface());
+    const text = renderSections(secs);
+    expect(text).toContain('## Earlier context\n- Summary of the earlier work: the API client was rewritten to use fetch; retries are exponential.');
+    expect(text).toContain('## Goal\n- Now add a timeout option to the client.');
+  });
+});
