@@ -39,19 +39,5 @@ export interface Summarizer {
   summarize(input: SummarizeInput): Promise<SummaryOutput>;
 }
 
-/** The section headings of a checkpoint body, in order (shared by every summarizer). */
-export const SECTIONS = [
-  'Primary request and intent',
-  'User instructions and corrections',
-  'Files read',
-  'Files modified',
-  'Commands run',
-  'Errors and fixes',
-  'Decisions',
-  'Pending tasks',
-  'Current work',
-  'Next step',
-] as const;
-
 /** Heading under which the engine re-inserts anchors a summary lost. */
 export const PRESERVED_HEADING = 'Preserved details';
