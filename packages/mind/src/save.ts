@@ -52,7 +52,7 @@ export const NEAR_DUPLICATE_MAX_CHARS = 2000;
 /**
  * A live frame of the same scope, workspace and thread whose content says the same as `content`:
  * the same normalized hash, or (for short single-part content) a near-duplicate by
- * {@link nearDuplicate} among the 8 best BM25 matches of its words.
+ * {@link nearDuplicate} among the 8 best BM25 matches holding two of its four longest words.
  */
 function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: string, threadKey: string, workspace: string, near: boolean) {
   type Dup = { id: number; importance: Importance; quarantined: number };
@@ -60,8 +60,13 @@ function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: 
     .stmt('SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? LIMIT 1')
     .get(hash, scope, threadKey, workspace) as Dup | undefined;
   if (same || !near || content.length > NEAR_DUPLICATE_MAX_CHARS) return same;
-  const words = [...wordSet(indexText(content) ?? content)].filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).slice(0, 32);
+  // candidates: frames holding two of the four longest words (long words are the rare ones, and a
+  // near-duplicate shares at least 80% of the words): a few selective AND queries, cheap at 100k frames
+  const words = [...wordSet(indexText(content) ?? content)].filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
   if (words.length < 3) return undefined;
+  const longest = words.sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, 4);
+  const pairs: string[] = [];
+  for (let i = 0; i < longest.length; i++) for (let j = i + 1; j < longest.length; j++) pairs.push(`("${longest[i]}" AND "${longest[j]}")`);
   const rows = ctx
     .stmt(
       `SELECT f.id AS id, f.importance AS importance, f.quarantined AS quarantined, f.content AS content FROM
@@ -69,7 +74,7 @@ function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: 
        WHERE f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.parts = 1
          AND f.importance NOT IN ('temporary', 'deprecated')`,
     )
-    .all(words.map((w) => `"${w}"`).join(' OR '), scope, threadKey, workspace) as Array<Dup & { content: string }>;
+    .all(pairs.join(' OR '), scope, threadKey, workspace) as Array<Dup & { content: string }>;
   return rows.find((r) => nearDuplicate(r.content, content));
 }
 
