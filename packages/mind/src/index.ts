@@ -58,6 +58,7 @@ export {
   type EntrySize,
   type ArchiveRecord,
 } from './notes.js';
+export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks, adoptHermesNotes, type HermesStore, type AdoptedEntry, type AdoptReport } from './notes-import.js';
 export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
 export { doctor, repairMind, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';

@@ -230,6 +230,46 @@ describe('hive-mind mind import of many files (built binary)', () => {
   });
 });
 
+describe('hive-mind notes import --from hermes (built binary)', () => {
+  const SEP = '═'.repeat(46);
+  it("adopts a Hermes profile's MEMORY.md and USER.md and the blocks of a session's system prompt, reports conflicts, changes nothing of Hermes's", async () => {
+    const hermes = join(t.dir, 'hermes-home');
+    mkdirSync(join(hermes, 'memories'), { recursive: true });
+    const memory = "User's project is a Rust web service at ~/code/myapi using Axum + SQLx\n§\nThis machine runs Ubuntu 22.04, has Docker and Podman installed\n§\nStaging server requires SSH port 2222, key at ~/.ssh/staging\n";
+    const user = 'Name: Alex, timezone EST, backend engineer\n§\nPrefers concise responses with code examples over prose\n';
+    writeFileSync(join(hermes, 'memories', 'MEMORY.md'), memory);
+    writeFileSync(join(hermes, 'memories', 'USER.md'), user);
+    const block = `${SEP}\nMEMORY (your personal notes) [20% — 452/2,200 chars]\n${SEP}\nThe CI runs on GitHub Actions; deploys go through ArgoCD\n§\nThis machine runs Ubuntu 22.04, has Docker and Podman installed\n\n${SEP}\nUSER PROFILE (who the user is) [10% — 140/1,375 chars]\n${SEP}\nPrefers British spelling in docs`;
+    const session = join(t.dir, 'session_20261130.json');
+    writeFileSync(session, JSON.stringify({ session_id: 'sess_1', messages: [{ role: 'system', content: `You are Hermes.\n\n${block}\n\nConversation started.` }, { role: 'user', content: 'hi' }] }));
+    // an entry of ours on the same subject that says otherwise
+    json(await cli(['notes', 'add', 'Staging server requires SSH port 22, key at ~/.ssh/id_ed25519', '--json']));
+    const before = [readFileSync(join(hermes, 'memories', 'MEMORY.md')), readFileSync(join(hermes, 'memories', 'USER.md')), statSync(join(hermes, 'memories', 'MEMORY.md')).mtimeMs];
+    const r = json(await cli(['notes', 'import', '--from', 'hermes', '--home', hermes, '--session', session, '--json']));
+    const by = (st: string) => r.entries.filter((e: { status: string }) => e.status === st).map((e: { entry: string }) => e.entry);
+    expect(by('added')).toEqual([
+      "User's project is a Rust web service at ~/code/myapi using Axum + SQLx",
+      'This machine runs Ubuntu 22.04, has Docker and Podman installed',
+      'Name: Alex, timezone EST, backend engineer',
+      'Prefers concise responses with code examples over prose',
+      'The CI runs on GitHub Actions; deploys go through ArgoCD',
+      'Prefers British spelling in docs',
+    ]);
+    expect(by('conflict')).toEqual(['Staging server requires SSH port 2222, key at ~/.ssh/staging']);
+    expect(by('present')).toEqual(['This machine runs Ubuntu 22.04, has Docker and Podman installed']);
+    // our files keep the § format
+    expect(readFileSync(join(t.dir, 'memories', 'USER.md'), 'utf8')).toBe('Name: Alex, timezone EST, backend engineer\n§\nPrefers concise responses with code examples over prose\n§\nPrefers British spelling in docs\n');
+    // Hermes's files are untouched
+    expect([readFileSync(join(hermes, 'memories', 'MEMORY.md')), readFileSync(join(hermes, 'memories', 'USER.md')), statSync(join(hermes, 'memories', 'MEMORY.md')).mtimeMs]).toEqual(before);
+    // a second import adds nothing
+    const again = json(await cli(['notes', 'import', '--from', 'hermes', '--home', hermes, '--json']));
+    expect(again.entries.every((e: { status: string }) => e.status === 'present')).toBe(true);
+    const none = await cli(['notes', 'import', '--from', 'hermes', '--home', join(t.dir, 'nowhere')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no Hermes notes found/);
+  });
+});
+
 describe('hive-mind notes (built binary)', () => {
   it('add, replace, remove, show; over_limit as typed JSON with exit 1; ambiguity lists candidates', async () => {
     expect(json(await cli(['notes', 'add', 'deploy with helm', '--json']))).toMatchObject({ ok: true, usage: { entries: 1 } });

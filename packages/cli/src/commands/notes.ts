@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { Notes, type NotesResult, type NotesTarget } from '@hive-mind/mind';
+import { Notes, adoptHermesNotes, hermesHome, readHermesFiles, readHermesSessionBlocks, type NotesResult, type NotesTarget } from '@hive-mind/mind';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
 
 interface NotesCli {
@@ -87,4 +89,31 @@ export function register(program: Command): void {
   writeOpts(withTarget(notes.command('restore').description('put an archived entry back').argument('<id>', 'archive id (see notes archive)'))).action((id: string, o: NotesCli) =>
     report(mk(o).restore(targetOf(o), id, wo(o)), o.json),
   );
+
+  notes
+    .command('import')
+    .description("adopt the notes another agent keeps: Hermes's MEMORY.md and USER.md (same § format and limits), and the memory blocks in a Hermes session's system prompt; Hermes's files are only read")
+    .requiredOption('--from <agent>', 'hermes')
+    .option('--home <dir>', 'the Hermes home (a profile): default HERMES_HOME, else ~/.hermes')
+    .option('--session <file...>', "Hermes session files whose system prompt holds the memory blocks")
+    .option('--json', 'print the report as JSON')
+    .action((o: { from: string; home?: string; session?: string[]; json?: boolean }) => {
+      if (o.from !== 'hermes') throw new CliError(`--from must be hermes, got ${JSON.stringify(o.from)}`, 2);
+      const home = hermesHome(o.home);
+      const stores = readHermesFiles(home);
+      for (const f of o.session ?? []) {
+        if (!existsSync(resolve(f))) throw new CliError(`${f}: no such session file`, 2);
+        stores.push(...readHermesSessionBlocks(resolve(f)));
+      }
+      if (!stores.length) throw new CliError(`no Hermes notes found: ${home}/memories holds no MEMORY.md or USER.md${o.session?.length ? ', and the sessions hold no memory block' : ''}`, 2);
+      const r = adoptHermesNotes(new Notes(), stores);
+      if (o.json) return printJson(r);
+      const n = (s: string) => r.entries.filter((e) => e.status === s).length;
+      const out = [`from ${home}: ${n('added')} added, ${n('present')} already in your notes, ${n('conflict')} added beside an entry that says otherwise, ${n('refused')} refused`];
+      for (const e of r.entries.filter((x) => x.status === 'conflict')) out.push(`  conflict (${e.file === 'user' ? 'USER.md' : 'MEMORY.md'}): "${e.entry.slice(0, 100)}" vs yours "${e.with}"`);
+      for (const e of r.entries.filter((x) => x.status === 'refused')) out.push(`  refused (${e.reason}): "${e.entry.slice(0, 100)}" (kept as a pending frame in the mind)`);
+      for (const l of r.limits) out.push(`  note: Hermes allows ${l.hermes} characters in ${l.file === 'user' ? 'USER.md' : 'MEMORY.md'}, yours ${l.ours}; raise HIVE_MIND_${l.file === 'user' ? 'USER' : 'MEMORY'}_CHAR_LIMIT to keep them all`);
+      process.stdout.write(out.join('\n') + '\n');
+      if (n('refused')) process.exitCode = 1;
+    });
 }
