@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { indexText } from './analyze.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -103,5 +103,10 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
       }
       last = rows[rows.length - 1]!.id;
     }
+  },
+  // v2 -> v3: recall without a query lists important/normal frames newest first by when they were
+  // stated; without this index that was a sort of every normal frame (136 ms at 100k frames)
+  (db) => {
+    db.exec('CREATE INDEX frames_importance_created ON frames(importance, created_at)');
   },
 ];

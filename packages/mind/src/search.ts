@@ -11,8 +11,10 @@ import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type R
 
 /** Share of a neighbouring turn's relevance a frame gains (README "Ranking"). */
 export const NEIGHBOUR_WEIGHT = 0.3;
+/** A word in at least this many frames is "frequent": not scored when the query has rarer terms (README "Ranking"). */
+export const FREQUENT_DOCS = 2000;
 /** How many of the best candidates have their conversation neighbours looked up. */
-const NEIGHBOUR_LOOKUPS = 40;
+const NEIGHBOUR_LOOKUPS = 50;
 
 function quote(words: readonly string[]): string {
   return `"${words.join(' ').replace(/"/g, '')}"`;
@@ -70,16 +72,37 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   if (!opts.includeTemporary) where.push("f.importance <> 'temporary'");
   const candidates = Math.max(limit * 5, 50);
   const filters = where.slice(1).join(' AND ');
-  const fast = `SELECT f.id AS id, t.bm25 AS bm25 FROM (SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)'
-       ORDER BY rank LIMIT ${candidates * 4}) t JOIN frames f ON f.id = t.id WHERE ${filters} ORDER BY t.bm25 LIMIT ${candidates}`;
+  // FTS5's own rank-ordered best 4 × candidates (ids and bm25 only), then the frame rows that pass
+  // the filters in one statement; the full filtered join only when the filters left too few of a
+  // match set larger than what was asked
+  const top = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)' ORDER BY rank LIMIT ${candidates * 4}`;
+  const newest = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)' ORDER BY rowid DESC LIMIT ${candidates * 4}`;
+  const pick = `SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${filters}`;
   const full = `SELECT f.id AS id, bm25(frames_fts, 1.0, 0.5) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
-  const match = matchOf(q);
   return ctx.guard(() => {
-    let hits = ctx.stmt(fast).all(match, ...params) as Array<{ id: number; bm25: number }>;
-    if (hits.length < candidates) hits = ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>;
-    const get = ctx.stmt('SELECT * FROM frames WHERE id = ?');
-    const rows = hits.map((h) => ({ ...(get.get(h.id) as Row), bm25: h.bm25 }));
+    // words in more than FREQUENT_DOCS frames carry little BM25 weight but cost a scan of their whole
+    // posting list: they are not scored when rarer terms are there; a query of frequent words only
+    // takes the newest frames holding all of them (FTS5 streams rowid order and stops at the limit)
+    const count = ctx.stmt(`SELECT count(*) AS n FROM (SELECT rowid FROM frames_fts WHERE frames_fts MATCH ? LIMIT ${FREQUENT_DOCS})`);
+    const frequent = new Set(q.words.filter((w) => (count.get(quote([w])) as { n: number }).n >= FREQUENT_DOCS));
+    const rare: AnalyzedQuery = { ...q, words: q.words.filter((w) => !frequent.has(w)) };
+    const onlyFrequent = rare.words.length === 0 && q.phrases.length === 0 && !q.exact.some((e) => (e.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).length > 1);
+    const match = onlyFrequent ? q.words.map((w) => quote([w])).join(' AND ') : matchOf(frequent.size ? rare : q);
+    const topSql = onlyFrequent ? newest : top;
+    let hits = ctx.stmt(topSql).all(match) as Array<{ id: number; bm25: number }>;
+    if (onlyFrequent && hits.length === 0) hits = ctx.stmt(newest).all(matchOf(q)) as Array<{ id: number; bm25: number }>;
+    const exhausted = hits.length < candidates * 4;
+    const pickOf = (hs: typeof hits) => (hs.length ? (ctx.stmt(pick).all(JSON.stringify(hs.map((h) => h.id)), ...params) as Row[]) : []);
+    // the best `candidates` first; the rest of the top only when filters removed some
+    let picked = pickOf(hits.slice(0, candidates));
+    if (picked.length < candidates && hits.length > candidates) picked = picked.concat(pickOf(hits.slice(candidates)));
+    if (picked.length < candidates && !exhausted && !onlyFrequent) {
+      hits = ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>;
+      picked = ctx.stmt(pick).all(JSON.stringify(hits.map((h) => h.id)), ...params) as Row[];
+    }
+    const byId = new Map(picked.map((r) => [r.id, r]));
+    const rows = hits.flatMap((h) => (byId.has(h.id) ? [{ ...byId.get(h.id)!, bm25: h.bm25 }] : [])).slice(0, candidates);
     const neighbours = neighbourMap(ctx, rows);
     return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words }).slice(0, limit);
   });
@@ -88,17 +111,17 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
 /** For the best candidates from a conversation: the ids of the turns just before and after them in the same session. */
 function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: number }>): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  const prev = ctx.stmt("SELECT id FROM frames WHERE session_id = ? AND id < ? AND session_id <> '' ORDER BY id DESC LIMIT 1");
-  const next = ctx.stmt("SELECT id FROM frames WHERE session_id = ? AND id > ? AND session_id <> '' ORDER BY id LIMIT 1");
-  for (const r of rows.slice(0, NEIGHBOUR_LOOKUPS)) {
-    if (!r.session_id || r.part > 0) continue;
-    const ids: number[] = [];
-    for (const s of [prev, next]) {
-      const n = s.get(r.session_id, r.id) as { id: number } | undefined;
-      if (n) ids.push(n.id);
-    }
-    out.set(r.id, ids);
-  }
+  const ids = rows.slice(0, NEIGHBOUR_LOOKUPS).filter((r) => r.session_id && r.part === 0).map((r) => r.id);
+  if (!ids.length) return out;
+  const found = ctx
+    .stmt(
+      `SELECT f.id AS id,
+         (SELECT max(p.id) FROM frames p WHERE p.session_id = f.session_id AND p.session_id <> '' AND p.id < f.id) AS prev,
+         (SELECT min(n.id) FROM frames n WHERE n.session_id = f.session_id AND n.session_id <> '' AND n.id > f.id) AS next
+       FROM frames f WHERE f.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(ids)) as Array<{ id: number; prev: number | null; next: number | null }>;
+  for (const r of found) out.set(r.id, [r.prev, r.next].filter((x): x is number => x != null));
   return out;
 }
 
