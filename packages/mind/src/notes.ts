@@ -175,13 +175,19 @@ function sha(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
-/** Parse a notes file body into entries (trimmed, empty ones dropped). */
+/** Parse a notes file body into entries: lines holding only `§` separate them (CRLF accepted); entries trimmed, empty ones dropped. */
 export function parseEntries(body: string): string[] {
-  return body
-    .replace(/\r\n?/g, '\n')
-    .split(/\n[ \t]*§[ \t]*\n/)
-    .map((e) => e.trim())
-    .filter((e) => e.length > 0);
+  // every line holding only § separates entries, also at the start or end of a hand-edited file
+  const out: string[] = [];
+  let cur: string[] = [];
+  for (const line of body.replace(/\r\n?/g, '\n').split('\n')) {
+    if (/^[ \t]*§[ \t]*$/.test(line)) {
+      out.push(cur.join('\n'));
+      cur = [];
+    } else cur.push(line);
+  }
+  out.push(cur.join('\n'));
+  return out.map((e) => e.trim()).filter((e) => e.length > 0);
 }
 
 /** Render entries as a notes file body (no trailing newline; the file gets one). */

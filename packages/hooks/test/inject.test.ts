@@ -1,0 +1,97 @@
+/**
+ * What a session is given (inject.ts) through the real runner and real .mind files: the notes
+ * before the recall, one budget that holds by the real o200k tokenizer in every script, odd notes
+ * files, and the per-prompt recall that never repeats what the session already got.
+ */
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TokenMeter } from '@hive-mind/compaction';
+import { Mind, Notes, workspaceMindPath } from '@hive-mind/mind';
+import { runHook } from '../src/index.js';
+import { payload, sandbox } from './helpers.js';
+
+const exact = new TokenMeter();
+
+async function context(env: NodeJS.ProcessEnv, event: 'SessionStart' | 'UserPromptSubmit', body: Record<string, unknown>): Promise<{ text: string; error?: string }> {
+  let out = '';
+  const r = await runHook(['claude-code', event], { stdin: Readable.from([JSON.stringify(body)]), env, write: (t) => (out += t) });
+  const text = out.trim() ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '') : '';
+  return { text, ...(r.error ? { error: r.error } : {}) };
+}
+
+describe('session start: notes, then recall, in one budget', () => {
+  it('USER.md and MEMORY.md come first, framed with their file, then the recalled frames', async () => {
+    const s = sandbox();
+    const notes = new Notes({ env: s.env });
+    notes.add({ file: 'user' }, 'Prefers terse answers');
+    notes.add({ file: 'memory' }, 'The staging API listens on port 8443');
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    m.save({ content: 'the database is postgres 16', scope: 'workspace' });
+    m.close();
+    const { text, error } = await context(s.env, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+    expect(error).toBeUndefined();
+    const u = text.indexOf('hive-mind notes: USER.md');
+    const n = text.indexOf('hive-mind notes: MEMORY.md');
+    const r = text.indexOf('the database is postgres 16');
+    expect(u).toBeGreaterThan(-1);
+    expect(u).toBeLessThan(n);
+    expect(n).toBeLessThan(r);
+    expect(text).toContain('Prefers terse answers');
+    expect(text).toContain('The staging API listens on port 8443');
+  });
+
+  it('the budget holds by the real tokenizer with Japanese notes and frames (the defect: 1,500 became 3,288)', async () => {
+    const s = sandbox();
+    const notes = new Notes({ env: s.env });
+    for (let i = 0; i < 12; i++) notes.add({ file: 'memory' }, `メモ${i}: ステージング環境のデータベースは db${i}.internal です。mainへ直接プッシュしないでください。`);
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    for (let i = 0; i < 80; i++) m.save({ content: `日本語のメモ${i}: ビルドは pnpm を使い、テストは vitest ${i} で実行します。`, importance: 'important', scope: 'workspace' });
+    m.close();
+    for (const budget of [300, 800, 1500]) {
+      const { text } = await context({ ...s.env, HIVE_MIND_RECALL_TOKENS: String(budget) }, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+      expect(text.length).toBeGreaterThan(0);
+      expect(exact.countText(text)).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it('notes files edited by hand into odd shapes: the hook still answers within its budget, and nothing is lost', async () => {
+    const s = sandbox();
+    const dir = join(s.home, 'memories');
+    mkdirSync(dir, { recursive: true });
+    // CRLF, empty entries, a lone delimiter, an entry far larger than the budget, control bytes
+    writeFileSync(join(dir, 'USER.md'), '\r\n§\r\n§\r\nLikes tabs\r\n§\r\n\r\n' + 'x'.repeat(30_000) + '\u0000\u0007\r\n§\r\nUses vim\r\n');
+    // a directory where MEMORY.md should be
+    mkdirSync(join(dir, 'MEMORY.md'));
+    const { text, error } = await context({ ...s.env, HIVE_MIND_RECALL_TOKENS: '400' }, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+    expect(error).toBeUndefined();
+    expect(exact.countText(text)).toBeLessThanOrEqual(400);
+    expect(text).toContain('Likes tabs');
+    expect(text).toMatch(/more entr(?:y|ies) in .*USER\.md/);
+  });
+});
+
+describe('per-prompt recall (UserPromptSubmit)', () => {
+  it('adds what the prompt is about, above the floor, within its budget, never what the session already got', async () => {
+    const s = sandbox();
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    m.save({ content: 'The release checklist lives in docs/RELEASING.md', scope: 'workspace' });
+    m.save({ content: 'Deploys run from the deploy/ folder with helm', scope: 'workspace' });
+    m.close();
+    const start = await context({ ...s.env, HIVE_MIND_RECALL_TOKENS: '60' }, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+    const givenAtStart = start.text;
+    const ask = (prompt: string, n: number, extra: NodeJS.ProcessEnv = {}) =>
+      context({ ...s.env, ...extra }, 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 0, s.project), prompt, prompt_id: `p${n}` });
+    const first = await ask('where is the release checklist?', 1);
+    if (!givenAtStart.includes('RELEASING.md')) expect(first.text).toContain('docs/RELEASING.md');
+    else expect(first.text).not.toContain('docs/RELEASING.md');
+    expect(exact.countText(first.text)).toBeLessThanOrEqual(300);
+    const again = await ask('and where was the release checklist again?', 2);
+    expect(again.text).not.toContain('docs/RELEASING.md');
+    expect((await ask('how do I bake sourdough bread?', 3)).text).toBe('');
+    expect((await ask('how do we deploy with helm?', 4, { HIVE_MIND_PROMPT_RECALL_TOKENS: '0' })).text).toBe('');
+    const fresh = await ask('!!! ???', 5);
+    expect(fresh.error).toBeUndefined();
+  });
+});
