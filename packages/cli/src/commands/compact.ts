@@ -178,9 +178,9 @@ export function register(program: Command): void {
     .option('--summarizer-window <tokens>', "the summarizer model's own context window: no request above it, longer spans go in chunks (default from the model name, else 32768)")
     .option('--no-fallback', 'fail when the openai/anthropic summarizer fails, instead of landing the extractive checkpoint')
     .option('--overhead <tokens>', 'tokens the model receives beside the transcript (tool definitions, a system prompt the file does not record), counted against the budget', '0')
-    .option('--out <path>', 'output file (default <file>.compacted.<ext>; the input is only overwritten when --out names it)')
+    .option('--out <path>', 'output file (default <file>.compacted.<ext>); naming the input compacts it in place with --to same only, keeping <file>.hive-mind-backup-<stamp>')
     .option('--to <format>', 'same | openai | anthropic | markdown', 'same')
-    .option('--dry-run', 'show what would be replaced and the estimate; write nothing')
+    .option('--dry-run', 'run everything but the write (a model summarizer is not called: its figures are an estimate); write nothing')
     .option('--json', 'print one JSON object')
     .option('--lenient', 'skip bad transcript lines (counted) instead of failing')
     .action(async (file: string, o: CompactCliOptions) => {
