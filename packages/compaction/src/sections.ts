@@ -50,11 +50,11 @@ export function isSubstantiveRequest(text: string): boolean {
  * A lasting instruction or preference: a prescription or prohibition ("don't", "never", "always",
  * "only", "make sure", "use X instead", "must", "should be") rather than a one-off request or a remark.
  */
-const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also)\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!]?$)|\bonly (?:want|use|need)\b|\bnever\b|\balways\b/i;
+const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no|yes|omfg|well|hm+)[,!]?\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!]?$)|\bonly (?:want|use|need)\b|\bnever\b|\balways\b/i;
 /** A strong cue: keeps a question-shaped correction ("... should still be there, no?"). */
 const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
 /** Talk about the user's own understanding, not an instruction. */
-const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would)\b/i;
+const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would)\b|\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b/i;
 
 /** The user's lasting instructions in `text`: the whole message when it is short and one, else its instruction sentences. */
 export function lastingInstructions(text: string): string[] {
