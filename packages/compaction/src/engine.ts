@@ -383,13 +383,13 @@ export class BasicCompactionEngine implements CompactionEngine {
     const ok = (t: number) => {
       try {
         const c = resolveConfig({ ...this.raw, contextWindow: undefined, thresholdRatio: undefined, threshold: t });
-        return c.summaryMaxTokens >= minCk && t - fixedTokens >= minCk;
+        return c.summaryMaxTokens >= minCk && t - c.overheadTokens - fixedTokens >= minCk;
       } catch {
         return false;
       }
     };
     let lo = 1;
-    let hi = Math.max(2, fixedTokens + minCk);
+    let hi = Math.max(2, fixedTokens + minCk + this.config.overheadTokens);
     while (!ok(hi)) {
       hi *= 2;
       if (hi > 1e12) return Number.MAX_SAFE_INTEGER;
@@ -406,10 +406,11 @@ export class BasicCompactionEngine implements CompactionEngine {
   private budgetTooSmall(s: BudgetShortfall): BudgetTooSmallError {
     const smallest = this.smallestWorkableBudget(s.headTokens + s.unitTokens);
     const minCk = this.minCheckpoint();
-    const fixed = s.unitTokens + s.headTokens;
+    // what the model receives beside the surface takes its share of the budget first
+    const fixed = s.unitTokens + s.headTokens + this.config.overheadTokens;
     const explicitCap = this.raw.summaryMaxTokens !== undefined;
     const capRule = explicitCap ? `summaryMaxTokens (${this.config.summaryMaxTokens})` : 'min(4096, 15% of the budget)';
-    const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.limit() - fixed));
+    const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.limit() - s.unitTokens - s.headTokens));
     let atSmallest = '';
     try {
       const c = resolveConfig({ ...this.raw, contextWindow: undefined, thresholdRatio: undefined, threshold: smallest });
@@ -419,7 +420,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     }
     const message =
       `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${s.fromSeq}..${s.toSeq} ` +
-      `(${s.unitTokens} tokens${s.headTokens ? ` + ${s.headTokens} of leading system messages` : ''}) must stay verbatim, and the checkpoint beside it needs at least ${minCk} tokens ` +
+      `(${s.unitTokens} tokens${s.headTokens ? ` + ${s.headTokens} of leading system messages` : ''}${this.config.overheadTokens ? `, beside ${this.config.overheadTokens} of overheadTokens` : ''}) must stay verbatim, and the checkpoint beside it needs at least ${minCk} tokens ` +
       `(${minCk - this.minCheckpointBody()} of framing + ${this.minCheckpointBody()} of summary); a checkpoint may take at most ${capRule} and what the verbatim part leaves, ` +
       `which is only ${room} tokens at this budget; the smallest budget that can work is ${smallest}${atSmallest}`;
     return new BudgetTooSmallError(message, this.config.threshold, smallest, s.unitTokens);

@@ -168,6 +168,21 @@ describe('budgets of what the model receives', () => {
     expect(() => new BasicCompactionEngine({ threshold: 5000, overheadTokens: 4000, retainTokens: 2000 })).toThrow(/retainTokens \(2000\) must be below the threshold less overheadTokens \(5000 - 4000 = 1000\)/);
   });
 
+  it('with an overhead, the smallest workable budget the error names does work', async () => {
+    const session = () => {
+      const b = codingSession(3);
+      b.tool('Bash', { command: 'cargo test' }, bigOutput(120, 'test'));
+      return b;
+    };
+    const err = await new BasicCompactionEngine({ threshold: 3000, overheadTokens: 1500, meter }).compactIfNeeded(session().log).catch((x: unknown) => x);
+    expect((err as Error).name).toBe('BudgetTooSmallError');
+    expect((err as Error).message).toMatch(/beside 1500 of overheadTokens\) must stay verbatim/);
+    const smallest = (err as { smallestBudget: number }).smallestBudget;
+    const r = await new BasicCompactionEngine({ threshold: smallest, overheadTokens: 1500, meter }).compactIfNeeded(session().log);
+    expect(r.compacted).toBe(true);
+    expect(r.tokensAfter + 1500).toBeLessThanOrEqual(smallest);
+  });
+
   it('the CLI counts the tool definitions a Hermes session records, adds --overhead, and shows them apart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hm-overhead-'));
     try {
