@@ -193,9 +193,13 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
   }
   let engine;
   try {
+    // Tool definitions the file records (a Hermes session, a request body) reach the model too: they count against the budget.
+    const tools = transcripts.recordedToolDefinitions(t);
+    const overheadTokens = tools ? new compaction.TokenMeter().countText(tools) : 0;
     engine = new compaction.BasicCompactionEngine({
       threshold: args.budget,
       strategy: args.strategy ?? 'summarize',
+      ...(overheadTokens ? { overheadTokens } : {}),
       ...(args.retainTokens !== undefined ? { retainTokens: args.retainTokens } : {}),
     });
   } catch (err) {
