@@ -1,12 +1,11 @@
 /**
  * How a hook writes its captures: save within the hook's busy timeout, or, when the .mind stays
  * busy past it (a long import or cleanup holding the lock), append them to the mind's pending spool
- * (`<mind>.pending.jsonl`, see the mind's spool.ts) and log one line, so no capture is dropped.
+ * (`<mind>.pending-….jsonl`, see the mind's spool.ts) and log one line, so no capture is dropped.
  * After a save that succeeds, whatever earlier hooks spooled is replayed in the same open.
  */
 import { dirname } from 'node:path';
-import { existsSync } from 'node:fs';
-import { Mind, replaySpool, spoolFrames, spoolPath, type FrameInput } from '@hive-mind/mind';
+import { Mind, replaySpool, spoolFrames, type FrameInput } from '@hive-mind/mind';
 import { ensureDir } from './mkdir.js';
 import { hookLogPath, logHookLine } from './log.js';
 
@@ -25,7 +24,7 @@ export function saveCaptures(path: string, busyTimeoutMs: number, inputs: FrameI
     const m = Mind.open(path, { busyTimeoutMs });
     try {
       m.saveMany(inputs);
-      const replayed = existsSync(spoolPath(path)) ? replaySpool(path, (i) => m.saveMany(i)).replayed : 0;
+      const replayed = replaySpool(path, (i) => m.saveMany(i)).replayed; // one readdir when nothing waits
       return { saved: inputs.length, replayed };
     } finally {
       m.close();

@@ -196,7 +196,7 @@ export interface RankingWeights {
 export interface MindOptions {
   /** Open read-only (never creates, migrates or writes). Default false. */
   readonly?: boolean;
-  /** SQLite `busy_timeout` in ms: how long a writer waits for another process's lock. Default 10000. */
+  /** SQLite `busy_timeout` in ms: how long a writer waits for another process's lock. Default 30000. */
   busyTimeoutMs?: number;
   /**
    * Token meter for recall budgets: a `TokenMeter` from @hive-mind/compaction (or anything with

@@ -98,6 +98,8 @@ export type NotesResult =
       message: string;
       usage: NotesUsage;
       limit: number;
+      /** Set when one entry being written is longer than the whole limit (no removal can make room). */
+      entryTooLarge?: { chars: number; limit: number };
       /** Characters the resulting file would exceed the limit by. */
       overflowBy: number;
       entries: EntrySize[];
@@ -575,13 +577,19 @@ export class Notes {
     }
     if (!acceptable(chars)) {
       const usage = this.usage(final, limit);
+      // an entry longer than the whole limit cannot fit whatever is removed: say so, do not advise removals
+      const largest = Math.max(0, ...ops.flatMap((o) => (o.op === 'remove' ? [] : [redactSecrets(cleanText(o.content).text.trim()).text.length])));
+      const tooLarge = largest > limit;
       return {
         ok: false,
         reason: 'over_limit',
-        message:
-          `${path} would be ${chars} characters, over its ${limit}-character limit by ${chars - limit}. Nothing was written. ` +
-          `Remove or shorten entries (see entries with their sizes), or merge related entries with one batch, then retry once; ` +
-          `the fact is kept as a pending frame in the mind so it is not lost.`,
+        message: tooLarge
+          ? `This entry alone is ${largest} characters, more than the whole ${limit}-character limit of ${path}: no removal can make it fit. Nothing was written. ` +
+            `Do not retry it as a note: the fact is kept in the mind as a pending frame (recalled and searchable); save a shorter summary (under ${limit} characters) as the note if one is needed.`
+          : `${path} would be ${chars} characters, over its ${limit}-character limit by ${chars - limit}. Nothing was written. ` +
+            `Remove or shorten entries (see entries with their sizes), or merge related entries with one batch, then retry once; ` +
+            `the fact is kept as a pending frame in the mind so it is not lost.`,
+        ...(tooLarge ? { entryTooLarge: { chars: largest, limit } } : {}),
         usage,
         limit,
         overflowBy: chars - limit,

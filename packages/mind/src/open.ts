@@ -5,6 +5,7 @@ import { ensureDir } from './dirs.js';
 import { MindError } from './errors.js';
 import type { MindOptions } from './frame.js';
 import { sleepSync } from './lock.js';
+import { DEFAULT_BUSY_TIMEOUT_MS } from './validate.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** Opening a .mind file: create, probe, migrate; and the mapping of SQLite failures to {@link MindError}. */
@@ -62,7 +63,7 @@ export function retryBusy<T>(fn: () => T, timeoutMs: number): T {
  * another application), `IO` (missing file when readonly, permissions).
  */
 export function openDatabase(path: string, opts: MindOptions = {}): Database.Database {
-  const busy = opts.busyTimeoutMs ?? 10_000;
+  const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (opts.readonly && !existsSync(path)) throw new MindError(`${path}: no such .mind file`, 'IO', path);
   if (!opts.readonly && !existsSync(path)) {
     ensureDir(dirname(path), 0o700);

@@ -3,19 +3,23 @@
  * past the hook's time cap (a long `mind import`, a cleanup, many writers), so that no capture is
  * dropped. The next writer that succeeds (the hooks after their own save) and `doctor` replay it.
  *
- * File: `<mind>.pending.jsonl` beside the .mind, mode 0600, one JSON line per frame
- * (`{"v":1,"at":ISO time,"input":FrameInput}`), content redacted again on the way in. Appends are one
- * `write` per batch on an O_APPEND descriptor, so concurrent hooks never interleave lines.
- * A replay first claims the file by renaming it (`<spool>.replay-<pid>-<random>`), so two replayers
- * never save the same lines; claimed files a crashed replayer left for over a minute are claimed again.
- * The replay saves in one transaction; frames are deduplicated (turn ids, content hashes), so a replay
+ * Files: one per spooled batch, `<mind>.pending-<time>-<pid>-<random>.jsonl` beside the .mind, mode 0600,
+ * one JSON line per frame (`{"v":1,"at":ISO time,"input":FrameInput}`), content redacted again on the way
+ * in. Each is written whole under a temporary name and renamed into place, so a replayer never sees a
+ * half-written batch and no writer appends to a file a replayer is reading (an append racing a claim
+ * would be lost). A replay claims a file by renaming it (`….replay-<pid>-<random>`), so two replayers never
+ * save the same lines; claimed files a crashed replayer left for over a minute are claimed again.
+ * The replay saves in transactions of {@link SPOOL_REPLAY_BATCH} frames; frames are deduplicated (turn ids, content hashes), so a replay
  * that is interrupted after its commit and repeated stores nothing twice.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FrameInput, SaveResult } from './frame.js';
 import { redactSecrets } from './redact.js';
+
+/** Frames saved per transaction by a replay. */
+export const SPOOL_REPLAY_BATCH = 50;
 
 /** Age after which a claimed spool file is taken to be abandoned by a crashed replayer, in ms. */
 export const SPOOL_CLAIM_STALE_MS = 60_000;
@@ -28,28 +32,35 @@ export interface SpoolRecord {
   input: FrameInput;
 }
 
-/** The spool of the .mind at `mindPath`: `<mindPath>.pending.jsonl`. */
-export function spoolPath(mindPath: string): string {
-  return `${mindPath}.pending.jsonl`;
+/** The prefix of the spool files of the .mind at `mindPath`: `<mindPath>.pending-`. */
+export function spoolPrefix(mindPath: string): string {
+  return `${mindPath}.pending-`;
+}
+
+/** Write one spool file holding `records` (whole, then renamed into place). Returns its path. */
+function writeSpoolFile(mindPath: string, records: string[], now: Date): string {
+  const path = `${spoolPrefix(mindPath)}${now.getTime()}-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`;
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, records.join(''), { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+  renameSync(tmp, path);
+  return path;
 }
 
 /**
- * Append `inputs` to the spool of `mindPath` (content and tags redacted again). Returns the spool's path.
- * Throws the file system's error when the spool cannot be written (the caller logs it).
+ * Spool `inputs` for the .mind at `mindPath` (content redacted again) as one new spool file. Returns
+ * its path. Throws the file system's error when it cannot be written (the caller logs it).
  */
 export function spoolFrames(mindPath: string, inputs: readonly FrameInput[], now: Date = new Date()): string {
-  const path = spoolPath(mindPath);
   const at = now.toISOString();
   const lines = inputs.map((input) => {
     const safe: FrameInput = { ...input, content: redactSecrets(input.content).text };
     if (input.createdAt === undefined) safe.createdAt = at; // when it was said, not when it is replayed
     return JSON.stringify({ v: 1, at, input: safe } satisfies SpoolRecord) + '\n';
   });
-  appendFileSync(path, lines.join(''), { encoding: 'utf8', mode: 0o600, flag: 'a' });
-  return path;
+  return writeSpoolFile(mindPath, lines, now);
 }
 
-/** Spool files of `mindPath` waiting to be replayed: the spool and any claimed file (count of lines in all). */
+/** Spool files of `mindPath` waiting to be replayed (claimed ones included) and the frames they hold. */
 export function pendingSpooled(mindPath: string): { files: string[]; frames: number } {
   const files = spoolFiles(mindPath);
   let frames = 0;
@@ -64,25 +75,22 @@ export function pendingSpooled(mindPath: string): { files: string[]; frames: num
 }
 
 function spoolFiles(mindPath: string): string[] {
-  const spool = spoolPath(mindPath);
-  const dir = dirname(spool);
-  const prefix = `${basename(spool)}.replay-`;
+  const prefix = basename(spoolPrefix(mindPath));
+  const dir = dirname(mindPath);
   let names: string[] = [];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const out = existsSync(spool) ? [spool] : [];
-  for (const n of names) if (n.startsWith(prefix)) out.push(join(dir, n));
-  return out;
+  return names.filter((n) => n.startsWith(prefix) && (n.endsWith('.jsonl') || n.includes('.jsonl.replay-'))).map((n) => join(dir, n));
 }
 
 /** What {@link replaySpool} did. */
 export interface ReplayReport {
   /** Frames saved (inserted, or found already stored). */
   replayed: number;
-  /** Lines that were not a spool record (kept in `<spool>.bad`, never dropped silently). */
+  /** Lines that were not a spool record, or frames the mind refused (kept in `<mind>.pending.bad.jsonl`, never dropped silently). */
   bad: number;
   /** Spool files given back because the .mind was busy again (their frames wait for the next replay). */
   deferred: number;
@@ -90,22 +98,22 @@ export interface ReplayReport {
 
 /**
  * Save what the spool of `mindPath` holds through `saveMany` (a writable Mind's, one transaction),
- * then delete the claimed file. When the .mind is busy again the lines go back to the spool; a record
- * the mind refuses (invalid) goes to `<spool>.bad` with the error. Never throws for those. Returns the counts.
+ * then delete the claimed file. When the .mind is busy again the frames not saved go back as a new spool
+ * file; a record the mind refuses (invalid) goes to `<mind>.pending.bad.jsonl` with the error. Never throws for those. Returns the counts.
  */
 export function replaySpool(mindPath: string, saveMany: (inputs: FrameInput[]) => SaveResult[], now: Date = new Date()): ReplayReport {
   const report: ReplayReport = { replayed: 0, bad: 0, deferred: 0 };
-  const spool = spoolPath(mindPath);
+  const badPath = `${mindPath}.pending.bad.jsonl`;
   const claimed: string[] = [];
   for (const f of spoolFiles(mindPath)) {
-    if (f !== spool) {
+    if (f.includes('.jsonl.replay-')) {
       try {
         if (now.getTime() - statSync(f).mtimeMs < SPOOL_CLAIM_STALE_MS) continue; // another replayer is on it
       } catch {
         continue;
       }
     }
-    const claim = `${spool}.replay-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const claim = `${f.replace(/\.replay-.*$/, '')}.replay-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
       renameSync(f, claim);
       claimed.push(claim);
@@ -126,30 +134,38 @@ export function replaySpool(mindPath: string, saveMany: (inputs: FrameInput[]) =
         badLines.push(line);
       }
     }
-    let saved = inputs.length;
+    let saved = 0;
+    let okOne = 0;
+    let busy = false;
     try {
-      if (inputs.length) saveMany(inputs);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'BUSY') {
-        // busy again: give the lines back to the spool for the next writer
-        const text = readFileSync(claim, 'utf8');
-        appendFileSync(spool, text.endsWith('\n') ? text : text + '\n', { mode: 0o600 });
-        unlinkSync(claim);
-        report.deferred++;
-        continue;
+      // short transactions, so that a long spool never holds the write lock against the hooks it serves
+      while (saved < inputs.length) {
+        const batch = inputs.slice(saved, saved + SPOOL_REPLAY_BATCH);
+        saveMany(batch);
+        saved += batch.length;
       }
-      // one bad record must not hold back the others: save one by one, keep the refused ones
-      saved = 0;
-      for (const input of inputs) {
-        try {
-          saveMany([input]);
-          saved++;
-        } catch (e) {
-          badLines.push(JSON.stringify({ v: 1, at: now.toISOString(), input, error: (e as Error).message }));
+    } catch (err) {
+      if ((err as { code?: string }).code === 'BUSY') busy = true;
+      else {
+        // one bad record must not hold back the others: save one by one, keep the refused ones
+        for (const input of inputs.slice(saved)) {
+          try {
+            saveMany([input]);
+            okOne++;
+          } catch (e) {
+            badLines.push(JSON.stringify({ v: 1, at: now.toISOString(), input, error: (e as Error).message }));
+          }
         }
+        saved += okOne;
       }
     }
-    if (badLines.length) appendFileSync(`${spool}.bad`, badLines.map((l) => l + '\n').join(''), { mode: 0o600 });
+    if (busy) {
+      // busy again: the frames not yet saved go back as a new spool file for the next writer
+      const rest = inputs.slice(saved).map((input) => JSON.stringify({ v: 1, at: now.toISOString(), input } satisfies SpoolRecord) + '\n');
+      if (rest.length) writeSpoolFile(mindPath, rest, now);
+      report.deferred++;
+    }
+    if (badLines.length) appendFileSync(badPath, badLines.map((l) => l + '\n').join(''), { mode: 0o600 });
     report.replayed += saved;
     report.bad += badLines.length;
     unlinkSync(claim);

@@ -16,8 +16,12 @@ export interface MindConfig {
   now: () => Date;
 }
 
-/** Default `busy_timeout` in ms of {@link Mind.open}. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+/**
+ * Default `busy_timeout` in ms of {@link Mind.open}: 30 s. SQLite's busy handler is not fair, so with
+ * 32 writers on two cores (bench/concurrency.mjs) a CLI or MCP save could wait past 10 s and fail; the
+ * hooks use 1.5 s and spool instead of waiting (spool.ts).
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 /** Apply the defaults of {@link MindOptions} and validate them. Throws `INVALID` naming the option. */
 export function resolveOptions(opts: MindOptions): MindConfig {

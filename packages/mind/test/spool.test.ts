@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync, copy
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Mind, MindError, Notes, pendingSpooled, replaySpool, spoolFrames, spoolPath } from '@hive-mind/mind';
+import { Mind, MindError, Notes, pendingSpooled, replaySpool, spoolFrames } from '@hive-mind/mind';
 import { tmp } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 
@@ -20,14 +20,15 @@ describe('pending spool', () => {
   it('spooled frames are redacted on disk, and a replay saves them once and removes the spool', () => {
     Mind.open(path).close();
     const c = SECRET_CASES[0]!;
-    spoolFrames(path, [{ content: `deploy key ${c.text}`, kind: 'fact', turnId: 't1', host: 'claude-code', sessionId: 's' }]);
-    spoolFrames(path, [{ content: 'the build uses pnpm', kind: 'fact' }]);
-    expect(readFileSync(spoolPath(path), 'latin1')).not.toContain(c.secret);
-    expect(statSync(spoolPath(path)).mode & 0o777).toBe(0o600);
-    expect(pendingSpooled(path).frames).toBe(2);
+    const f1 = spoolFrames(path, [{ content: `deploy key ${c.text}`, kind: 'fact', turnId: 't1', host: 'claude-code', sessionId: 's' }]);
+    const f2 = spoolFrames(path, [{ content: 'the build uses pnpm', kind: 'fact' }]);
+    expect(f1).not.toBe(f2); // one file per batch: nothing ever appends to a file a replayer may be reading
+    expect(readFileSync(f1, 'latin1')).not.toContain(c.secret);
+    expect(statSync(f1).mode & 0o777).toBe(0o600);
+    expect(pendingSpooled(path)).toEqual({ files: [f1, f2].sort(), frames: 2 });
     const m = Mind.open(path);
     expect(replaySpool(path, (i) => m.saveMany(i))).toEqual({ replayed: 2, bad: 0, deferred: 0 });
-    expect(existsSync(spoolPath(path))).toBe(false);
+    expect(pendingSpooled(path).files).toEqual([]);
     // a second copy of the same lines (a replayer that crashed after its commit) adds nothing
     spoolFrames(path, [{ content: 'the build uses pnpm', kind: 'fact' }]);
     replaySpool(path, (i) => m.saveMany(i));
@@ -35,19 +36,29 @@ describe('pending spool', () => {
     m.close();
   });
 
-  it('busy again: the lines go back to the spool; a line that is not a record is kept in .bad, never dropped', () => {
+  it('busy again: the unsaved lines go back to the spool; a line that is not a record is kept in .bad, never dropped', () => {
     Mind.open(path).close();
-    spoolFrames(path, [{ content: 'fact one' }]);
-    appendFileSync(spoolPath(path), 'not json\n');
+    appendFileSync(spoolFrames(path, [{ content: 'fact one' }]), 'not json\n');
     const busy = () => {
       throw new MindError('busy', 'BUSY', path);
     };
-    expect(replaySpool(path, busy)).toEqual({ replayed: 0, bad: 0, deferred: 1 });
-    expect(pendingSpooled(path).frames).toBe(2);
+    expect(replaySpool(path, busy)).toEqual({ replayed: 0, bad: 1, deferred: 1 });
+    expect(pendingSpooled(path).frames).toBe(1);
     const m = Mind.open(path);
-    expect(replaySpool(path, (i) => m.saveMany(i))).toEqual({ replayed: 1, bad: 1, deferred: 0 });
+    expect(replaySpool(path, (i) => m.saveMany(i))).toEqual({ replayed: 1, bad: 0, deferred: 0 });
     m.close();
-    expect(readFileSync(`${spoolPath(path)}.bad`, 'utf8')).toBe('not json\n');
+    expect(readFileSync(`${path}.pending.bad.jsonl`, 'utf8')).toBe('not json\n');
+  });
+
+  it('a long spool is replayed in short transactions (SPOOL_REPLAY_BATCH frames each), all of it', () => {
+    Mind.open(path).close();
+    spoolFrames(path, Array.from({ length: 120 }, (_, i) => ({ content: `spooled fact ${i}` })));
+    const m = Mind.open(path);
+    const batches: number[] = [];
+    expect(replaySpool(path, (i) => (batches.push(i.length), m.saveMany(i)))).toEqual({ replayed: 120, bad: 0, deferred: 0 });
+    expect(batches).toEqual([50, 50, 20]);
+    expect(m.stats().frames).toBe(120);
+    m.close();
   });
 
   it('a held write lock past the busy timeout is reported as BUSY (what the hooks spool on)', () => {

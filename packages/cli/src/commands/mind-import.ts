@@ -11,8 +11,23 @@ import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type HarvestCounts } from '@hive-mind/mind';
+import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type SaveResult } from '@hive-mind/mind';
 import { CliError, printJson } from '../errors.js';
+
+/** Frames per transaction of an import: short, so hooks writing the same mind get the lock in between. */
+const IMPORT_BATCH = 50;
+/** Attempts of one batch when another writer held the lock past the busy timeout (a batch is all or nothing, so a retry is safe). */
+const IMPORT_BUSY_ATTEMPTS = 5;
+
+function saveBatch(m: Mind, batch: FrameInput[]): SaveResult[] {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return m.saveMany(batch);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'BUSY' || attempt >= IMPORT_BUSY_ATTEMPTS) throw e;
+    }
+  }
+}
 
 /** Where each host keeps its session transcripts, relative to the home directory (and the env override that moves it). */
 export const HOST_SESSION_DIRS: Record<string, { dirs: string[]; env?: string; envSub?: string }> = {
@@ -165,13 +180,13 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
             }
             bar.setTotal(frames.length || 1);
             bar.update(0, { phase: files.length > 1 ? `${i + 1}/${files.length} saving` : 'saving' });
-            for (let j = 0; j < frames.length; j += 200) {
-              for (const r of m.saveMany(frames.slice(j, j + 200))) {
+            for (let j = 0; j < frames.length; j += IMPORT_BATCH) {
+              for (const r of saveBatch(m, frames.slice(j, j + IMPORT_BATCH))) {
                 if (r.status === 'duplicate' && r.id >= firstOfRun) counts.repeated++;
                 else counts[r.status]++;
                 counts.redactions += r.redactions.length;
               }
-              bar.update(Math.min(frames.length, j + 200));
+              bar.update(Math.min(frames.length, j + IMPORT_BATCH));
             }
           } finally {
             m.close();

@@ -13,7 +13,7 @@ import {
   doctor,
   repairMind,
   replaySpool,
-  spoolPath,
+  pendingSpooled,
   formatEnvProblem,
   type Frame,
   type FrameInput,
@@ -302,7 +302,7 @@ export function register(program: Command): void {
       }
       // hook captures spooled while the store was busy are written now (the spool's other replayer is the next hook)
       let replayed = 0;
-      if (existsSync(path) && existsSync(spoolPath(path))) {
+      if (existsSync(path) && pendingSpooled(path).files.length) {
         try {
           const w = Mind.open(path);
           try {
@@ -329,7 +329,7 @@ export function register(program: Command): void {
           out.push(`  quarantined ${m.quarantined.length}${m.quarantined.length ? ':' : ''}`);
           for (const q of m.quarantined.slice(0, 10)) out.push(`    #${q.id} ${q.createdAt.slice(0, 10)} ${q.threats.join(',')} ${JSON.stringify(q.preview)}`);
           if (replayed) out.push(`  replayed    ${replayed} hook capture(s) that waited in the pending spool`);
-          if (m.spooled) out.push(`  spooled     ${m.spooled} hook capture(s) still waiting in ${spoolPath(m.path)} (the store was busy or damaged)`);
+          if (m.spooled) out.push(`  spooled     ${m.spooled} hook capture(s) still waiting in ${m.path}.pending-*.jsonl (the store was busy or damaged)`);
           if (m.pendingNotes) out.push(`  pending notes ${m.pendingNotes} (facts that did not fit in MEMORY.md/USER.md; see: hive-mind mind list --kind pending-note)`);
         }
         out.push('notes');

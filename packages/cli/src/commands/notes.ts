@@ -19,13 +19,25 @@ function targetOf(o: NotesCli): NotesTarget {
   return o.user ? { file: 'user' } : { file: 'memory', ...(o.thread ? { thread: o.thread } : {}) };
 }
 
+/** The first line a person sees for a refused write: what happened and the commands that help. */
+function peopleMessage(r: Extract<NotesResult, { ok: false }>): string {
+  const kept = 'pendingFrameId' in r && r.pendingFrameId !== undefined ? ` It was kept in the mind as pending frame #${r.pendingFrameId} (hive-mind mind show ${r.pendingFrameId}).` : '';
+  if (r.reason === 'over_limit' && r.entryTooLarge)
+    return `this entry is ${r.entryTooLarge.chars} characters, more than the whole ${r.entryTooLarge.limit}-character limit, so it can never fit; nothing was written.${kept} Add a shorter version, or raise the limit (HIVE_MIND_MEMORY_CHAR_LIMIT / HIVE_MIND_USER_CHAR_LIMIT).`;
+  if (r.reason === 'over_limit')
+    return `the notes file would be ${r.overflowBy} characters over its ${r.limit}-character limit; nothing was written.${kept} Make room with \`hive-mind notes remove TEXT\` or \`hive-mind notes replace OLD NEW\` (entries below), or add again with --auto-consolidate (evicted entries go to the archive: \`hive-mind notes archive\`).`;
+  if (r.reason === 'failure_cap') return `${r.failures} note writes failed in this turn; nothing more was written.${kept} Check the entries with \`hive-mind notes show\`.`;
+  return r.message;
+}
+
 function report(r: NotesResult, json: boolean | undefined): void {
   if (json) {
     printJson(r);
   } else if (r.ok) {
     process.stdout.write(`${r.message}${r.warning ? `\nwarning: ${r.warning}` : ''}\n`);
   } else {
-    const lines = [r.message];
+    // the result's message is written for an agent (MCP); a person at the CLI gets commands to run
+    const lines = [peopleMessage(r)];
     if (r.reason === 'over_limit') {
       lines.push(`usage ${r.usage.chars}/${r.limit} chars (${r.usage.tokens} tokens), over by ${r.overflowBy}; entries:`);
       for (const e of r.entries) lines.push(`  [${e.index}] ${e.chars} chars  ${e.preview}`);
