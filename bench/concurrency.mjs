@@ -6,9 +6,9 @@
 //   same file:
 //   - hook writers: child processes running the real hook runner (`runHook`, the code `hive-mind hook`
 //     runs) for `claude-code UserPromptSubmit`, one payload per save, each opening and closing the mind;
-//   - CLI writers: one spawning the real `hive-mind mind save` per save, the others opening the mind and
-//     saving as `mind save` does (one Mind.open/save/close per save; a process spawn per save for all of
-//     them would take longer than the machine has);
+//   - CLI writers: one spawning the real `hive-mind mind save` per save, the others running the CLI's
+//     `main(['mind', 'save', …])` in their process per save (the same code without a process start per
+//     save, which for all of them would take longer than the machine has);
 //   - MCP writers: real `hive-mind mcp` servers over stdio, `save_memory` through the MCP SDK client.
 //   Then `hive-mind mind doctor` (replays the pending spool) and a count: every save carries a unique
 //   marker; lost = markers not found. Errors: failures reported by writers, plus hook-log lines other
@@ -31,6 +31,7 @@ const IMPORT_MESSAGES = arg('--import', 6000);
 const KILL_WORKERS = arg('--kill', 8);
 const mindUrl = pathToFileURL(join(root, 'packages/mind/dist/index.js')).href;
 const runUrl = pathToFileURL(join(root, 'packages/hooks/dist/run.js')).href;
+const cliMainUrl = pathToFileURL(join(root, 'packages/cli/dist/main.js')).href;
 const sdkClient = pathToFileURL(join(root, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js')).href;
 const sdkStdio = pathToFileURL(join(root, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js')).href;
 
@@ -76,12 +77,13 @@ for (let i = 0; i < ${SAVES}; i++) {
 }
 console.log(JSON.stringify({ errors }));`;
 
-const cliApiWorker = (w) => `
-const { Mind } = await import(${JSON.stringify(mindUrl)});
+const cliMainWorker = (w) => `
+const { main } = await import(${JSON.stringify(cliMainUrl)});
 let errors = 0;
 for (let i = 0; i < ${SAVES}; i++) {
-  try { const m = Mind.open(${JSON.stringify(mindPath)}); try { m.save({ content: 'cli fact marker-c${w}-' + i, kind: 'fact', scope: 'workspace', workspace: ${JSON.stringify(project)} }); } finally { m.close(); } }
-  catch (e) { errors++; console.error(e.message); }
+  process.exitCode = 0;
+  try { await main(['mind', 'save', 'cli fact marker-c${w}-' + i, '--mind', ${JSON.stringify(mindPath)}]); } catch (e) { errors++; console.error(e.message); }
+  if (process.exitCode) { errors++; process.exitCode = 0; }
 }
 console.log(JSON.stringify({ errors }));`;
 
@@ -104,6 +106,7 @@ let errors = 0;
 for (let i = 0; i < ${SAVES}; i++) {
   const r = await client.callTool({ name: 'save_memory', arguments: { content: 'mcp fact marker-m${w}-' + i, scope: 'workspace' } });
   if (r.isError) { errors++; console.error(r.content?.[0]?.text); }
+  else if (r.content?.[0]?.text?.includes('"status": "spooled"') || r.content?.[0]?.text?.includes('"status":"spooled"')) console.log('memory was queued');
 }
 await client.close();
 console.log(JSON.stringify({ errors }));`;
@@ -113,10 +116,10 @@ const mcps = Math.round(WRITERS / 4);
 const clis = WRITERS - hooks - mcps;
 const kinds = [];
 for (let w = 0; w < hooks; w++) kinds.push(['h', w, hookWorker(w)]);
-for (let w = 0; w < clis; w++) kinds.push(['c', w, w === 0 ? cliSpawnWorker(w) : cliApiWorker(w)]);
+for (let w = 0; w < clis; w++) kinds.push(['c', w, w === 0 ? cliSpawnWorker(w) : cliMainWorker(w)]);
 for (let w = 0; w < mcps; w++) kinds.push(['m', w, mcpWorker(w)]);
 
-console.log(`# ${WRITERS} writers x ${SAVES} saves (${hooks} hook runners, ${clis} CLI (1 spawning \`mind save\`), ${mcps} MCP servers) + mind import of ${IMPORT_MESSAGES} messages, one workspace mind`);
+console.log(`# ${WRITERS} writers x ${SAVES} saves (${hooks} hook runners, ${clis} CLI (1 spawning \`mind save\`, the others its main()), ${mcps} MCP servers) + mind import of ${IMPORT_MESSAGES} messages, one workspace mind`);
 const t0 = performance.now();
 const importRun = new Promise((resolve) => {
   const p = spawn(process.execPath, [cli, 'mind', 'import', transcript, '--mind', mindPath], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -145,6 +148,7 @@ for (const r of results) {
 const logPath = join(home, 'logs', 'hooks.log');
 const logLines = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter(Boolean) : [];
 const spooledLines = logLines.filter((l) => /captures? spooled to/.test(l));
+const queuedByCliMcp = results.reduce((n, r) => n + (r.out.match(/memory was queued|"status":"spooled"/g) ?? []).length, 0);
 const spooled = spooledLines.reduce((n, l) => n + Number(/; (\d+) captures?/.exec(l)?.[1] ?? 0), 0);
 const otherLog = logLines.filter((l) => !/captures? spooled to/.test(l));
 
@@ -161,6 +165,7 @@ console.log(`wall ${(wall / 1000).toFixed(1)} s; import exit ${imp.code} after $
 console.log(`saves expected ${WRITERS * SAVES}, found ${WRITERS * SAVES - lost}, lost ${lost}${lost ? ` (e.g. ${lostSample.join(', ')})` : ''}`);
 console.log(`errors: writers ${workerErrors}, hook-log lines other than spool notices ${otherLog.length}${otherLog.length ? ` (e.g. ${otherLog[0].slice(0, 160)})` : ''}`);
 console.log(`spooled by hooks while busy: ${spooled} captures in ${spooledLines.length} runs, replayed (doctor exit ${doctorRun.status}; spool left: ${existsSync(`${mindPath}.pending.jsonl`) ? 'yes' : 'none'})`);
+console.log(`queued (pending spool) by CLI main() and MCP saves while busy: ${queuedByCliMcp}`);
 console.log(`integrity_check: ${integrity}; frames in the mind: ${total}`);
 
 // Phase 2: kill -9 during saves

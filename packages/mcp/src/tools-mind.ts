@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Mind, SearchHit } from '@hive-mind/mind';
+import type { FrameInput, Mind, SaveResult, SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -113,7 +113,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const dir = scopeOf === 'personal' ? undefined : await session.workspace();
       if (scopeOf === 'workspace' && !dir) throw new FieldError('scope', 'this session has no workspace (start the server from the project folder or with --workspace DIR); use scope "personal"');
       const target = (await oneSource(ctx, session, dir ? 'workspace' : 'personal', true))!;
-      const r = target.mind.save({
+      const input: FrameInput = {
         content: args.content,
         kind: args.kind ?? 'fact',
         importance: args.importance ?? 'normal',
@@ -124,7 +124,17 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         ...(args.thread !== undefined ? { threadKey: args.thread } : {}),
         ...(args.tags ? { tags: args.tags } : {}),
         ...(args.supersedes !== undefined ? { supersedes: args.supersedes } : {}),
-      });
+      };
+      let r: SaveResult;
+      try {
+        r = target.mind.save(input);
+      } catch (e) {
+        // another writer held the store past the busy timeout: queued, not lost, and not the agent's problem
+        if ((e as { code?: string }).code !== 'BUSY') throw e;
+        const { spoolFrames } = await ctx.mindModule();
+        spoolFrames(target.path, [input]);
+        return jsonResult({ mind: target.name, status: 'spooled', note: 'The memory store was busy, so this memory was queued; it is written by the next write. Do not save it again.' }, max);
+      }
       const note =
         r.status === 'quarantined'
           ? 'Stored but quarantined (it looked like an instruction injection or hid invisible characters); it will not be recalled automatically.'

@@ -33,7 +33,7 @@ export interface DoctorReport {
     integrity?: string[];
     quarantined: Array<Pick<Frame, 'id' | 'threats' | 'createdAt' | 'host'> & { preview: string }>;
     pendingNotes: number;
-    /** Hook captures waiting in the pending spool (`<mind>.pending.jsonl`) for the next write or `mind doctor`. */
+    /** Hook captures waiting in the pending spool (`<mind>.pending-….jsonl`) for the next write or `mind doctor`. */
     spooled: number;
   };
   notes: ReturnType<Notes['inventory']>;

@@ -149,7 +149,7 @@ export const TRUNCATION_PAUSE_MS = 30;
  * another process is extending (a WAL checkpoint writes page 1 before the pages past the old end)
  * reads as truncated for a moment; a truncated file stays so.
  */
-function confirmTruncation(path: string, read: () => { declared: number; size: number } | undefined): void {
+export function confirmTruncation(path: string, read: () => { declared: number; size: number } | undefined): void {
   let first = read();
   for (let i = 1; first && i < TRUNCATION_READINGS; i++) {
     sleepSync(TRUNCATION_PAUSE_MS);

@@ -14,6 +14,8 @@ import {
   repairMind,
   replaySpool,
   pendingSpooled,
+  spoolFrames,
+  type SaveResult,
   formatEnvProblem,
   type Frame,
   type FrameInput,
@@ -133,7 +135,16 @@ export function register(program: Command): void {
         ...(o.supersedes ? { supersedes: o.supersedes } : {}),
         ...(o.expires ? { expiresAt: o.expires } : {}),
       };
-      const r = withMind(c, (m) => m.save(input));
+      let r: SaveResult;
+      try {
+        r = withMind(c, (m) => m.save(input));
+      } catch (e) {
+        // another writer held the store past the busy timeout: queue it rather than lose it
+        if ((e as { code?: string }).code !== 'BUSY') throw e;
+        const spool = spoolFrames(mindPathOf(c), [input]);
+        if (c.json) return printJson({ status: 'spooled', spool });
+        return void process.stdout.write(`the store stayed busy, so the memory was queued in ${spool}; it is written by the next write or \`hive-mind mind doctor\`\n`);
+      }
       if (c.json) return printJson(r);
       const notes = [...r.notices, r.redactions.length ? `redacted: ${r.redactions.join(', ')}` : '', r.threats.length ? `QUARANTINED (${r.threats.join(', ')}): stored but never recalled automatically` : '']
         .filter(Boolean)
