@@ -12,7 +12,7 @@ import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type R
 /** Share of a neighbouring turn's relevance a frame gains (README "Ranking"). */
 export const NEIGHBOUR_WEIGHT = 0.3;
 /** A word in at least this many frames is "frequent": not scored when the query has rarer terms (README "Ranking"). */
-export const FREQUENT_DOCS = 2000;
+export const FREQUENT_DOCS = 1000;
 /** How many of the best candidates have their conversation neighbours looked up. */
 const NEIGHBOUR_LOOKUPS = 50;
 
