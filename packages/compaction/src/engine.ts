@@ -220,12 +220,12 @@ export class BasicCompactionEngine implements CompactionEngine {
     const g = this.gauges.get(log);
     if (g && g.generation === log.generation) {
       if (g.lastSeq < log.lastSeq) {
-        for (const e of log.events(g.lastSeq + 1)) if (isMessageEvent(e)) g.total += this.meter.countEvent(e, log);
+        for (const e of log.events(g.lastSeq + 1)) if (isMessageEvent(e)) g.total += this.meter.countEvent(e);
         g.lastSeq = log.lastSeq;
       }
       return g.total;
     }
-    const total = this.meter.countEvents(log.surface(), log);
+    const total = this.meter.countEvents(log.surface());
     this.gauges.set(log, { generation: log.generation, lastSeq: log.lastSeq, total });
     return total;
   }
@@ -354,7 +354,7 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   private planContext(log: SessionLog): PlanContext {
-    return { meter: this.meter, config: this.config, limit: this.limit(), minCheckpoint: this.minCheckpoint(), cacheKey: log };
+    return { meter: this.meter, config: this.config, limit: this.limit(), minCheckpoint: this.minCheckpoint() };
   }
 
   /** Tokens a checkpoint node costs beyond its body: framing plus per-message overhead. */
@@ -430,7 +430,7 @@ export class BasicCompactionEngine implements CompactionEngine {
 
   private async landReplacements(log: SessionLog, opts: CompactOptions, before: number, reps: Replacement[], action: 'prune' | 'mask'): Promise<CompactionResult> {
     const saved = savedBy(reps);
-    const shadowedTokens = reps.reduce((s, r) => s + this.meter.countEvent(r.orig, log), 0);
+    const shadowedTokens = reps.reduce((s, r) => s + this.meter.countEvent(r.orig), 0);
     const order = (s: SurfaceNode) => log.surfacePosition(s.seq) ?? 0;
     reps.sort((a, b) => order(a.orig) - order(b.orig));
     const base: CompactionResult = {

@@ -17,8 +17,6 @@ export interface PlanContext {
   limit: number;
   /** Smallest checkpoint worth landing (tokens, framing included). */
   minCheckpoint: number;
-  /** Cache key for per-event token counts (the log). */
-  cacheKey?: object;
 }
 
 /** A span of the surface to summarize: `nodes[spanStart, cut)`, with per-node tokens. */
@@ -67,7 +65,7 @@ export interface Replacement {
 
 /** Per-node token counts of `nodes` (cached by the meter per event). */
 export function nodeTokens(ctx: PlanContext, nodes: readonly SurfaceNode[]): number[] {
-  return nodes.map((n) => ctx.meter.countEvent(n, ctx.cacheKey));
+  return nodes.map((n) => ctx.meter.countEvent(n));
 }
 
 /** Sum of `a[i..j)`. */
@@ -262,7 +260,7 @@ export function planMask(ctx: PlanContext, nodes: readonly SurfaceNode[]): Repla
       return m;
     });
     if (!changed) continue;
-    const saved = ctx.meter.countEvent(node, ctx.cacheKey) - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
+    const saved = ctx.meter.countEvent(node) - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
     if (saved > 0) out.push({ orig: node, content, saved });
   }
   return out;

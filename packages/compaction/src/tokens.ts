@@ -94,8 +94,10 @@ export function countLinear(text: string, count: (t: string) => number): number 
  * Counts tokens of text, blocks and session events.
  *
  * - Units: every count is in tokens of the configured encoding.
- * - Per-event counts are cached by seq, so measuring a growing log costs
- *   O(new events) (events are immutable once appended).
+ * - Per-event counts are cached by event object (a `WeakMap`), so measuring a growing log
+ *   costs O(new events) (events are immutable once appended), and one meter can count any
+ *   number of logs or plain event arrays: two events that share a seq in different logs
+ *   are different objects and never share a count.
  * - Calibration: when a caller reports the provider's real prompt size for a
  *   request we measured, {@link calibrate} learns a factor (exponential moving
  *   average) that {@link adjusted} applies, so budgets track the real model.
@@ -107,8 +109,7 @@ export class TokenMeter {
   readonly mode: 'exact' | 'estimate';
   private factor = 1;
   private samples = 0;
-  private readonly cache = new Map<number, number>();
-  private readonly cacheOwner = new WeakMap<object, Map<number, number>>();
+  private readonly cache = new WeakMap<SessionEvent, number>();
 
   constructor(opts: TokenMeterOptions = {}) {
     this.encoding = opts.encoding ?? 'o200k_base';
@@ -147,22 +148,22 @@ export class TokenMeter {
 
   /**
    * Tokens of one event: content plus per-message overhead for message events;
-   * log-only events count 0 (they are never sent to a model). Cached by seq
-   * per `owner` (a log object), or globally when no owner is given.
+   * log-only events count 0 (they are never sent to a model). Cached per event object,
+   * so the count is the event's own whichever log or array it comes from (an event must
+   * not be mutated after it is counted; appended events never are).
    */
-  countEvent(event: SessionEvent, owner?: object): number {
-    const cache = owner ? this.cacheFor(owner) : this.cache;
-    const hit = cache.get(event.seq);
+  countEvent(event: SessionEvent): number {
+    const hit = this.cache.get(event);
     if (hit !== undefined) return hit;
     const n = isMessageEvent(event) ? this.countBlocks(event.content) + this.perMessageOverhead : 0;
-    cache.set(event.seq, n);
+    this.cache.set(event, n);
     return n;
   }
 
   /** Sum of {@link countEvent} over events (a surface or a span). */
-  countEvents(events: Iterable<SessionEvent>, owner?: object): number {
+  countEvents(events: Iterable<SessionEvent>): number {
     let n = 0;
-    for (const e of events) n += this.countEvent(e, owner);
+    for (const e of events) n += this.countEvent(e);
     return n;
   }
 
@@ -188,15 +189,6 @@ export class TokenMeter {
   /** A raw count scaled by the calibration factor, rounded up. */
   adjusted(tokens: number): number {
     return Math.ceil(tokens * this.factor);
-  }
-
-  private cacheFor(owner: object): Map<number, number> {
-    let m = this.cacheOwner.get(owner);
-    if (!m) {
-      m = new Map();
-      this.cacheOwner.set(owner, m);
-    }
-    return m;
   }
 }
 

@@ -117,7 +117,7 @@ describe('headroom', () => {
       return b;
     };
     const s0 = session().log;
-    const tokens = meter.countEvents(s0.surface(), s0);
+    const tokens = meter.countEvents(s0.surface());
     // what pruning the one big old result alone leaves, with no headroom asked
     const probe = await new BasicCompactionEngine({ threshold: tokens - 1, retainTokens: 1500, summaryMaxTokens: 1500, targetRatio: 1, meter }).compactIfNeeded(session().log);
     expect(probe.action).toBe('prune');
@@ -155,7 +155,7 @@ describe('headroom', () => {
 describe('budgets of what the model receives', () => {
   it('overheadTokens counts against the threshold; a config whose overhead leaves nothing is refused', async () => {
     const b = codingSession(6);
-    const tokens = meter.countEvents(b.log.surface(), b.log);
+    const tokens = meter.countEvents(b.log.surface());
     const plain = new BasicCompactionEngine({ threshold: tokens + 100, meter });
     expect((await plain.compactIfNeeded(b.log)).noopReason).toBe('under-threshold');
     const e = new BasicCompactionEngine({ threshold: tokens + 100, overheadTokens: 3000, meter });

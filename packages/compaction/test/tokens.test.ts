@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { MAX_ENCODED_RUN, TokenMeter, countLinear } from '../src/tokens.js';
+import { MemorySessionLog, type SessionEvent } from '@hive-mind/session';
 
 const require_ = createRequire(import.meta.url);
 const enc = require_('gpt-tokenizer/encoding/o200k_base') as { countTokens: (t: string, o?: unknown) => number };
@@ -34,5 +35,31 @@ describe('token counting on pathological input', () => {
     seen.length = 0;
     countLinear(`x ${'b'.repeat(600)} y`, (t) => (seen.push(t), 1));
     expect(seen.map((s) => s.length)).toEqual([2, 256, 256, 88, 2]);
+  });
+});
+
+describe('per-event count cache', () => {
+  it('gives each log its own counts when one meter measures two logs (same seqs, different content)', () => {
+    // The CLI and a bench measure several transcripts with one meter; both logs start at seq 1.
+    const short = new MemorySessionLog('short');
+    short.append([
+      { type: 'user/message', content: [{ type: 'text', text: 'hi' }] },
+      { type: 'assistant/message', content: [{ type: 'text', text: 'hello' }] },
+    ]);
+    const long = new MemorySessionLog('long');
+    const report = 'npm test: 214 passed, 3 failed in packages/compaction (engine.test.ts, plan.test.ts)\n'.repeat(50);
+    long.append([
+      { type: 'user/message', content: [{ type: 'text', text: 'run the tests and paste the report' }] },
+      { type: 'assistant/message', content: [{ type: 'text', text: report }] },
+    ]);
+    const shared = new TokenMeter();
+    const a = shared.countEvents(short.surface());
+    const b = shared.countEvents(long.surface());
+    expect(a).toBe(new TokenMeter().countEvents(short.surface()));
+    expect(b).toBe(new TokenMeter().countEvents(long.surface()));
+    expect(b).toBeGreaterThan(a * 20);
+    // plain arrays of events built by hand (seq 1 each time) are counted by their content too
+    const ev = (text: string) => ({ seq: 1, ts: '2026-01-01T00:00:00Z', type: 'user/message', content: [{ type: 'text', text }] }) as SessionEvent;
+    expect(shared.countEvent(ev('x'))).toBeLessThan(shared.countEvent(ev(report)));
   });
 });

@@ -226,7 +226,7 @@ export function register(program: Command): void {
       const overhead = { toolDefinitions: tools ? meter.countText(tools) : 0, fixed: fixedOverhead, systemPrompt: 0 };
       for (const n of t.log.surface()) {
         if (n.type !== 'system/message') break;
-        overhead.systemPrompt += meter.countEvent(n, t.log);
+        overhead.systemPrompt += meter.countEvent(n);
       }
       let engine: BasicCompactionEngine;
       try {

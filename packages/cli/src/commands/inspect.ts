@@ -25,7 +25,7 @@ export function register(program: Command): void {
         throw err;
       }
       const meter = new TokenMeter();
-      const stats = transcriptStats(t, (e) => meter.countEvent(e, t.log));
+      const stats = transcriptStats(t, (e) => meter.countEvent(e));
       if (opts.json) {
         const out: TranscriptStats = {
           format: stats.format,
