@@ -55,6 +55,8 @@ const CLAUDE: Case[] = [
   },
   { name: 'four-space indent, an empty hooks object of the user', text: '{\n    "hooks": {},\n    "env": { "A": "USER_EDIT_ME" }\n}' },
   { name: 'an empty file', text: '' },
+  // Windows editors write one; Claude Code 2.1.332 loads such a settings.json (seen with the real binary)
+  { name: 'a byte order mark', text: '\uFEFF{\n  "model": "opus",\n  "hooks": {\n    "Stop": [{"hooks":[{"type":"command","command":"say USER_EDIT_ME"}]}]\n  }\n}\n' },
 ];
 
 const CODEX: Case[] = [
@@ -65,6 +67,7 @@ const CODEX: Case[] = [
   },
   { name: 'one-line hooks.json, config.toml without a final newline', text: '{"hooks":{"PreCompact":[{"hooks":[{"type":"command","command":"snap USER_EDIT_ME"}]}]}}', toml: 'model = "o3"' },
   { name: 'CRLF everywhere, [features] without hooks', text: '{\r\n  "hooks": {}\r\n}\r\n', toml: 'approval_policy = "on-request"\r\n\r\n[features]\r\nweb_search = true # USER_EDIT_ME\r\n\r\n[model_providers.local]\r\nname = "local"\r\n' },
+  { name: 'a byte order mark in both files', text: '\uFEFF{"hooks":{}}\n', toml: '\uFEFF[features]\nweb_search = true # USER_EDIT_ME\n' },
 ];
 
 const CURSOR: Case[] = [
@@ -84,6 +87,8 @@ const CURSOR: Case[] = [
   },
   { name: 'tab-indented, CRLF, no version', text: '{\r\n\t"hooks": {\r\n\t\t"stop": [\r\n\t\t\t{ "command": "./s.sh USER_EDIT_ME" }\r\n\t\t]\r\n\t}\r\n}' },
   { name: 'one line', text: '{"version":1,"hooks":{"sessionStart":[{"command":"./USER_EDIT_ME.sh"}]}}' },
+  { name: 'a byte order mark', text: '\uFEFF{\r\n  "version": 1,\r\n  "hooks": { "stop": [{ "command": "./USER_EDIT_ME.sh" }] }\r\n}\r\n' },
+  { name: 'only a comment', text: '// hooks go here: USER_EDIT_ME\n' },
 ];
 
 const OPENCLAW: Case[] = [
@@ -103,6 +108,7 @@ const OPENCLAW: Case[] = [
   },
   { name: 'no hooks yet, tabs, no final newline', text: "{\n\tgateway: { port: 0x4242 },\n\tname: 'USER_EDIT_ME'\n}" },
   { name: 'one line', text: "{gateway:{bind:'USER_EDIT_ME'}}" },
+  { name: 'a byte order mark', text: "\uFEFF{\n  gateway: { bind: 'USER_EDIT_ME' },\n}\n" },
 ];
 
 const HERMES: Case[] = [
@@ -122,6 +128,7 @@ hooks:
   { name: 'no hooks, four-space indent, no final newline', text: 'model:\n    default: x\nterminal:\n    backend: USER_EDIT_ME' },
   { name: 'CRLF', text: 'model:\r\n  default: USER_EDIT_ME\r\nhooks:\r\n  on_session_start:\r\n    - command: ~/hello.sh\r\n' },
   { name: 'a flow-style list of the user (edited through the Document API)', text: 'hooks:\n  pre_llm_call: [{command: ~/a.sh}]\nmodel: USER_EDIT_ME\n' },
+  { name: 'a byte order mark, no hooks yet', text: '\uFEFFmodel:\n  default: USER_EDIT_ME\n' },
 ];
 
 const HOSTS: Array<{ host: HostId; file: (home: string) => string; cases: Case[] }> = [

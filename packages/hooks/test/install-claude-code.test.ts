@@ -45,6 +45,18 @@ function setup(text?: string) {
 }
 
 describe('claude-code installer', () => {
+  it('a settings.json with a byte order mark is edited after it, without a warning (Claude Code 2.1.332 loads it)', async () => {
+    const text = '\uFEFF{\n  "model": "opus"\n}\n';
+    const { file, opts } = setup(text);
+    const inst = (await loadInstaller('claude-code'))!;
+    const r = await inst.install(opts);
+    expect(r.notes.filter((n) => n.startsWith('warning:'))).toEqual([]);
+    expect(readFileSync(file, 'utf8').startsWith('\uFEFF{\n  "model": "opus",\n  "hooks": {')).toBe(true);
+    expect(installedHooks(claudeCodeSpec, opts)).toHaveLength(5);
+    await inst.uninstall(opts);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it('install keeps comments, order and the user hooks; is idempotent; uninstall keeps later user edits', async () => {
     const { file, opts } = setup(USER_SETTINGS);
     const inst = (await loadInstaller('claude-code'))!;

@@ -128,6 +128,15 @@ describe('codex installer', () => {
     expect(readFileSync(f.hooks, 'utf8').startsWith('// mine\n{')).toBe(true);
   });
 
+  it('a hooks.json with a byte order mark is kept, with a warning that Codex will not load it', async () => {
+    // Codex 0.171.0: "failed to parse hooks config …: expected value at line 1 column 1" (seen with the real binary)
+    const f = setup({ hooks: '\uFEFF' + USER_HOOKS });
+    const r = await (await loadInstaller('codex'))!.install(f.opts);
+    expect(r.notes[0]).toMatch(/^warning: .*hooks\.json: line 1, column 1: starts with a byte order mark \(U\+FEFF\): Codex 0\.171\.0 refuses/);
+    expect(readFileSync(f.hooks, 'utf8').startsWith('\uFEFF{')).toBe(true);
+    expect((await (await loadInstaller('codex'))!.verify(f.opts)).hooks[0]!.event).toBe('(config)');
+  });
+
   it('dry-run shows both diffs and writes nothing', async () => {
     const f = setup({ toml: USER_TOML, hooks: USER_HOOKS });
     const inst = (await loadInstaller('codex'))!;

@@ -49,7 +49,7 @@ export const claudeCodeSpec: InstallerSpec = {
   notes({ action, configs }) {
     const [c] = configs;
     if (action === 'uninstall') return [c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.'];
-    const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after);
+    const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after, { bomAllowed: true });
     return [
       ...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []),
       'Claude Code loads hooks at session start: new sessions use hive-mind; running sessions need a restart (or review them under /hooks).',
@@ -69,7 +69,7 @@ export const installer: HostInstaller = {
       configProblems: () => {
         const file = claudeSettingsPath(opts);
         const text = readText(file);
-        const p = text === undefined ? undefined : strictJsonProblem(file, text);
+        const p = text === undefined ? undefined : strictJsonProblem(file, text, { bomAllowed: true });
         return p ? [`${p}: ${STRICT_JSON}`] : [];
       },
     }),

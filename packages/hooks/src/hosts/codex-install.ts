@@ -43,7 +43,7 @@ export const CODEX_TRUST_NOTE =
   'Codex runs a new or changed user hook only after you trust it: start `codex` in a terminal, open `/hooks`, review the four hive-mind hooks (SessionStart, UserPromptSubmit, Stop, PreCompact) and trust them. Until then Codex skips them. Unattended runs can skip the review with `codex exec --dangerously-bypass-hook-trust`.';
 
 /** What Codex 0.171.0 does with a hooks.json that is not strict JSON (seen with the real binary). */
-const STRICT_JSON = 'Codex 0.171.0 refuses such a hooks.json ("failed to parse hooks config") and runs none of its hooks. hive-mind kept your comments as they are; remove them (and trailing commas) so Codex loads its hooks.';
+const STRICT_JSON = 'Codex 0.171.0 refuses such a hooks.json ("failed to parse hooks config") and runs none of its hooks. hive-mind kept your file as it is; remove comments, trailing commas and a leading byte order mark so Codex loads its hooks.';
 
 export const codexSpec: InstallerSpec = {
   host: 'codex',

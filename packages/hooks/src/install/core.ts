@@ -306,9 +306,20 @@ function applyDiff(spec: HostConfigSpec, text: string, from: Obj, to: Obj): { te
   return { text: cur, edits };
 }
 
+/**
+ * A leading byte order mark (U+FEFF, what Windows editors write) is kept out of the parse
+ * and the edits, and put back on the result: the user's bytes stay, and line/column
+ * locations are those an editor shows. Claude Code 2.1.332 loads a settings.json that
+ * starts with one (seen with the real binary).
+ */
+const BOM = '\uFEFF';
+function splitBom(text: string): [bom: string, body: string] {
+  return text.startsWith(BOM) ? [BOM, text.slice(1)] : ['', text];
+}
+
 /** Install into one file: the new text and the record to keep (merged with an earlier install's). */
 export function installConfig(spec: HostConfigSpec, before: string | undefined, prior?: ConfigRecord): { text: string; record: ConfigRecord } {
-  const text = before ?? spec.format.empty;
+  const [bom, text] = splitBom(before ?? spec.format.empty);
   const data = spec.format.parse(spec.file, text);
   const { target, created, wasNull, replaced } = installTarget(spec, text, data);
   const merge = (a: string[][] | undefined, b: string[][]) => [...(a ?? []), ...b.filter((c) => !has(a ?? [], c))];
@@ -320,15 +331,16 @@ export function installConfig(spec: HostConfigSpec, before: string | undefined, 
     ...(prior?.replaced?.length || replaced.length ? { replaced: merge(prior?.replaced, replaced) } : {}),
     edits: [...(prior?.edits ?? []), ...r.edits],
   };
-  return { text: r.text, record };
+  return { text: bom + r.text, record };
 }
 
 /**
  * Uninstall from one file: the new text, or undefined when the file should be deleted
  * (install created it and nothing else is in it).
  */
-export function uninstallConfig(spec: HostConfigSpec, before: string, record: ConfigRecord | undefined): string | undefined {
+export function uninstallConfig(spec: HostConfigSpec, withBom: string, record: ConfigRecord | undefined): string | undefined {
   const f = spec.format;
+  const [bom, before] = splitBom(withBom);
   const data = f.parse(spec.file, before);
   // the structural result: every one of our entries out, everything else as it is now
   const structural = uninstallTarget(spec, data, record);
@@ -364,13 +376,13 @@ export function uninstallConfig(spec: HostConfigSpec, before: string, record: Co
   }
   const out = applyDiff(spec, t, undone, target).text;
   // a file install created goes again when it is back to an empty document (a comment of the user's keeps it)
-  if (record?.createdFile && Object.keys(target).length === 0 && /^\s*(\{\s*\})?\s*$/.test(out)) return undefined;
-  return out;
+  if (record?.createdFile && !bom && Object.keys(target).length === 0 && /^\s*(\{\s*\})?\s*$/.test(out)) return undefined;
+  return bom + out;
 }
 
 /** Our installed entries in one file: event and command, in file order. */
 export function listOurs(spec: HostConfigSpec, text: string): Array<{ event: string; command: string }> {
-  const data = spec.format.parse(spec.file, text);
+  const data = spec.format.parse(spec.file, splitBom(text)[1]);
   const out: Array<{ event: string; command: string }> = [];
   for (const l of spec.lists ?? []) {
     const obj = get(data, l.at);

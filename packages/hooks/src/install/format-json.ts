@@ -55,6 +55,8 @@ export const JSON_FORMAT: ConfigFormat = {
   empty: '{}\n',
   parse(file, text) {
     if (!text.trim()) return {};
+    // a leading byte order mark parses as blank (same offsets); the installer core keeps it out of edits
+    text = text.replace(/^\uFEFF/, ' ');
     const errors: ParseError[] = [];
     const value = parse(text, errors, OPTS) as unknown;
     if (errors.length) throw HostConfigError.at(file, text, errors[0]!.offset, `${printParseErrorCode(errors[0]!.error)}; fix the file or move it aside`);
@@ -79,9 +81,15 @@ export const JSON_FORMAT: ConfigFormat = {
 /**
  * Why `text` is not strict JSON (comments, trailing commas, ...) as `file: line L, column C:
  * <error>`, or undefined when it is. Claude Code 2.1.332 and Codex 0.171.0 both refuse a
- * hooks config with comments (seen with the real binaries), so their installers warn.
+ * hooks config with comments (seen with the real binaries), so their installers warn. A
+ * leading byte order mark is a problem unless `bomAllowed` (Claude Code 2.1.332 loads it;
+ * Codex 0.171.0 does not: "expected value at line 1 column 1").
  */
-export function strictJsonProblem(file: string, text: string): string | undefined {
+export function strictJsonProblem(file: string, text: string, opts: { bomAllowed?: boolean } = {}): string | undefined {
+  if (text.startsWith('\uFEFF')) {
+    if (!opts.bomAllowed) return `${file}: line 1, column 1: starts with a byte order mark (U+FEFF)`;
+    text = text.slice(1);
+  }
   if (!text.trim()) return undefined;
   const errors: ParseError[] = [];
   parse(text, errors, { allowTrailingComma: false, disallowComments: true });

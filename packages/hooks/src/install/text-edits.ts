@@ -214,7 +214,9 @@ export interface BracketLanguage {
 export function bracketEdits(lang: BracketLanguage): Pick<ConfigFormat, 'insertMember' | 'removeMember' | 'appendItem' | 'removeItem'> {
   return {
     insertMember(text, path, key, value) {
-      const t = text.trim() ? text : '{}\n';
+      let t = text.trim() ? text : '{}\n';
+      // a document of only comments has no object yet: one goes below them
+      if (path.length === 0 && skipTrivia(t, 0) === t.length) t = `${t}${t.endsWith('\n') ? '' : eolOf(t)}{}${eolOf(t)}`;
       return insertChild(t, lang.container(t, path), lang.render(t, key, value));
     },
     removeMember(text, path, key) {
