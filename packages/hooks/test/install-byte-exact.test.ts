@@ -67,6 +67,8 @@ const CODEX: Case[] = [
   },
   { name: 'one-line hooks.json, config.toml without a final newline', text: '{"hooks":{"PreCompact":[{"hooks":[{"type":"command","command":"snap USER_EDIT_ME"}]}]}}', toml: 'model = "o3"' },
   { name: 'CRLF everywhere, [features] without hooks', text: '{\r\n  "hooks": {}\r\n}\r\n', toml: 'approval_policy = "on-request"\r\n\r\n[features]\r\nweb_search = true # USER_EDIT_ME\r\n\r\n[model_providers.local]\r\nname = "local"\r\n' },
+  // smol-toml gives [features] keys in file order, sub-tables included: our line goes before the sub-table's data
+  { name: '[features] followed by a sub-table of it', text: '{}\n', toml: '[features]\nweb_search = true # USER_EDIT_ME\n\n[features.experimental]\nfast = true\n' },
   { name: 'a byte order mark in both files', text: '\uFEFF{"hooks":{}}\n', toml: '\uFEFF[features]\nweb_search = true # USER_EDIT_ME\n' },
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadInstaller, shQuote, type InstallOptions } from '../src/index.js';
 import { CLI, sandbox } from './helpers.js';
@@ -66,5 +66,24 @@ describe('installers keep a symlinked config a symlink', () => {
     await inst.uninstall(opts);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, 'utf8')).toBe(before);
+  });
+
+  it('a link to a file not created yet: install creates the target, uninstall deletes the target and keeps the link', async () => {
+    const s = sandbox();
+    const home = join(s.root, 'home');
+    mkdirSync(join(home, '.cursor'), { recursive: true });
+    const link = join(home, '.cursor', 'hooks.json');
+    symlinkSync(join('..', 'dotfiles', 'cursor', 'hooks.json'), link); // dangling: the dotfiles checkout has no such file yet
+    const real = join(home, 'dotfiles', 'cursor', 'hooks.json');
+    const opts: InstallOptions = { home, env: { ...s.env, HOME: home }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
+    const inst = (await loadInstaller('cursor'))!;
+    await inst.install(opts);
+    expect(readFileSync(real, 'utf8')).toContain('hook cursor');
+    await inst.uninstall(opts);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(join('..', 'dotfiles', 'cursor', 'hooks.json'));
+    expect(existsSync(real)).toBe(false);
+    // the directories install made for the target go again
+    expect(existsSync(join(home, 'dotfiles'))).toBe(false);
   });
 });

@@ -23,6 +23,9 @@ const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.i
 const clone = <T>(v: T): T => structuredClone(v);
 /** Deep equality of parsed data, key order included (a reordered object is a different text). */
 export const sameData = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** Deep equality of parsed data, key order ignored: what a host reads (TOML gives a table's keys and sub-tables in file order, so an added key may come before a sub-table in the data). */
+const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : isObj(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+const sameContent = (a: unknown, b: unknown): boolean => sameData(sorted(a), sorted(b));
 
 /** A list of hook entries per event: `<at>.<event>: [item, …]` (Claude Code, Codex, Cursor, Hermes). */
 export interface HookListSpec {
@@ -302,7 +305,7 @@ function applyDiff(spec: HostConfigSpec, text: string, from: Obj, to: Obj): { te
   } catch {
     got = undefined;
   }
-  if (!sameData(got, to)) throw refuse(undefined, 'the edit would change other content');
+  if (!sameContent(got, to)) throw refuse(undefined, 'the edit would change other content');
   return { text: cur, edits };
 }
 

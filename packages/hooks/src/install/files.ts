@@ -1,15 +1,16 @@
-import { existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { backupFile, realTarget, writeFileAtomic } from '@hive-mind/mind/atomic';
 import { ensureDir } from '../mkdir.js';
+import { HostConfigError } from './errors.js';
 
-/** The file's text, or undefined when it does not exist. Other fs errors are thrown. */
+/** The file's text, or undefined when it does not exist. Throws HostConfigError naming the file when it cannot be read (a directory, no permission). */
 export function readText(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
+    throw HostConfigError.io(path, 'read', e);
   }
 }
 
@@ -58,15 +59,22 @@ export { backupFile };
 /**
  * Commit one config edit: back `file` up (timestamped, next to its real target) and write
  * `after` atomically through any symlink; or, when `after` is undefined, delete the file
- * without a backup (it held only what our install created). Returns the backup path.
+ * without a backup (it held only what our install created): the link's target, so a
+ * symlinked config stays a link, as it was before install. Returns the backup path.
  */
 export function commitFile(file: string, after: string | undefined): string | undefined {
   if (after === undefined) {
-    unlinkSync(file);
+    unlinkSync(realTarget(file));
     return undefined;
   }
   const backup = backupFile(file);
-  writeAtomic(file, after);
+  try {
+    writeAtomic(file, after);
+  } catch (e) {
+    // the file is as it was: no backup of it is left behind
+    if (backup) rmSync(backup, { force: true });
+    throw e;
+  }
   return backup;
 }
 

@@ -12,6 +12,30 @@ import { bracketEdits, eolOf, indentUnit, type Container } from './text-edits.js
 
 const OPTS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true };
 
+/** jsonc-parser's error codes (`ParseErrorCode`) in words. */
+const JSON_ERRORS: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'a number is malformed',
+  PropertyNameExpected: 'a property name (in double quotes) is expected',
+  ValueExpected: 'a value is expected',
+  ColonExpected: 'a colon is expected',
+  CommaExpected: 'a comma is expected',
+  CloseBraceExpected: 'a closing } is expected',
+  CloseBracketExpected: 'a closing ] is expected',
+  EndOfFileExpected: 'nothing may follow the top-level value',
+  InvalidCommentToken: 'a comment (strict JSON has none)',
+  UnexpectedEndOfComment: 'a comment is not closed',
+  UnexpectedEndOfString: 'a string is not closed',
+  UnexpectedEndOfNumber: 'a number is cut short',
+  InvalidUnicode: 'a \\u escape is malformed',
+  InvalidEscapeCharacter: 'an escape character is invalid',
+  InvalidCharacter: 'a string holds a control character',
+};
+const describeError = (e: ParseError): string => {
+  const code = printParseErrorCode(e.error);
+  return JSON_ERRORS[code] ?? code;
+};
+
 function tree(text: string): Node | undefined {
   return parseTree(text, [], OPTS);
 }
@@ -59,7 +83,7 @@ export const JSON_FORMAT: ConfigFormat = {
     text = text.replace(/^\uFEFF/, ' ');
     const errors: ParseError[] = [];
     const value = parse(text, errors, OPTS) as unknown;
-    if (errors.length) throw HostConfigError.at(file, text, errors[0]!.offset, `${printParseErrorCode(errors[0]!.error)}; fix the file or move it aside`);
+    if (errors.length) throw HostConfigError.at(file, text, errors[0]!.offset, `${describeError(errors[0]!)}; fix the file or move it aside`);
     if (value === undefined) return {};
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw HostConfigError.at(file, text, tree(text)?.offset ?? 0, 'the top level must be a JSON object');
     return value as Record<string, unknown>;
@@ -94,5 +118,5 @@ export function strictJsonProblem(file: string, text: string, opts: { bomAllowed
   const errors: ParseError[] = [];
   parse(text, errors, { allowTrailingComma: false, disallowComments: true });
   if (!errors.length) return undefined;
-  return HostConfigError.at(file, text, errors[0]!.offset, printParseErrorCode(errors[0]!.error)).message.replace(/; nothing was changed$/, '');
+  return HostConfigError.at(file, text, errors[0]!.offset, describeError(errors[0]!)).message.replace(/; nothing was changed$/, '');
 }

@@ -175,7 +175,8 @@ export const JSON5_FORMAT: ConfigFormat = {
       v = JSON5.parse(text);
     } catch (e) {
       const err = e as SyntaxError & { lineNumber?: number; columnNumber?: number };
-      throw new HostConfigError(file, err.lineNumber ?? 1, err.columnNumber ?? 1, err.message.replace(/^JSON5: /, ''));
+      // json5 ends its message with the location (`… at 3:6`), which the error already gives
+      throw new HostConfigError(file, err.lineNumber ?? 1, err.columnNumber ?? 1, err.message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, ''));
     }
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw HostConfigError.at(file, text, skipTrivia(text, 0), 'the top level must be an object');
     return v as Record<string, unknown>;

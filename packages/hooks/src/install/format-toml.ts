@@ -58,7 +58,7 @@ export const TOML_FORMAT: ConfigFormat = {
     try {
       return parse(text) as Record<string, unknown>;
     } catch (e) {
-      if (e instanceof TomlError) throw new HostConfigError(file, e.line, e.column, e.message.split('\n')[0]!);
+      if (e instanceof TomlError) throw new HostConfigError(file, e.line, e.column, e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, ''));
       throw e;
     }
   },

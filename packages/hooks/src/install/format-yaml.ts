@@ -63,7 +63,8 @@ export const YAML_FORMAT: ConfigFormat = {
     if (d.errors.length) {
       const e = d.errors[0]!;
       const pos = e.linePos?.[0];
-      throw new HostConfigError(file, pos?.line ?? 1, pos?.col ?? 1, e.message.split('\n')[0]!);
+      // yaml ends its first line with the location (`… at line 3, column 1:`), which the error already gives
+      throw new HostConfigError(file, pos?.line ?? 1, pos?.col ?? 1, e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''));
     }
     const c = d.contents;
     if (c !== null && !isMap(c) && !(isScalar(c) && c.value === null)) throw HostConfigError.at(file, text, (c as Ranged).range?.[0] ?? 0, 'the top level must be a mapping (key: value)');

@@ -5,11 +5,12 @@
  * (OpenClaw's hook directory) and the install record (state.ts). `--dry-run` stops
  * before the commit and reports the diffs.
  */
-import { unlinkSync } from 'node:fs';
+import { rmSync, unlinkSync } from 'node:fs';
 import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { defaultHookCommand } from './command.js';
 import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
-import { commitFile, missingDirs, readText, unifiedDiff, writeAtomic } from './files.js';
+import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
+import { HostConfigError } from './errors.js';
 import { dropState, readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands, type VerifyTarget } from './verify.js';
 
@@ -40,7 +41,7 @@ export interface InstallerSpec {
   notes(ctx: NotesContext): string[];
 }
 
-/** Install or uninstall `spec`'s host. Throws HostConfigError (nothing written) when a config cannot be read or safely edited. */
+/** Install or uninstall `spec`'s host. Throws HostConfigError (nothing written) when a config cannot be read or safely edited, or cannot be written (every file written before it is put back). */
 export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uninstall', opts: InstallOptions = {}): Promise<InstallReport> {
   const install = action === 'install';
   const state = readState(spec.host, opts);
@@ -62,20 +63,35 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
     return { spec: c, before, after };
   });
   const report: InstallReport = { host: spec.host, action, dryRun: !!opts.dryRun, files: [], notes: [] };
+  // what was written so far, to put back when a later write fails (a read-only or immutable file)
+  const done: Array<{ path: string; before: string | undefined; backup?: string }> = [];
+  const commit = (path: string, before: string | undefined, write: () => string | undefined) => {
+    try {
+      const backup = write();
+      done.push({ path, before, ...(backup ? { backup } : {}) });
+      return backup;
+    } catch (e) {
+      rollback(done, install ? dirs : []);
+      throw HostConfigError.io(path, 'write', e);
+    }
+  };
   for (const f of owned) {
     const before = readText(f.path);
     const changed = install ? before !== f.content : before !== undefined;
     report.files.push({ path: f.path, changed, diff: changed ? unifiedDiff(f.path, before ?? '', f.content ?? '') : '' });
     if (!changed || opts.dryRun) continue;
-    if (f.content !== undefined) writeAtomic(f.path, f.content);
-    else unlinkSync(f.path);
+    commit(f.path, before, () => {
+      if (f.content !== undefined) writeAtomic(f.path, f.content);
+      else unlinkSync(f.path);
+      return undefined;
+    });
   }
   for (const p of plans) {
     const changed = p.after !== p.before;
     const entry: InstallReport['files'][number] = { path: p.spec.file, changed, diff: changed ? unifiedDiff(p.spec.file, p.before ?? '', p.after ?? '') : '' };
     // a file install created is deleted without a backup (nothing of the user's is in it)
     if (changed && !opts.dryRun) {
-      const backup = commitFile(p.spec.file, p.after);
+      const backup = commit(p.spec.file, p.before, () => commitFile(p.spec.file, p.after));
       if (backup) entry.backup = backup;
     }
     report.files.push(entry);
@@ -86,6 +102,20 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
   }
   report.notes = spec.notes({ action, opts, configs: plans });
   return report;
+}
+
+/** Put back every file written so far (their text before, through symlinks; a file we created is deleted), drop their backups, and the directories install made. */
+function rollback(done: Array<{ path: string; before: string | undefined; backup?: string }>, dirs: string[]): void {
+  for (const d of [...done].reverse()) {
+    try {
+      if (d.before === undefined) commitFile(d.path, undefined);
+      else writeAtomic(d.path, d.before);
+      if (d.backup) rmSync(d.backup, { force: true });
+    } catch {
+      // keep going: the backup (when there is one) is still there for this file
+    }
+  }
+  removeEmptyDirs(dirs);
 }
 
 /** Our installed hooks across the host's configs: event, command, file. */
