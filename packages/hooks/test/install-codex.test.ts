@@ -137,6 +137,17 @@ describe('codex installer', () => {
     expect((await (await loadInstaller('codex'))!.verify(f.opts)).hooks[0]!.event).toBe('(config)');
   });
 
+  it.each([
+    ['our line after the last key', '[features]\nweb_search = true', 'web_search = true', 'web_search = false'],
+    ['our [features] table appended', 'model = "o3"', 'model = "o3"', 'model = "o4"'],
+    ['our [features] table appended, a final newline', 'model = "o3"\n', 'model = "o3"', 'model = "o4"'],
+  ])('config.toml with or without a final newline: the user edits the line beside ours, uninstall removes ours exactly (%s)', (_n, text, from, to) => {
+    const { text: installed, record } = enableHooksFeature('c.toml', text);
+    const edited = installed.replace(from, to);
+    // the edited line is beside our edit, so the recorded undo does not apply: structural removal
+    expect(disableHooksFeature('c.toml', edited, record)).toBe(text.replace(from, to));
+  });
+
   it('dry-run shows both diffs and writes nothing', async () => {
     const f = setup({ toml: USER_TOML, hooks: USER_HOOKS });
     const inst = (await loadInstaller('codex'))!;

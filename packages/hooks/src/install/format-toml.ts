@@ -66,8 +66,11 @@ export const TOML_FORMAT: ConfigFormat = {
     const eol = eolOf(text);
     if (path.length === 0) {
       if (!value || typeof value !== 'object' || Object.values(value).some((v) => v !== null && typeof v === 'object')) throw new UnsupportedEdit(undefined, 'only a table of plain values is appended');
-      const sep = text === '' ? '' : text.endsWith('\n') ? eol : eol + eol;
-      return text + sep + `[${bare(key)}]${eol}` + Object.entries(value).map(([k, v]) => ourLine(k, v, eol)).join('');
+      // a blank line before the table; a text without a final line break gets none after it either
+      const open = text !== '' && !text.endsWith('\n');
+      const sep = text === '' ? '' : open ? eol + eol : eol;
+      const table = `[${bare(key)}]${eol}` + Object.entries(value).map(([k, v]) => ourLine(k, v, eol)).join('');
+      return text + sep + (open ? table.slice(0, -eol.length) : table);
     }
     if (path.length !== 1) throw new UnsupportedEdit(undefined, 'only keys of a top-level [table] are edited');
     const tb = table(text, String(path[0]));
@@ -79,13 +82,25 @@ export const TOML_FORMAT: ConfigFormat = {
     const brk = text.slice(0, at).endsWith('\n') ? '' : eol;
     return text.slice(0, at) + brk + ourLine(key, value, brk ? '' : eol) + text.slice(at);
   },
+  // the exact inverse of insertMember for what it wrote: a table or key line at the end also takes the line break (and blank line) put before it
   removeMember(text, path, key) {
     if (path.length === 0) {
       const tb = table(text, key);
       if (!tb) throw new UnsupportedEdit(undefined, `"${key}" is written as dotted keys or an inline table`);
-      return text.slice(0, tb.ls[tb.header]![0]) + text.slice(tb.end < tb.ls.length ? tb.ls[tb.end]![0] : text.length);
+      let s = tb.ls[tb.header]![0];
+      const e = tb.end < tb.ls.length ? tb.ls[tb.end]![0] : text.length;
+      if (e === text.length && s > 0) {
+        const before = text.slice(0, s);
+        const brk = (t: string) => (t.endsWith('\r\n') ? 2 : t.endsWith('\n') ? 1 : 0);
+        // `text␤␤[table]…` without a final break: both breaks were ours; with one: the blank line was
+        const n = brk(before);
+        const m = n ? brk(before.slice(0, -n)) : 0;
+        if (m) s -= text.endsWith('\n') ? n : n + m;
+      }
+      return text.slice(0, s) + text.slice(e);
     }
-    const { s, e } = keyLine(text, [...path, key]);
+    let { s, e } = keyLine(text, [...path, key]);
+    if (e === text.length && !text.endsWith('\n') && s > 0) s -= text[s - 2] === '\r' ? 2 : 1;
     return text.slice(0, s) + text.slice(e);
   },
   appendItem() {
