@@ -61,6 +61,15 @@ describe('codex config.toml feature flag edits', () => {
     expect(() => enableHooksFeature('c.toml', 'features.web_search = true\n')).toThrow(/^c\.toml: line 1, column 1: cannot edit this TOML layout safely \("features" is written as dotted keys or an inline table\); add this yourself and re-run: `hooks = true` under `\[features\]`; nothing was changed$/);
     expect(() => enableHooksFeature('c.toml', 'features = { web_search = true }\n')).toThrow(/dotted keys or an inline table/);
     expect(() => enableHooksFeature('c.toml', 'a = 1\nb = = 2\n')).toThrow(/^c\.toml: line 2, column \d+: .*; nothing was changed$/);
+    // the location is the line that holds the dotted key or the inline table
+    expect(() => enableHooksFeature('c.toml', 'model = "o3"\n\n  features.web_search = true\n')).toThrow(/^c\.toml: line 3, column 3: cannot edit/);
+    expect(() => enableHooksFeature('c.toml', 'model = "o3"\nfeatures = { web_search = true }\n')).toThrow(/^c\.toml: line 2, column 1: cannot edit/);
+  });
+  it.each(['["features"]', "[ 'features' ] # flags"])('a quoted table header %s is the [features] table', (header) => {
+    const before = `model = "o3"\n${header}\nweb_search = true\n`;
+    const { text, record } = enableHooksFeature('c.toml', before);
+    expect(text).toBe(`model = "o3"\n${header}\nweb_search = true\nhooks = true # added by hive-mind\n`);
+    expect(disableHooksFeature('c.toml', text, record)).toBe(before);
   });
   it('a user line edited after install is left alone on uninstall', () => {
     const { text, record } = enableHooksFeature('c.toml', USER_TOML);

@@ -16,6 +16,14 @@ export const TOML_MARKER = '# added by hive-mind';
 const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
 const keyRe = (k: string) => new RegExp(`^[ \\t]*(?:${k.replace(/[-]/g, '\\-')}|"${k}"|'${k}')[ \\t]*=`);
 const HEADER = /^[ \t]*\[[ \t]*([^\]\s]+)[ \t]*\][ \t]*(?:#.*)?\r?$/;
+/** A header's table name without quotes (`["features"]` and `['features']` name the table `features`). */
+const headerName = (line: string): string | undefined => HEADER.exec(line)?.[1]?.replace(/^"([^"]*)"$|^'([^']*)'$/, '$1$2');
+/** Offset of the first line defining `name` as dotted keys (`name.x = …`) or an inline table (`name = {…}`), for error locations. */
+function dottedAt(t: string, name: string): number | undefined {
+  const n = name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const m = new RegExp(`^([ \\t]*)(?:${n}|"${n}"|'${n}')[ \\t]*[.=]`, 'm').exec(t);
+  return m ? m.index + m[1]!.length : undefined;
+}
 
 /** Line offsets of a text: `[start, end incl. break]` per line. */
 function lines(t: string): Array<[number, number]> {
@@ -31,7 +39,7 @@ function lines(t: string): Array<[number, number]> {
 /** The `[name]` table: header line index and the index past its last line. */
 function table(t: string, name: string): { ls: Array<[number, number]>; header: number; end: number } | undefined {
   const ls = lines(t);
-  const header = ls.findIndex(([s, e]) => HEADER.exec(t.slice(s, e).replace(/\n$/, ''))?.[1] === bare(name));
+  const header = ls.findIndex(([s, e]) => headerName(t.slice(s, e).replace(/\n$/, '')) === name);
   if (header < 0) return undefined;
   let end = header + 1;
   while (end < ls.length && !/^[ \t]*\[/.test(t.slice(...ls[end]!))) end++;
@@ -41,7 +49,7 @@ function table(t: string, name: string): { ls: Array<[number, number]>; header: 
 function keyLine(t: string, path: Path): { s: number; e: number } {
   if (path.length !== 2) throw new UnsupportedEdit(undefined, 'only keys of a top-level [table] are edited');
   const tb = table(t, String(path[0]));
-  if (!tb) throw new UnsupportedEdit(undefined, `"${path[0]}" is written as dotted keys or an inline table`);
+  if (!tb) throw new UnsupportedEdit(dottedAt(t, String(path[0])), `"${path[0]}" is written as dotted keys or an inline table`);
   for (let i = tb.header + 1; i < tb.end; i++) {
     const [s, e] = tb.ls[i]!;
     if (keyRe(String(path[1])).test(t.slice(s, e))) return { s, e };
@@ -74,7 +82,7 @@ export const TOML_FORMAT: ConfigFormat = {
     }
     if (path.length !== 1) throw new UnsupportedEdit(undefined, 'only keys of a top-level [table] are edited');
     const tb = table(text, String(path[0]));
-    if (!tb) throw new UnsupportedEdit(undefined, `"${path[0]}" is written as dotted keys or an inline table`);
+    if (!tb) throw new UnsupportedEdit(dottedAt(text, String(path[0])), `"${path[0]}" is written as dotted keys or an inline table`);
     // after the table's last key line (its trailing blank and comment lines stay below)
     let last = tb.header;
     for (let i = tb.header + 1; i < tb.end; i++) if (!/^[ \t]*(#.*)?\r?\n?$/.test(text.slice(...tb.ls[i]!))) last = i;
@@ -86,7 +94,7 @@ export const TOML_FORMAT: ConfigFormat = {
   removeMember(text, path, key) {
     if (path.length === 0) {
       const tb = table(text, key);
-      if (!tb) throw new UnsupportedEdit(undefined, `"${key}" is written as dotted keys or an inline table`);
+      if (!tb) throw new UnsupportedEdit(dottedAt(text, key), `"${key}" is written as dotted keys or an inline table`);
       let s = tb.ls[tb.header]![0];
       const e = tb.end < tb.ls.length ? tb.ls[tb.end]![0] : text.length;
       if (e === text.length && s > 0) {
