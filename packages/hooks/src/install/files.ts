@@ -80,25 +80,34 @@ export function commitFile(file: string, after: string | undefined): string | un
 
 /**
  * A unified diff (`--- a/…`, `+++ b/…`, `@@` hunks with 3 lines of context) of two
- * texts, line by line (LCS). '' when equal. Meant for config files (O(n·m) memory).
+ * texts, line by line (LCS). '' when equal. The equal leading and trailing lines are
+ * matched first, so the LCS (O(k²) memory) only covers the changed middle, k lines: an
+ * install into a config of thousands of lines stays fast.
  */
 export function unifiedDiff(path: string, before: string, after: string): string {
   if (before === after) return '';
   const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
   const b = after === '' ? [] : after.replace(/\n$/, '').split('\n');
-  const n = a.length;
-  const m = b.length;
-  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const n = a.length - tail;
+  const m = b.length - tail;
+  const lcs: Uint32Array[] = Array.from({ length: n - head + 1 }, () => new Uint32Array(m - head + 1));
+  const L = (i: number, j: number) => lcs[i - head]![j - head]!;
+  for (let i = n - 1; i >= head; i--) for (let j = m - 1; j >= head; j--) lcs[i - head]![j - head] = a[i] === b[j] ? L(i + 1, j + 1) + 1 : Math.max(L(i + 1, j), L(i, j + 1));
   type Op = { t: ' ' | '-' | '+'; s: string; ai: number; bi: number };
   const ops: Op[] = [];
   let i = 0;
   let j = 0;
+  while (i < head) ops.push({ t: ' ', s: a[i]!, ai: i++, bi: j++ });
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) ops.push({ t: ' ', s: a[i]!, ai: i++, bi: j++ });
-    else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ t: '-', s: a[i]!, ai: i++, bi: j });
+    else if (i < n && (j === m || L(i + 1, j) >= L(i, j + 1))) ops.push({ t: '-', s: a[i]!, ai: i++, bi: j });
     else ops.push({ t: '+', s: b[j]!, ai: i, bi: j++ });
   }
+  while (i < a.length) ops.push({ t: ' ', s: a[i]!, ai: i++, bi: j++ });
   const out = [`--- ${path}`, `+++ ${path}`];
   const C = 3;
   let k = 0;
