@@ -165,8 +165,10 @@ describe('openclaw installer and Gateway handler', () => {
     await openclawInstaller.install(opts());
     const data = JSON5.parse(fs.readFileSync(cfg(), 'utf8'));
     expect(data.hooks).toEqual({ internal: { enabled: true, entries: { 'hive-mind': { enabled: true } } } });
-    await openclawInstaller.uninstall(opts());
+    const u = await openclawInstaller.uninstall(opts());
     expect(fs.readFileSync(cfg(), 'utf8')).toBe(original);
+    // no internal hook of the user's is left needing the flag: nothing to say about it
+    expect(u.notes.join('\n')).not.toMatch(/removed the hooks\.internal/);
     expect(fs.existsSync(openclawHookDir({ home, env: {} }))).toBe(false);
   });
 
@@ -178,6 +180,19 @@ describe('openclaw installer and Gateway handler', () => {
     expect(JSON5.parse(fs.readFileSync(cfg(), 'utf8')).hooks.internal).toEqual({ enabled: true, entries: { 'hive-mind': { enabled: true } } });
     await openclawInstaller.uninstall(opts());
     expect(fs.readFileSync(cfg(), 'utf8')).toBe(original);
+  });
+
+  it('an internal hook the user enabled after install: uninstall takes out our enabled flag and says their hook now needs it', async () => {
+    const original = "{\n  agents: { defaults: { model: 'x' } },\n}\n";
+    fs.mkdirSync(path.dirname(cfg()), { recursive: true });
+    fs.writeFileSync(cfg(), original);
+    await openclawInstaller.install(opts());
+    fs.writeFileSync(cfg(), fs.readFileSync(cfg(), 'utf8').replace('"hive-mind": { enabled: true },', '"hive-mind": { enabled: true },\n        "session-memory": { enabled: true },'));
+    const r = await openclawInstaller.uninstall(opts());
+    expect(JSON5.parse(fs.readFileSync(cfg(), 'utf8')).hooks).toEqual({ internal: { entries: { 'session-memory': { enabled: true } } } });
+    expect(r.notes).toContain(
+      `removed the hooks.internal.enabled: true that hive-mind added to ${cfg()}; it still enables 1 internal hook of yours (session-memory), which OpenClaw runs only with that flag on: set \`hooks.internal.enabled: true\` yourself if you want it.`,
+    );
   });
 
   it('creates openclaw.json when missing and deletes it on uninstall', async () => {

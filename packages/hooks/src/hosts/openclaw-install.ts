@@ -69,11 +69,29 @@ export const openclawSpec: InstallerSpec = {
     return HOOK_FILES.map((name) => ({ path: join(dir, name), content: content[name] }));
   },
   filePaths: (opts) => HOOK_FILES.map((name) => join(openclawHookDir(opts), name)),
-  notes: ({ action }) =>
+  notes: ({ action, configs }) =>
     action === 'install'
       ? ['Restart the OpenClaw Gateway so it loads the hive-mind hook; `openclaw hooks list` should show it as ready.', 'Replies are saved once per turn after HIVE_MIND_OPENCLAW_DEBOUNCE_MS (default 1500 ms) without another send.']
-      : ['Restart the OpenClaw Gateway so it unloads the hive-mind hook.'],
+      : [...flagNotes(configs[0]!), 'Restart the OpenClaw Gateway so it unloads the hive-mind hook.'],
 };
+
+/** Internal hooks of the user's still enabled in `after` once uninstall took out the `hooks.internal.enabled` install added (like Codex's `[features] hooks`). */
+function flagNotes(c: { spec: { file: string }; before: string | undefined; after: string | undefined }): string[] {
+  const internal = (t: string | undefined): Obj | undefined => {
+    const d = t === undefined ? undefined : JSON5_FORMAT.parse(c.spec.file, t);
+    return isObj(d) && isObj(d.hooks) && isObj(d.hooks.internal) ? d.hooks.internal : undefined;
+  };
+  const was = internal(c.before);
+  const now = internal(c.after);
+  if (was?.enabled !== true || now?.enabled === true) return [];
+  const mine = Object.entries(isObj(now?.entries) ? now.entries : {})
+    .filter(([k, v]) => k !== OPENCLAW_HOOK_NAME && isObj(v) && v.enabled === true)
+    .map(([k]) => k);
+  if (!mine.length) return [];
+  return [
+    `removed the hooks.internal.enabled: true that hive-mind added to ${c.spec.file}; it still enables ${mine.length} internal hook${mine.length === 1 ? '' : 's'} of yours (${mine.join(', ')}), which OpenClaw runs only with that flag on: set \`hooks.internal.enabled: true\` yourself if you want ${mine.length === 1 ? 'it' : 'them'}.`,
+  ];
+}
 
 /** Prefix embedded in an installed handler.mjs, if any. */
 export function installedPrefix(opts: InstallOptions = {}): string | undefined {
