@@ -90,3 +90,18 @@ describe('installer: a syntax error reads as words, with its location given once
     expect(parse).toThrow(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
   });
 });
+
+describe('installer: a layout an editor cannot handle is refused the same way', () => {
+  it('hermes: `hooks:` written as a YAML alias names the file, the line and what to add; nothing changed', async () => {
+    const { home, opts } = setup();
+    const file = join(home, '.hermes', 'config.yaml');
+    mkdirSync(join(home, '.hermes'), { recursive: true });
+    const text = 'mine: &h\n  pre_llm_call:\n    - command: ~/a.sh\nhooks: *h\n';
+    writeFileSync(file, text);
+    const err = await (await loadInstaller('hermes'))!.install(opts).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HostConfigError);
+    expect((err as Error).message).toMatch(new RegExp(`^${file.replace(/[.]/g, '\\.')}: line 4, column 8: cannot edit this YAML layout safely \\(.+\\); add this yourself and re-run: hooks: .+; nothing was changed$`));
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readdirSync(join(home, '.hermes'))).toEqual(['config.yaml']);
+  });
+});

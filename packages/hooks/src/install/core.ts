@@ -293,7 +293,15 @@ function applyDiff(spec: HostConfigSpec, text: string, from: Obj, to: Obj): { te
       next = applyOp(spec.format, cur, op);
     } catch (e) {
       if (e instanceof UnsupportedEdit) throw refuse(e.offset ?? spec.format.offsetOf(cur, op.path), e.message);
-      throw e;
+      if (e instanceof HostConfigError) throw e;
+      // any other failure of an editor (e.g. the yaml Document API on a path through an alias) is a layout it cannot edit
+      let at: number | undefined;
+      try {
+        at = spec.format.offsetOf(text, op.path.slice(0, 1));
+      } catch {
+        at = undefined;
+      }
+      throw refuse(at, (e as Error).message ?? String(e));
     }
     const d = recordEdit(cur, next);
     if (d) edits.push(d);
