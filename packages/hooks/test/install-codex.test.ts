@@ -157,6 +157,17 @@ describe('codex installer', () => {
     expect(disableHooksFeature('c.toml', edited, record)).toBe(text.replace(from, to));
   });
 
+  it('verify fails when config.toml switches hooks off after install (Codex 0.171.0 then runs none; seen with the real binary)', async () => {
+    const f = setup({ toml: 'model = "o3"\n', hooks: USER_HOOKS });
+    const inst = (await loadInstaller('codex'))!;
+    await inst.install(f.opts);
+    writeFileSync(f.toml, readFileSync(f.toml, 'utf8').replace('hooks = true # added by hive-mind', 'hooks = false'));
+    const v = await inst.verify(f.opts);
+    expect(v.ok).toBe(false);
+    expect(v.hooks[0]!.event).toBe('(config)');
+    expect(v.hooks[0]!.error).toBe(`${f.toml}: line 4, column 1: [features] hooks = false: Codex 0.171.0 runs no hooks at all; set it to true (or re-run hive-mind install codex)`);
+  });
+
   it('dry-run shows both diffs and writes nothing', async () => {
     const f = setup({ toml: USER_TOML, hooks: USER_HOOKS });
     const inst = (await loadInstaller('codex'))!;

@@ -10,6 +10,7 @@
  */
 import { join } from 'node:path';
 import { listOurs } from '../install/core.js';
+import { lineColumn } from '../install/errors.js';
 import { readText } from '../install/files.js';
 import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
 import { TOML_FORMAT } from '../install/format-toml.js';
@@ -75,6 +76,24 @@ export const codexSpec: InstallerSpec = {
   },
 };
 
+/**
+ * `[features] hooks` set to anything but true in config.toml: Codex 0.171.0 then runs no hook
+ * at all (seen with the real binary; without the key it runs them). As `file: line L, column C: …`.
+ */
+function hooksFlagProblem(file: string): string[] {
+  const text = readText(file);
+  if (text === undefined) return [];
+  let value: unknown;
+  try {
+    value = (TOML_FORMAT.parse(file, text) as { features?: { hooks?: unknown } }).features?.hooks;
+  } catch (e) {
+    return [(e as Error).message.replace(/; nothing was changed$/, '')];
+  }
+  if (value === undefined || value === true) return [];
+  const { line, column } = lineColumn(text, TOML_FORMAT.offsetOf(text, ['features', 'hooks']) ?? 0);
+  return [`${file}: line ${line}, column ${column}: [features] hooks = ${JSON.stringify(value)}: Codex 0.171.0 runs no hooks at all; set it to true (or re-run hive-mind install codex)`];
+}
+
 export const installer: HostInstaller = {
   host: 'codex',
   install: (opts = {}) => runInstaller(codexSpec, 'install', opts),
@@ -87,7 +106,7 @@ export const installer: HostInstaller = {
         const file = join(codexDir(opts), 'hooks.json');
         const text = readText(file);
         const p = text === undefined ? undefined : strictJsonProblem(file, text);
-        return p ? [`${p}: ${STRICT_JSON}`] : [];
+        return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...hooksFlagProblem(join(codexDir(opts), 'config.toml'))];
       },
     }),
 };
