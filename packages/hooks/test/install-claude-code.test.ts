@@ -45,6 +45,17 @@ function setup(text?: string) {
 }
 
 describe('claude-code installer', () => {
+  it('"disableAllHooks": true: install warns and verify fails, naming the line (Claude Code 2.1.332 then runs no hook; seen with the real binary)', async () => {
+    const { file, opts } = setup('{\n  "model": "opus",\n  "disableAllHooks": true\n}\n');
+    const inst = (await loadInstaller('claude-code'))!;
+    const r = await inst.install(opts);
+    const problem = `${file}: line 3, column 3: "disableAllHooks": true: Claude Code 2.1.332 runs no hooks at all, hive-mind's included; remove it (or set it to false) to use them`;
+    expect(r.notes).toContain(`warning: ${problem}`);
+    const v = await inst.verify(opts);
+    expect(v.ok).toBe(false);
+    expect(v.hooks[0]).toMatchObject({ event: '(config)', error: problem });
+  });
+
   it('a settings.json with a byte order mark is edited after it, without a warning (Claude Code 2.1.332 loads it)', async () => {
     const text = '\uFEFF{\n  "model": "opus"\n}\n';
     const { file, opts } = setup(text);

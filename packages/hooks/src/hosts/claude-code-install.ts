@@ -9,6 +9,7 @@ import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
 import { runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { matcherGroupList } from '../install/matcher-groups.js';
 import { readText } from '../install/files.js';
+import { lineColumn } from '../install/errors.js';
 import { homeOf } from '../install/state.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
@@ -41,6 +42,19 @@ function sample(event: string, cwd: string): unknown {
   }
 }
 
+/** `"disableAllHooks": true` in settings.json: Claude Code 2.1.332 then runs no hook at all (seen with the real binary). As `file: line L, column C: …`. */
+function disabledProblem(file: string, text: string): string | undefined {
+  let data: Record<string, unknown>;
+  try {
+    data = JSON_FORMAT.parse(file, text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  if (data.disableAllHooks !== true) return undefined;
+  const { line, column } = lineColumn(text, JSON_FORMAT.offsetOf(text.replace(/^\uFEFF/, ''), ['disableAllHooks']) ?? 0);
+  return `${file}: line ${line}, column ${column}: "disableAllHooks": true: Claude Code 2.1.332 runs no hooks at all, hive-mind's included; remove it (or set it to false) to use them`;
+}
+
 export const claudeCodeSpec: InstallerSpec = {
   host: 'claude-code',
   configs: (opts, prefix) => [
@@ -50,8 +64,10 @@ export const claudeCodeSpec: InstallerSpec = {
     const [c] = configs;
     if (action === 'uninstall') return [c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.'];
     const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after, { bomAllowed: true });
+    const disabled = c!.after === undefined ? undefined : disabledProblem(c!.spec.file, c!.after);
     return [
       ...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []),
+      ...(disabled ? [`warning: ${disabled}`] : []),
       'Claude Code loads hooks at session start: new sessions use hive-mind; running sessions need a restart (or review them under /hooks).',
     ];
   },
@@ -70,7 +86,8 @@ export const installer: HostInstaller = {
         const file = claudeSettingsPath(opts);
         const text = readText(file);
         const p = text === undefined ? undefined : strictJsonProblem(file, text, { bomAllowed: true });
-        return p ? [`${p}: ${STRICT_JSON}`] : [];
+        const d = text === undefined ? undefined : disabledProblem(file, text);
+        return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...(d ? [d] : [])];
       },
     }),
 };
