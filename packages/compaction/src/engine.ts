@@ -25,7 +25,7 @@ import {
 } from './errors.js';
 import { ExtractiveSummarizer } from './extractive.js';
 import { frameCheckpoint } from './frame.js';
-import { planMask, planPrune, planRetention, pruneInProportion, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
+import { headEndOf, planMask, planPrune, planRetention, pruneInProportion, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
 import type { Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -341,8 +341,16 @@ export class BasicCompactionEngine implements CompactionEngine {
         return this.landReplacements(log, opts, before, masked, 'mask');
       }
     }
-    const plan = planRetention(ctx, log.surface(), before);
-    if (plan.kind === 'nothing') return this.noop(before, 'nothing-to-compact');
+    const nodes = log.surface();
+    const plan = planRetention(ctx, nodes, before);
+    if (plan.kind === 'nothing') {
+      // No span to summarize (the whole surface fits the retained tail once its oversized tool
+      // results are pruned, as in one agent turn of huge results): the pruning alone is the pass.
+      const whole = spanPlan(nodes, nodeTokens(ctx, nodes), headEndOf(nodes), nodes.length, before);
+      const enough = before > this.limit() ? pruneInProportion(planPrune(ctx, whole), before, this.target()) : [];
+      if (enough.length) return this.landReplacements(log, opts, before, enough, 'prune');
+      return this.noop(before, 'nothing-to-compact');
+    }
     if (plan.kind === 'too-small') throw this.budgetTooSmall(plan);
     // Prune oversized old tool results; if that alone is enough, land only the pruning it needs
     // (the largest and least valuable results first).

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkInvariants, type CompactionSummaryData, type LogEvent, type MemorySessionLog } from '@hive-mind/session';
+import { checkInvariants, isFullyPaired, type CompactionSummaryData, type LogEvent, type MemorySessionLog } from '@hive-mind/session';
 import {
   BasicCompactionEngine,
   CHECKPOINT_SECTIONS,
@@ -280,5 +280,25 @@ describe('blocks paired by id under repeated compaction', () => {
       for (const m of sent.matchAll(/"tool_use_id":"(srvtoolu_\d+)"/g)) expect(sent).toContain(`"id":"${m[1]}"`);
     }
     expect(compactions).toBeGreaterThan(80);
+  });
+});
+
+describe('one agent turn whose every tool result is huge', () => {
+  it('compacts under the budget (the pruned results fit the tail; it used to be a silent no-op)', async () => {
+    // one user task, then 30 tool calls each reading a one-line 240k-character file (minified JSON, a log)
+    const messages: unknown[] = [{ role: 'user', content: 'grep every log for the failing job id' }];
+    for (let i = 0; i < 30; i++) {
+      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ cmd: `cat big${i}.log` }) } }] });
+      messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: `line ${i} of a very large file with data; `.repeat(6000) });
+    }
+    messages.push({ role: 'assistant', content: 'All files read: job 4711 failed in big17.log.' });
+    const t = parseTranscript(JSON.stringify({ model: 'gpt-4o', messages }));
+    expect(meter.countEvents(t.log.surface())).toBeGreaterThan(1_000_000);
+    const engine = new BasicCompactionEngine({ threshold: 25_600, meter });
+    const r = await engine.compactIfNeeded(t.log);
+    expect(r.compacted).toBe(true);
+    expect(meter.countEvents(t.log.surface())).toBeLessThanOrEqual(25_600);
+    expect(checkInvariants(t.log.events()).ok).toBe(true);
+    expect(isFullyPaired(t.log.surface())).toBe(true);
   });
 });
