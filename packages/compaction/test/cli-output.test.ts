@@ -96,6 +96,53 @@ describe('compact never writes another format over its input', () => {
   });
 });
 
+/**
+ * A preload (`node --require`) that sends the CLI a real SIGINT at a chosen moment: `listen`, as
+ * soon as a SIGINT listener is added (Ctrl-C while the compaction runs); `write`, right after the
+ * atomic write's temp file is opened (Ctrl-C in the middle of the write).
+ */
+function sigintPreload(when: 'listen' | 'write'): string {
+  const f = join(work, `sigint-${when}.cjs`);
+  writeFileSync(
+    f,
+    when === 'listen'
+      ? `const on = process.on.bind(process), once = process.once.bind(process); let sent = false;
+for (const [k, orig] of [['on', on], ['once', once]]) process[k] = (ev, fn) => { const r = orig(ev, fn); if (ev === 'SIGINT' && !sent) { sent = true; process.kill(process.pid, 'SIGINT'); } return r; };`
+      : `const fs = require('fs'), { syncBuiltinESMExports } = require('module'); const open = fs.openSync; let sent = false;
+fs.openSync = function (p, ...rest) { const fd = open.call(fs, p, ...rest); if (!sent && /\\.tmp-\\d+-/.test(String(p))) { sent = true; process.kill(process.pid, 'SIGINT'); } return fd; };
+syncBuiltinESMExports();`,
+  );
+  return f;
+}
+
+describe('compact and Ctrl-C', () => {
+  it('a SIGINT while the compaction runs is not lost: exit 130, nothing written, the input and its folder as they were', async () => {
+    const f = copy(PORT);
+    const before = readFileSync(f);
+    const r = await runCli(['compact', f, '--budget', '5000', '--to', 'same', '--out', f], { env: { NODE_OPTIONS: `--require ${sigintPreload('listen')}` } });
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stderr).toBe('hive-mind: interrupted; nothing written\n');
+    expect(readFileSync(f).equals(before)).toBe(true);
+    expect(readdirSync(dirname(f))).toEqual([f.split('/').pop()]);
+  });
+
+  it('a SIGINT during the write waits for it: the output is complete, no temp file is left, the backup is reported, exit 130', async () => {
+    const f = copy(PORT);
+    const before = readFileSync(f);
+    const r = await runCli(['compact', f, '--budget', '5000', '--to', 'same', '--out', f], { env: { NODE_OPTIONS: `--require ${sigintPreload('write')}` } });
+    expect(r.signal).toBe(null);
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stderr).toBe(`hive-mind: interrupted during the write, which was completed first: ${f} is written in full\n`);
+    expect(readdirSync(dirname(f)).filter((x) => x.includes('.tmp-'))).toEqual([]);
+    const [b] = backups(f);
+    expect(readFileSync(join(dirname(f), b!)).equals(before)).toBe(true);
+    expect(r.stdout).toContain(`(to restore: cp ${join(dirname(f), b!)} ${f})`);
+    const back = await readTranscriptFile(f);
+    expect(readFileSync(f).subarray(0, before.length).equals(before)).toBe(true);
+    expect(back.log.surface().some((x) => x.content.some((c) => c.type === 'text' && c.text.includes('<compacted-summary>')))).toBe(true);
+  });
+});
+
 describe('compact output paths', () => {
   it('a directory, a missing folder or a file used as a folder: one line, exit 2, before any work', async () => {
     const f = copy(PORT);

@@ -184,169 +184,210 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object')
     .option('--lenient', 'skip bad transcript lines (counted) instead of failing')
     .action(async (file: string, o: CompactCliOptions) => {
-      const start = Date.now();
-      const progress = progressReporter(start, !!o.json);
-      const to = o.to as Target;
-      if (!['same', 'openai', 'anthropic', 'markdown'].includes(to)) throw new CliError(`--to must be same, openai, anthropic or markdown; got ${JSON.stringify(o.to)}`, 2);
-      if (!['summarize', 'mask', 'auto'].includes(o.strategy)) throw new CliError(`--strategy must be summarize, mask or auto; got ${JSON.stringify(o.strategy)}`, 2);
-      if (o.window !== undefined && o.budget !== undefined) throw new CliError('give --window or --budget, not both', 2);
-      const strategy = o.strategy as CompactionStrategy;
-      const timeoutS = int(o.timeout, '--timeout', 'seconds')!;
-      const deadlineS = int(o.deadline, '--deadline', 'seconds')!;
-      if (o.baseUrl !== undefined) {
-        let u: URL | undefined;
-        try {
-          u = new URL(o.baseUrl);
-        } catch {
-          u = undefined;
-        }
-        if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(o.baseUrl)}`, 2);
-      }
-      const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
-      const window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
-      const retain = int(o.retain, '--retain');
-      const summaryMax = int(o.summaryMax, '--summary-max');
-      const summarizerWindow = int(o.summarizerWindow, '--summarizer-window');
-      const fixedOverhead = o.overhead === undefined || o.overhead.trim() === '0' ? 0 : int(o.overhead, '--overhead')!;
-      const plan = planOutput(file, o.out, to);
-
-      let t: Transcript;
-      try {
-        t = await readTranscriptFile(file, {
-          lenient: o.lenient,
-          onProgress: (bytes, total) => progress.say(`reading ${Math.round((100 * bytes) / Math.max(1, total))}%`),
-        });
-      } catch (err) {
-        if (err instanceof TranscriptError) throw new CliError(err.message, 2);
-        throw err;
-      }
-
-      const meter = new TokenMeter();
-      const tools = recordedToolDefinitions(t);
-      const overhead = { toolDefinitions: tools ? meter.countText(tools) : 0, fixed: fixedOverhead, systemPrompt: 0 };
-      for (const n of t.log.surface()) {
-        if (n.type !== 'system/message') break;
-        overhead.systemPrompt += meter.countEvent(n);
-      }
-      let engine: BasicCompactionEngine;
-      try {
-        const summarizer = strategy === 'mask' ? undefined : createSummarizer(o.summarizer, {
-          model: o.model,
-          baseURL: o.baseUrl,
-          apiKeyEnv: o.apiKeyEnv,
-          stream: o.stream,
-          requestTimeoutMs: timeoutS * 1000,
-          deadlineMs: deadlineS * 1000,
-          ...(summarizerWindow !== undefined ? { window: summarizerWindow } : {}),
-        });
-        const cfg: CompactionConfig = {
-          meter,
-          strategy,
-          fallback: o.fallback,
-          ...(overhead.toolDefinitions + overhead.fixed ? { overheadTokens: overhead.toolDefinitions + overhead.fixed } : {}),
-          ...(summarizer ? { summarizer } : {}),
-          ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
-          retainTokens: retain ?? cliRetainDefault(threshold ?? Math.floor(window! * 0.8), summaryMax),
-          ...(summaryMax !== undefined ? { summaryMaxTokens: summaryMax } : {}),
-        };
-        engine = new BasicCompactionEngine(cfg);
-      } catch (err) {
-        if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err.message, err.key), 2);
-        throw err;
-      }
-      const budget = engine.config.threshold;
-      // A dry run runs the real pipeline in memory when no model is called, so it fails where the real run fails.
-      const dry = !!o.dryRun;
-      const exact = dry && (strategy === 'mask' || (engine.config.summarizer?.name ?? 'extractive') === 'extractive');
-
+      // One SIGINT/SIGTERM handler for the whole run: a signal arriving while synchronous work
+      // runs (the extractive summarizer, the write) is seen at the next check instead of being
+      // lost (a listener removed before its event is dispatched drops the signal) or killing the
+      // process halfway through the write (leaving a temp file).
       const ac = new AbortController();
-      const onSigint = () => ac.abort(new Error('interrupted (SIGINT)'));
-      process.once('SIGINT', onSigint);
-      let result: CompactionResult;
-      try {
-        progress.say('measuring');
-        result = await engine.compactIfNeeded(t.log, {
-          signal: ac.signal,
-          dryRun: dry && !exact,
-          onProgress: (phase, d) => progress.say(phase === 'summarize' ? `summarizing (attempt ${d?.attempt}, ${engine.config.summarizer?.name ?? 'extractive'})` : phase),
-        });
-      } catch (err) {
-        progress.done();
-        if (err instanceof BudgetTooSmallError) throw new CliError(err.message, 2);
-        if (err instanceof CompactionAbortedError) throw new CliError('interrupted; nothing written', 130);
-        if (err instanceof CompactionFailedError) throw new CliError(err.message, 1);
-        throw err;
-      } finally {
-        process.removeListener('SIGINT', onSigint);
-      }
-      progress.done();
-
-      const report = { ...compactionReport(t.format, result, t.log.surface(), 0, engine.config.summarizer?.name ?? 'extractive'), budget };
-      const usedSummarizer = report.summarizer;
-      const outFormat = to === 'same' ? t.format : to;
-      // Compacted: the new surface. Not compacted: a conversion is still written (an export of the whole session); `--to same` would only copy the input.
-      const kind: 'compacted' | 'export' | undefined = result.compacted ? 'compacted' : !result.dryRun && to !== 'same' ? 'export' : result.dryRun ? 'compacted' : undefined;
-      let written: { path: string; backup?: string } | undefined;
-      if (kind && !result.dryRun) {
-        let text: string;
-        try {
-          text = writeTranscript(t, to);
-        } catch (err) {
-          if (err instanceof TranscriptError) throw new CliError(err.message, 1);
-          throw err;
-        }
-        if (!dry) written = writeOutput(plan, file, text);
-      }
-      const backup = written?.backup ?? (dry && kind && plan.inPlace ? backupName(file) : undefined);
-      const json: CompactJson = {
-        ...report,
-        durationMs: Date.now() - start,
-        dryRun: dry,
-        output: kind ? { path: plan.path, format: outFormat, written: !!written, kind } : null,
-        backup: backup ?? null,
-        overhead,
-        fallback: result.fallback ?? null,
+      const onSignal = (sig: NodeJS.Signals) => {
+        if (!ac.signal.aborted) ac.abort(new Error(`interrupted (${sig})`));
       };
-
-      if (o.json) {
-        printJson(json);
-        return;
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        await compactCommand(file, o, ac);
+      } finally {
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
       }
-      const lines: string[] = [];
-      const would = (yes: string, no: string) => (dry ? yes : no);
-      if (!result.compacted && !result.dryRun) {
-        if (overhead.toolDefinitions || overhead.fixed) lines.push(overheadLine(overhead, engine.limit(), budget));
-        const what = kind === 'export' ? `; nothing to compact, ${would('would write', 'wrote')} the whole session to ${plan.path} (${outFormat})` : '; nothing to do, nothing written';
-        lines.push(
-          result.noopReason === 'under-threshold'
-            ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${engine.limit()}${engine.limit() !== budget ? ` (the budget ${budget} less the overhead)` : ''}${what}`
-            : `${file} (${t.format}): nothing can be compacted (${result.tokensBefore} tokens, budget ${budget})${what}`,
-        );
-      } else {
-        const estimate = !!result.dryRun;
-        lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
-        if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.limit(), budget)}`);
-        if (result.fallback) lines.push(`  the ${result.fallback.from} summarizer failed, so the checkpoint is extractive (--no-fallback fails instead): ${result.fallback.reason}`);
-        const seqs = result.shadowedSeqs;
-        if (result.action === 'summarize') {
-          lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
-          if (!estimate) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
-          else lines.push(`  (an estimate: the ${usedSummarizer} summarizer is not called in a dry run)`);
-        } else {
-          lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
-        }
-        if (strategy === 'auto') {
-          lines.push(
-            result.action === 'mask'
-              ? '  strategy auto: masked only (masking old tool results was enough)'
-              : `  strategy auto: masking old tool results alone would stay above the budget, so ${result.action === 'prune' ? 'pruned' : 'summarized'} instead`,
-          );
-        }
-        lines.push(`  tool pairing: ${report.toolPairing}`);
-        lines.push(`  ${would('would write', 'wrote')} ${plan.path} (${outFormat}${plan.inPlace ? ', in place' : ''})`);
-      }
-      if (backup) lines.push(`  ${would('would keep a backup of the original', 'backup of the original')}: ${backup}${dry ? '' : ` (to restore: ${restoreCommand(backup, resolve(file))})`}`);
-      if (result.compacted || result.dryRun) lines.push(`  took ${json.durationMs} ms`);
-      process.stdout.write(lines.join('\n') + '\n');
     });
+}
+
+/**
+ * Let pending signal handlers run: they are dispatched by the event loop, never during
+ * synchronous work, and a signal that arrived during it is emitted on the second loop turn
+ * after (libuv reads its signal pipe in one turn and Node emits in the next; seen on Node 20).
+ */
+async function yieldToSignals(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+async function compactCommand(file: string, o: CompactCliOptions, ac: AbortController): Promise<void> {
+  const interrupted = () => new CliError('interrupted; nothing written', 130);
+  const start = Date.now();
+  const progress = progressReporter(start, !!o.json);
+  const to = o.to as Target;
+  if (!['same', 'openai', 'anthropic', 'markdown'].includes(to)) throw new CliError(`--to must be same, openai, anthropic or markdown; got ${JSON.stringify(o.to)}`, 2);
+  if (!['summarize', 'mask', 'auto'].includes(o.strategy)) throw new CliError(`--strategy must be summarize, mask or auto; got ${JSON.stringify(o.strategy)}`, 2);
+  if (o.window !== undefined && o.budget !== undefined) throw new CliError('give --window or --budget, not both', 2);
+  const strategy = o.strategy as CompactionStrategy;
+  const timeoutS = int(o.timeout, '--timeout', 'seconds')!;
+  const deadlineS = int(o.deadline, '--deadline', 'seconds')!;
+  if (o.baseUrl !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(o.baseUrl);
+    } catch {
+      u = undefined;
+    }
+    if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(o.baseUrl)}`, 2);
+  }
+  const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
+  const window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
+  const retain = int(o.retain, '--retain');
+  const summaryMax = int(o.summaryMax, '--summary-max');
+  const summarizerWindow = int(o.summarizerWindow, '--summarizer-window');
+  const fixedOverhead = o.overhead === undefined || o.overhead.trim() === '0' ? 0 : int(o.overhead, '--overhead')!;
+  const plan = planOutput(file, o.out, to);
+
+  let t: Transcript;
+  try {
+    t = await readTranscriptFile(file, {
+      lenient: o.lenient,
+      onProgress: (bytes, total) => progress.say(`reading ${Math.round((100 * bytes) / Math.max(1, total))}%`),
+    });
+  } catch (err) {
+    if (err instanceof TranscriptError) throw new CliError(err.message, 2);
+    throw err;
+  }
+  if (ac.signal.aborted) throw interrupted();
+
+  const meter = new TokenMeter();
+  const tools = recordedToolDefinitions(t);
+  const overhead = { toolDefinitions: tools ? meter.countText(tools) : 0, fixed: fixedOverhead, systemPrompt: 0 };
+  for (const n of t.log.surface()) {
+    if (n.type !== 'system/message') break;
+    overhead.systemPrompt += meter.countEvent(n);
+  }
+  let engine: BasicCompactionEngine;
+  try {
+    const summarizer = strategy === 'mask' ? undefined : createSummarizer(o.summarizer, {
+      model: o.model,
+      baseURL: o.baseUrl,
+      apiKeyEnv: o.apiKeyEnv,
+      stream: o.stream,
+      requestTimeoutMs: timeoutS * 1000,
+      deadlineMs: deadlineS * 1000,
+      ...(summarizerWindow !== undefined ? { window: summarizerWindow } : {}),
+    });
+    const cfg: CompactionConfig = {
+      meter,
+      strategy,
+      fallback: o.fallback,
+      ...(overhead.toolDefinitions + overhead.fixed ? { overheadTokens: overhead.toolDefinitions + overhead.fixed } : {}),
+      ...(summarizer ? { summarizer } : {}),
+      ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
+      retainTokens: retain ?? cliRetainDefault(threshold ?? Math.floor(window! * 0.8), summaryMax),
+      ...(summaryMax !== undefined ? { summaryMaxTokens: summaryMax } : {}),
+    };
+    engine = new BasicCompactionEngine(cfg);
+  } catch (err) {
+    if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err.message, err.key), 2);
+    throw err;
+  }
+  const budget = engine.config.threshold;
+  // A dry run runs the real pipeline in memory when no model is called, so it fails where the real run fails.
+  const dry = !!o.dryRun;
+  const exact = dry && (strategy === 'mask' || (engine.config.summarizer?.name ?? 'extractive') === 'extractive');
+
+  let result: CompactionResult;
+  try {
+    progress.say('measuring');
+    result = await engine.compactIfNeeded(t.log, {
+      signal: ac.signal,
+      dryRun: dry && !exact,
+      onProgress: (phase, d) => progress.say(phase === 'summarize' ? `summarizing (attempt ${d?.attempt}, ${engine.config.summarizer?.name ?? 'extractive'})` : phase),
+    });
+  } catch (err) {
+    progress.done();
+    if (err instanceof BudgetTooSmallError) throw new CliError(err.message, 2);
+    if (err instanceof CompactionAbortedError) throw interrupted();
+    if (err instanceof CompactionFailedError) throw new CliError(err.message, 1);
+    throw err;
+  }
+  progress.done();
+  await yieldToSignals();
+  if (ac.signal.aborted) throw interrupted();
+
+  const report = { ...compactionReport(t.format, result, t.log.surface(), 0, engine.config.summarizer?.name ?? 'extractive'), budget };
+  const usedSummarizer = report.summarizer;
+  const outFormat = to === 'same' ? t.format : to;
+  // Compacted: the new surface. Not compacted: a conversion is still written (an export of the whole session); `--to same` would only copy the input.
+  const kind: 'compacted' | 'export' | undefined = result.compacted ? 'compacted' : !result.dryRun && to !== 'same' ? 'export' : result.dryRun ? 'compacted' : undefined;
+  let written: { path: string; backup?: string } | undefined;
+  if (kind && !result.dryRun) {
+    let text: string;
+    try {
+      text = writeTranscript(t, to);
+    } catch (err) {
+      if (err instanceof TranscriptError) throw new CliError(err.message, 1);
+      throw err;
+    }
+    await yieldToSignals();
+    if (ac.signal.aborted) throw interrupted();
+    // From here a signal waits for the write to finish (the handler runs after it), then the report is printed.
+    if (!dry) written = writeOutput(plan, file, text);
+  }
+  const backup = written?.backup ?? (dry && kind && plan.inPlace ? backupName(file) : undefined);
+  const json: CompactJson = {
+    ...report,
+    durationMs: Date.now() - start,
+    dryRun: dry,
+    output: kind ? { path: plan.path, format: outFormat, written: !!written, kind } : null,
+    backup: backup ?? null,
+    overhead,
+    fallback: result.fallback ?? null,
+  };
+
+  if (o.json) {
+    printJson(json);
+    await interruptedAfterWrite(ac, written);
+    return;
+  }
+  const lines: string[] = [];
+  const would = (yes: string, no: string) => (dry ? yes : no);
+  if (!result.compacted && !result.dryRun) {
+    if (overhead.toolDefinitions || overhead.fixed) lines.push(overheadLine(overhead, engine.limit(), budget));
+    const what = kind === 'export' ? `; nothing to compact, ${would('would write', 'wrote')} the whole session to ${plan.path} (${outFormat})` : '; nothing to do, nothing written';
+    lines.push(
+      result.noopReason === 'under-threshold'
+        ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${engine.limit()}${engine.limit() !== budget ? ` (the budget ${budget} less the overhead)` : ''}${what}`
+        : `${file} (${t.format}): nothing can be compacted (${result.tokensBefore} tokens, budget ${budget})${what}`,
+    );
+  } else {
+    const estimate = !!result.dryRun;
+    lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
+    if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.limit(), budget)}`);
+    if (result.fallback) lines.push(`  the ${result.fallback.from} summarizer failed, so the checkpoint is extractive (--no-fallback fails instead): ${result.fallback.reason}`);
+    const seqs = result.shadowedSeqs;
+    if (result.action === 'summarize') {
+      lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
+      if (!estimate) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
+      else lines.push(`  (an estimate: the ${usedSummarizer} summarizer is not called in a dry run)`);
+    } else {
+      lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
+    }
+    if (strategy === 'auto') {
+      lines.push(
+        result.action === 'mask'
+          ? '  strategy auto: masked only (masking old tool results was enough)'
+          : `  strategy auto: masking old tool results alone would stay above the budget, so ${result.action === 'prune' ? 'pruned' : 'summarized'} instead`,
+      );
+    }
+    lines.push(`  tool pairing: ${report.toolPairing}`);
+    lines.push(`  ${would('would write', 'wrote')} ${plan.path} (${outFormat}${plan.inPlace ? ', in place' : ''})`);
+  }
+  if (backup) lines.push(`  ${would('would keep a backup of the original', 'backup of the original')}: ${backup}${dry ? '' : ` (to restore: ${restoreCommand(backup, resolve(file))})`}`);
+  if (result.compacted || result.dryRun) lines.push(`  took ${json.durationMs} ms`);
+  process.stdout.write(lines.join('\n') + '\n');
+  await interruptedAfterWrite(ac, written);
+}
+
+/**
+ * A signal that came during the (synchronous) write was held until it finished: the output is
+ * complete and was reported above; say so and exit 130.
+ */
+async function interruptedAfterWrite(ac: AbortController, written: { path: string } | undefined): Promise<void> {
+  await yieldToSignals();
+  if (ac.signal.aborted && written) throw new CliError(`interrupted during the write, which was completed first: ${written.path} is written in full`, 130);
 }
