@@ -51,6 +51,19 @@ function isNotSecretText(value: string, key: string): boolean {
   return /\s/.test(value.trim()) && !/pass|secret/i.test(key);
 }
 
+// A value under a token/key name must look generated to be a secret: it holds a digit, or it is long
+// and varied (Shannon entropy >= 3.5 bits per character over >= 16 characters). Under a
+// password/secret name anything of 4+ characters counts, since people pick words as passwords.
+// Plain words and file names are prose or code: `bearer token: send it`, `{ token: given }`,
+// `TOKEN_FILE = "mcp-http.token"`, `apiKey: loopbackKey`.
+function looksGenerated(value: string, key: string): boolean {
+  const v = value.replace(/[)\]}>.]+$/, '');
+  if (/pass|secret|credential/i.test(key)) return v.length >= 4;
+  if (v.length < 8) return false;
+  if (/\d/.test(v)) return true;
+  return v.length >= 16 && shannonEntropy(v) >= 3.5;
+}
+
 const RULES: Rule[] = [
   {
     type: 'pem-private-key',
@@ -95,6 +108,7 @@ const RULES: Rule[] = [
       // counters and limits are not secrets: max_tokens=4096, TOKENS_PER_MINUTE: 100, token_count: 3
       if (/tokens|tokeniz|token_?(?:count|limit|budget|usage)|max_?token|password_?(?:policy|length|min|max)/i.test(key ?? '')) return m;
       if (bare ? isCodeReference(bare) : isNotSecretText(dq || sq || '', key ?? '')) return m;
+      if (!looksGenerated(bare || dq || sq, key ?? '')) return m;
       const q = dq ? '"' : sq ? "'" : '';
       return `${pre}${q}${P('secret-value')}${q}`;
     },
@@ -103,7 +117,8 @@ const RULES: Rule[] = [
     // JSON style: "client_secret": "value"
     type: 'secret-value',
     re: new RegExp(String.raw`("[A-Za-z0-9_.-]*${SECRET_KEY_WORDS}[A-Za-z0-9_.-]*"\s*:\s*")${NOT_PLACEHOLDER}([^"\n]{4,})(")`, 'gi'),
-    replace: (m, pre, value, post) => (isNotSecretText(value, pre) ? m : `${pre}${P('secret-value')}${post}`),
+    replace: (m, pre, value, post) =>
+      isNotSecretText(value, pre) || !looksGenerated(value, pre) ? m : `${pre}${P('secret-value')}${post}`,
   },
   {
     // --password=value / --token value on command lines

@@ -50,6 +50,27 @@ describe('secrets: the maintained rule set', () => {
   });
 });
 
+describe('secrets: a value under a secret-sounding name must look generated', () => {
+  it('keeps code and prose that name a token or key', () => {
+    for (const t of [
+      'function f(token: string) { return { token: given } }',
+      'const HTTP_TOKEN_FILE = "mcp-http.token"',
+      'the bearer token: send it in the header',
+      'apiKey: loopbackKey is what the test passes',
+      'api_key: required',
+    ]) expect(redactSecrets(t).text, t).toBe(t);
+  });
+
+  it('still redacts generated values and any password', () => {
+    for (const [t, secret] of [
+      ['token: a1b2c3d4e5f6', 'a1b2c3d4e5f6'],
+      ['API_KEY=QwErTyUiOpAsDfGhJkLzXc', 'QwErTyUiOpAsDfGhJkLzXc'],
+      ['"client_secret": "correcthorse"', 'correcthorse'],
+      ['password: hunter', 'hunter'],
+    ] as const) expect(redactSecrets(t).text, t).not.toContain(secret);
+  });
+});
+
 describe('secrets: entropy of KEY=value lines in env dumps', () => {
   it('redacts random values under names no keyword rule knows, and keeps every ordinary line', () => {
     const r = redactSecrets(ENV_DUMP_CASE.text);
