@@ -118,6 +118,11 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
       try {
         body = JSON.parse(await readBody(req));
       } catch (err) {
+        if (err instanceof BodyTooLarge && err.close) {
+          // the rest of the body is not read: answer, then close the connection once the answer is out
+          res.setHeader('connection', 'close');
+          res.on('finish', () => req.socket.destroy());
+        }
         return jsonError(res, err instanceof BodyTooLarge ? 413 : 400, -32700, err instanceof Error ? err.message : 'parse error');
       }
       if (sessionId) {
@@ -168,6 +173,18 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   port = (http.address() as AddressInfo).port;
   origins = new Set([...ownOrigins(HTTP_HOST, port), ...extraOrigins]);
   http.on('error', (err) => ctx.log(`http server error: ${err.message}`));
+  // `Expect: 100-continue` (curl sends it for large bodies): a declared body over the limit is
+  // answered 413 before the client sends it, never with a reset connection.
+  http.on('checkContinue', (req, res) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_HTTP_BODY_BYTES) {
+      res.setHeader('connection', 'close');
+      res.on('finish', () => req.socket.destroy());
+      return jsonError(res, 413, -32700, `request body of ${declared} bytes is over the limit of ${MAX_HTTP_BODY_BYTES} bytes`);
+    }
+    res.writeContinue();
+    http.emit('request', req, res);
+  });
   // sessions a client abandoned without DELETE are closed after idleMs
   const sweeper = setInterval(
     () => {
@@ -204,7 +221,15 @@ export async function serveHttp(opts: HttpServerOptions): Promise<RunningHttpSer
   };
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  /** True when the rest of the body was not read: the connection is closed after the 413. */
+  constructor(
+    message: string,
+    readonly close = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The request body as text. Over {@link MAX_HTTP_BODY_BYTES} it rejects with BodyTooLarge once
@@ -217,15 +242,15 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_DRAIN_BYTES) {
-      reject(new BodyTooLarge(`request body of ${declared} bytes is over the limit of ${MAX_HTTP_BODY_BYTES} bytes`));
-      req.destroy();
+      req.pause();
+      reject(new BodyTooLarge(`request body of ${declared} bytes is over the limit of ${MAX_HTTP_BODY_BYTES} bytes`, true));
       return;
     }
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_DRAIN_BYTES) {
-        req.destroy();
-        reject(new BodyTooLarge(`request body over ${MAX_HTTP_BODY_BYTES} bytes`));
+        req.pause();
+        reject(new BodyTooLarge(`request body over ${MAX_HTTP_BODY_BYTES} bytes`, true));
         return;
       }
       if (size <= MAX_HTTP_BODY_BYTES) chunks.push(c);

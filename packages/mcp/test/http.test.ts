@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_HTTP_BODY_BYTES } from '../src/index.js';
@@ -225,6 +226,31 @@ describe('hive-mind mcp --http lets no one in', () => {
     expect(JSON.parse(r.body).error.message).toMatch(/over the limit of 4194304 bytes/);
     // unauthenticated senders are refused before their body is read
     expect((await rawPost(u, base, big)).status).toBe(401);
+  });
+
+  it('a declared body far over the limit gets a 413, with Expect: 100-continue before the body is sent, without it before the connection closes', async () => {
+    const u = new URL(srv.url);
+    const declared = 70 * 1024 * 1024;
+    const ask = (expect100: boolean) =>
+      new Promise<{ status: number; body: string; continued: boolean }>((resolve, reject) => {
+        let continued = false;
+        const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...base, authorization: `Bearer ${srv.token}`, 'content-length': String(declared), ...(expect100 ? { expect: '100-continue' } : {}) } });
+        req.on('continue', () => (continued = true));
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, continued }));
+        });
+        req.on('error', reject);
+        if (expect100) req.flushHeaders();
+        else req.write(Buffer.alloc(64 * 1024, 0x20));
+      });
+    for (const expect100 of [true, false]) {
+      const r = await ask(expect100);
+      expect(r.status, `expect100 ${expect100}`).toBe(413);
+      expect(r.continued).toBe(false);
+      expect(JSON.parse(r.body).error.message).toBe(`request body of ${declared} bytes is over the limit of 4194304 bytes`);
+    }
   });
 
   it('compact_transcript reads only transcript files, under the client roots when it gives them, and never echoes a file', async () => {
