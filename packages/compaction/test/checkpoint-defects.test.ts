@@ -258,3 +258,30 @@ describe('bad input', () => {
     expect(text).toContain('## Goal\n- Now add a timeout option to the client.');
   });
 });
+
+describe('budget', () => {
+  it('a session over budget whose conversation fits the verbatim tail once its large tool results are pruned is brought under budget', async () => {
+    // A research session: few turns, three large tool results (an extracted page, a search
+    // result, a monitoring query). Pruned, all of it fits the tail, so there is no span to
+    // summarize, but the session is still four times over budget.
+    const b = new LogBuilder();
+    b.system('You are a research assistant.');
+    b.user('Compare pg_upgrade and logical replication for moving our 412 GB database from PostgreSQL 14 to 16 with at most 5 minutes of downtime.');
+    b.tool('web_extract', { urls: ['https://www.postgresql.org/docs/16/pgupgrade.html'] }, 'pg_upgrade --link needs the old and new data directories on one file system.\n' + bigOutput(700, 'doc'));
+    b.assistant('Logical replication it is: the switchover takes under a minute; DDL and sequences are not replicated.');
+    b.user('Create the subscription on db-prod-3.');
+    b.tool('terminal', { command: 'psql -c "CREATE SUBSCRIPTION app_sub ..."' }, 'NOTICE: created replication slot\nCREATE SUBSCRIPTION');
+    b.user('How long will the initial copy take?');
+    b.tool('terminal', { command: 'psql -c "select * from pg_stat_subscription"' }, bigOutput(500, 'app_sub'));
+    const before = new TokenMeter().countEvents(b.log.surface());
+    expect(before).toBeGreaterThan(4 * 9000);
+    const e = new BasicCompactionEngine({ threshold: 9000, retainTokens: 3150, meter: new TokenMeter() });
+    const r = await e.compactIfNeeded(b.log);
+    expect(r.compacted).toBe(true);
+    expect(r.tokensAfter).toBeLessThanOrEqual(9000);
+    expect(checkInvariants(b.log.events()).ok).toBe(true);
+    // the conversation itself is still verbatim
+    const texts = b.log.surface().flatMap((n) => n.content.map((c) => (c.type === 'text' ? c.text : '')));
+    expect(texts).toContain('How long will the initial copy take?');
+  });
+});
