@@ -291,13 +291,29 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
   }
 }
 
+/**
+ * True when `later` re-runs the failed command `failed`: the same command, or one whose words
+ * (output plumbing left out) start with the other's, so a failing `pytest -q tests/test_x.py`
+ * counts as re-run by a passing `pytest -q`, and a failing `npm test` by `npm test -- test/x.test.ts`.
+ */
+function reruns(failed: string, later: string): boolean {
+  if (failed === later) return true;
+  const a = commandKey(displayCommand(failed)).split(/\s+/).filter(Boolean);
+  const b = commandKey(displayCommand(later)).split(/\s+/).filter(Boolean);
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length > 0 && short.every((w, i) => long[i] === w);
+}
+
 /** What fixed a failed call: the changes made before the same command (or the same tool on the same path) next succeeded. */
 function fixOf(c: CallFact, later: CallFact[]): string {
-  const sameAgain = later.findIndex((d) => !d.failed && d.result && (c.info.command ? d.info.command === c.info.command : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
+  const cmd = c.info.command;
+  const sameAgain = later.findIndex((d) => !d.failed && d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
   const window = sameAgain >= 0 ? later.slice(0, sameAgain) : later.slice(0, 6);
   const changed = [...new Set(window.filter((d) => !d.failed && modifiesFiles(d.info) && !d.info.command).flatMap((d) => d.info.paths))];
   const files = changed.slice(0, 3).map((p) => '`' + p + '`').join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
-  if (sameAgain >= 0) return changed.length ? `-> fixed by changing ${files}; it then passed.` : '-> it passed when run again.';
+  const rerun = sameAgain >= 0 ? later[sameAgain]!.info.command : undefined;
+  const passed = rerun && rerun !== cmd ? `\`${commandKey(displayCommand(rerun))}\` then passed` : 'it then passed';
+  if (sameAgain >= 0) return changed.length ? `-> fixed by changing ${files}; ${passed}.` : rerun && rerun !== cmd ? `-> ${passed}.` : '-> it passed when run again.';
   if (changed.length) return `-> followed by changes to ${files} (not re-run in this span).`;
   return '-> unresolved in this span.';
 }

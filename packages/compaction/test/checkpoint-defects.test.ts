@@ -66,6 +66,23 @@ describe('errors and commands (Codex shell_command)', () => {
     expect(section(t, 'Commands')).toEqual(['- `cargo test` -> ok: test result: ok. 29 passed; 0 failed; 0 ignored']);
   });
 
+  it('a failing run of one test file is fixed when the whole suite then passes (and the other way round)', async () => {
+    const b = new LogBuilder();
+    b.user('tests/test_totals.py::test_rounding_half_cent fails since the refactor. Fix it; run the tests with pytest -q.');
+    b.tool('shell_command', { command: 'pytest -q tests/test_totals.py', workdir: '/home/dev/invoicekit' }, codexOut(1, "E       AssertionError: assert Decimal('10.00') == Decimal('10.01')\n1 failed, 7 passed in 0.31s"));
+    b.tool('apply_patch', { input: '*** Begin Patch\n*** Update File: invoicekit/totals.py\n@@\n-ROUND_HALF_EVEN\n+ROUND_HALF_UP\n*** End Patch' }, 'Success. Updated the following files:\nM invoicekit/totals.py');
+    b.tool('shell_command', { command: 'pytest -q', workdir: '/home/dev/invoicekit' }, codexOut(0, '42 passed in 1.02s'));
+    b.tool('shell_command', { command: 'npm test', workdir: '/home/dev/web' }, codexOut(1, "FAIL test/format.test.ts\nTypeError: Cannot read properties of undefined (reading 'temp')"));
+    b.tool('shell_command', { command: 'ls src', workdir: '/home/dev/web' }, codexOut(0, 'format.ts'));
+    b.tool('apply_patch', { input: '*** Begin Patch\n*** Update File: src/format.ts\n@@\n-a\n+b\n*** End Patch' }, 'Success. Updated the following files:\nM src/format.ts');
+    b.tool('shell_command', { command: 'npm test -- test/format.test.ts', workdir: '/home/dev/web' }, codexOut(0, 'Tests  4 passed (4)'));
+    const errors = section(await summarize(b), 'Errors and fixes');
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain("AssertionError: assert Decimal('10.00') == Decimal('10.01') -> fixed by changing `invoicekit/totals.py`; `pytest -q` then passed.");
+    expect(errors[1]).toContain('-> fixed by changing `src/format.ts`; `npm test -- test/format.test.ts` then passed.');
+    expect(errors.join('\n')).not.toContain('not re-run');
+  });
+
   it('a multi-line script is shown by its first line, never flattened', async () => {
     const b = new LogBuilder();
     b.user('Generate the report and build the site.');
