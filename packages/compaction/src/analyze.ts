@@ -1,6 +1,6 @@
 import { blockText, type SurfaceNode, type ToolCallBlock, type ToolResultBlock } from '@hive-mind/session';
 import { checkpointBody } from './frame.js';
-import { ERROR_LINE, MASK_MARKER, PRUNE_MARKER } from './prune.js';
+import { ERROR_LINE, isErrorLine, MASK_MARKER, PRUNE_MARKER } from './prune.js';
 import { toolInfo, type ToolInfo } from './toolinfo.js';
 
 /** A tool call with its classified effect and (when on the same span) its result. */
@@ -105,7 +105,7 @@ export function firstErrorLine(text: string): string | undefined {
   let best: { line: string; score: number } | undefined;
   for (const line of text.split('\n')) {
     const l = line.trim();
-    if (!l || l.includes(PRUNE_MARKER) || !ERROR_LINE.test(l)) continue;
+    if (!l || l.includes(PRUNE_MARKER) || !isErrorLine(l)) continue;
     const score = errorScore(l);
     if (!best || score > best.score) best = { line: l, score };
     if (score >= 3 && l.length <= 300) break;
@@ -116,7 +116,9 @@ export function firstErrorLine(text: string): string | undefined {
 /** How much a line looks like the error message itself (a compiler/test/lint error line scores highest, a comment mentioning "Error" lowest). */
 function errorScore(l: string): number {
   let s = 1;
-  if (/\berror(?:\[\w+\])?:|\berror TS\d+|^error\b|\b\w*(?:Error|Exception):\s|Traceback|panicked at|\bFAILED\b|^FAIL\b|^[×✖✗✘]\s|\blint\/\w+|^E\s+\w|command not found|No such file or directory|Could not find/i.test(l)) s += 2;
+  if (/\berror(?:\[\w+\])?:|\berror TS\d+|^error\b|\b\w*(?:Error|Exception):\s|panicked at|\bFAILED\b|^FAIL\b|^[×✖✗✘]\s|\blint\/\w+|^E\s+\w|command not found|No such file or directory|Could not find/i.test(l)) s += 2;
+  // a Python traceback's header: the exception line at its end is the error
+  else if (/^Traceback\b/.test(l)) s += 1;
   if (/^\s*(?:\d+\s*[│|]|\*|\/\/|#(?!\s*\d)|at\s)/.test(l)) s -= 1; // a source excerpt, a comment or a stack frame
   if (l.length > 300) s -= 1;
   return s;

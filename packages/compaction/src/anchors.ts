@@ -91,18 +91,42 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
   return out;
 }
 
-function values(v: unknown, out: string[]): void {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) for (const x of v) values(x, out);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) values(x, out);
+/** Fields whose value is a word from the tool's own schema (`status: "in_progress"`), not the work's vocabulary. */
+const ENUM_FIELDS = new Set(['status', 'state', 'type', 'kind', 'role', 'priority', 'activeform']);
+
+function values(v: unknown, out: string[], key = ''): void {
+  if (typeof v === 'string') {
+    if (!(ENUM_FIELDS.has(key.toLowerCase()) && /^[\w-]+$/.test(v))) out.push(v);
+  } else if (Array.isArray(v)) for (const x of v) values(x, out, key);
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) values(x, out, k);
 }
 
-/** Text of a node for identifier matching: tool-call inputs contribute their values, not their JSON keys. */
+/** A JSON object or array text parsed, else undefined. */
+function parseJson(text: string): unknown {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Text of a node for identifier matching: tool-call inputs and JSON tool results (Codex's
+ * `apply_patch` output `{output, metadata: {exit_code, duration_seconds}}`, Hermes' `{output,
+ * exit_code, error}`) contribute their values, not their keys, and no schema enum values.
+ */
 function idText(n: SurfaceNode): string {
   const out: string[] = [];
   for (const b of n.content) {
     if (b.type === 'tool-call') values(b.input, out);
-    else out.push(blockText(b));
+    else if (b.type === 'tool-result') {
+      const text = blockText(b);
+      const json = parseJson(text);
+      if (json !== undefined) values(json, out);
+      else out.push(text);
+    } else out.push(blockText(b));
   }
   return out.join('\n');
 }

@@ -3,6 +3,18 @@ import type { ContentBlock, ToolResultBlock } from '@hive-mind/session';
 /** Lines that carry failure signals and survive pruning. */
 export const ERROR_LINE = /\b(error|errors|fail(?:ed|ure|s)?|exception|traceback|panic(?:ked)?|fatal|denied|refused|not found|cannot|can't|undefined is not|segmentation fault|abort(?:ed)?|assert(?:ion)?|ENOENT|EACCES|ECONNREFUSED|TS\d{4}|E\d{4}|no such file or directory|command not found|permission denied)\b|✗|✘|\bFAIL\b|^\s*at .+:\d+:\d+\)?$|^\s*File ".+", line \d+/i;
 
+/**
+ * An exception class named in CamelCase (`ModuleNotFoundError`, `KeyError`, `NullPointerException`):
+ * {@link ERROR_LINE} needs a word boundary before "error", so on its own it misses Python's and
+ * Java's exception lines ("KeyError: 'sku'").
+ */
+const EXCEPTION_NAME = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b/;
+
+/** True for a line that carries a failure signal ({@link ERROR_LINE} or an exception class name). */
+export function isErrorLine(line: string): boolean {
+  return ERROR_LINE.test(line) || EXCEPTION_NAME.test(line);
+}
+
 /** Marker text that makes pruning idempotent (a pruned text is never pruned again). */
 export const PRUNE_MARKER = 'elided by hive-mind';
 
@@ -38,7 +50,7 @@ export function pruneText(text: string, opts: PruneOptions): string {
   for (let i = Math.max(0, lines.length - opts.tailLines); i < lines.length; i++) keep[i] = true;
   let errs = 0;
   for (let i = 0; i < lines.length && errs < maxErr; i++) {
-    if (!keep[i] && ERROR_LINE.test(lines[i]!)) {
+    if (!keep[i] && isErrorLine(lines[i]!)) {
       keep[i] = true;
       errs++;
     }

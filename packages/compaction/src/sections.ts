@@ -54,13 +54,15 @@ const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no
 /** A strong cue: keeps a question-shaped correction ("... should still be there, no?"). */
 const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
 /** Talk about the user's own understanding, not an instruction. */
+/** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go"). */
+const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b/gi;
 const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would)\b|\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b/i;
 
 /** The user's lasting instructions in `text`: the whole message when it is short and one, else its instruction sentences. */
 export function lastingInstructions(text: string): string[] {
   if (pastedError(text)) return [];
   const ss = splitSentences(text).map(stripMarker).filter((s) => s.length >= 12);
-  const isInstr = (s: string) => LASTING.test(s) && (!s.endsWith('?') || STRONG.test(s)) && !(REMARK.test(s) && !STRONG.test(s.replace(/^i (?:don't|do not)/i, '')));
+  const isInstr = (s: string) => LASTING.test(s.replace(RELATIVE_MODAL, '')) && (!s.endsWith('?') || STRONG.test(s)) && !(REMARK.test(s) && !STRONG.test(s.replace(/^i (?:don't|do not)/i, '')));
   const hits = ss.filter(isInstr);
   if (!hits.length) return [];
   // "Please also port helper 3; never touch vendored code." -> only the clause that lasts

@@ -2,8 +2,8 @@
 // shapes as the hosts write them), and the bad inputs: a checkpoint or a clear error, never a
 // loop, never an orphaned tool result.
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, MemorySessionLog } from '@hive-mind/session';
-import { BasicCompactionEngine, BudgetTooSmallError, ExtractiveSummarizer, TokenMeter, extractSections, parseCheckpoint, renderSections } from '@hive-mind/compaction';
+import { blockText, checkInvariants, MemorySessionLog, type ToolResultBlock } from '@hive-mind/session';
+import { BasicCompactionEngine, BudgetTooSmallError, ExtractiveSummarizer, TokenMeter, extractAnchors, pruneToolResult, extractSections, parseCheckpoint, renderSections } from '@hive-mind/compaction';
 import { bigOutput, LogBuilder } from './helpers.js';
 
 const meter = new TokenMeter();
@@ -300,5 +300,56 @@ describe('budget', () => {
     // the conversation itself is still verbatim
     const texts = b.log.surface().flatMap((n) => n.content.map((c) => (c.type === 'text' ? c.text : '')));
     expect(texts).toContain('How long will the initial copy take?');
+  });
+});
+
+describe('preserved identifiers', () => {
+  it("the tools' own JSON keys and status words are not identifiers still in use; the work's are", async () => {
+    // Codex: apply_patch outputs are JSON with exit_code/duration_seconds, update_plan steps carry status: in_progress
+    const patchOut = (files: string) => JSON.stringify({ output: `Success. Updated the following files:\n${files}\n`, metadata: { exit_code: 0, duration_seconds: 0.0 } });
+    const turn = (b: LogBuilder, file: string) => {
+      b.tool('update_plan', { plan: [{ step: `Add to_csv to ${file}`, status: 'in_progress' }, { step: 'Run pytest -q', status: 'pending' }] }, 'Plan updated');
+      b.tool('apply_patch', { input: `*** Begin Patch\n*** Update File: ${file}\n@@\n+def to_csv(invoice):\n+    return csv_writer(invoice.lines)\n*** End Patch` }, patchOut(`M ${file}`));
+    };
+    const span = new LogBuilder();
+    span.user('Export invoices as CSV with to_csv(invoice); use the csv module, not pandas.');
+    turn(span, 'invoicekit/exporter.py');
+    const tail = new LogBuilder();
+    tail.user('Also call to_csv from the CLI.');
+    turn(tail, 'invoicekit/cli.py');
+    const ids = extractAnchors(span.log.surface(), tail.log.surface()).filter((a) => a.kind === 'identifier').map((a) => a.text);
+    expect(ids).toContain('to_csv');
+    expect(ids).toContain('invoice.lines');
+    for (const noise of ['exit_code', 'duration_seconds', 'in_progress']) expect(ids).not.toContain(noise);
+  });
+});
+
+describe('error lines', () => {
+  it("Python exception lines (ModuleNotFoundError, KeyError) are the error, not the '1 error in 0.12s' summary; pruning keeps them", async () => {
+    const b = new LogBuilder();
+    b.user('Add CSV export; the existing test imports invoicekit.exporter.');
+    b.tool('shell_command', { command: 'pytest -q tests/test_export.py', workdir: '/home/dev/invoicekit' }, codexOut(2, "ImportError while importing test module '/home/dev/invoicekit/tests/test_export.py'.\nE   ModuleNotFoundError: No module named 'invoicekit.exporter'\n1 error in 0.12s"));
+    b.tool('shell_command', { command: 'python scripts/load.py', workdir: '/home/dev/invoicekit' }, codexOut(1, `${bigOutput(400, 'row')}\nTraceback (most recent call last):\n  File "scripts/load.py", line 12, in <module>\n    price = row["sku"]\nKeyError: 'sku'\n${bigOutput(60, 'tail')}`));
+    const errors = section(await summarize(b), 'Errors and fixes');
+    expect(errors[0]).toContain("ModuleNotFoundError: No module named 'invoicekit.exporter'");
+    expect(errors[1]).toContain("KeyError: 'sku'");
+    const big = b.log.surface().at(-1)!.content[0]!;
+    expect(blockText(pruneToolResult(big as ToolResultBlock, { headLines: 5, tailLines: 5 }))).toContain("KeyError: 'sku'");
+  });
+});
+
+describe('constraints', () => {
+  it('the items of a request list are not constraints, even with a modal in a relative clause; a real rule still is', async () => {
+    const b = new LogBuilder();
+    b.user('Refactor the invoice exporter in src/exporter.py.');
+    b.tool('read', { path: 'src/exporter.py' }, bigOutput(20, 'src'));
+    b.user('Good start. All tests must pass before each commit, and never push to main.');
+    b.user("alright, let's tackle exporter.py. read it in full, suggest how we can\n\n- remove any code duplication\n- split it into separate modules, with a description of each module\n- locations where those modules should go");
+    b.assistant('Here is the plan: three modules, csv_writer.py, totals.py and cli.py.');
+    b.user('Tell me which files should change first.');
+    const cons = section(await summarize(b), 'Constraints and preferences').join('\n');
+    expect(cons).toContain('never push to main');
+    expect(cons).not.toContain('locations where those modules should go');
+    expect(cons).not.toContain('which files should change');
   });
 });
