@@ -124,6 +124,24 @@ function errorScore(l: string): number {
   return s;
 }
 
+/**
+ * The output a JSON tool result wraps, with its error text: Hermes' terminal returns
+ * `{"output", "exit_code", "error"}` (hermes-agent tools/terminal_tool.py), Codex's apply_patch
+ * `{"output", "metadata": {"exit_code"}}`. Undefined for any other text.
+ */
+export function jsonOutput(text: string): string | undefined {
+  if (!/^\s*\{[\s\S]*"output"/.test(text)) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    const o = v as Record<string, unknown>;
+    if (typeof o.output !== 'string') return undefined;
+    return typeof o.error === 'string' && o.error ? `${o.output}\n${o.error}` : o.output;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Scan a span in surface order. */
 export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
   const facts: SpanFacts = { userTexts: [], assistantTexts: [], calls: [], priorBodies: [] };
@@ -150,7 +168,8 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
       } else if (b.type === 'tool-result') {
         const f = byId.get(b.callId);
         if (!f) continue;
-        const text = blockText(b);
+        const raw = blockText(b);
+        const text = jsonOutput(raw) ?? raw;
         f.result = b;
         f.resultText = text;
         if (node.kind === 'repair') {
@@ -160,7 +179,7 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
         const masked = text.startsWith(MASK_MARKER);
         if (masked) f.failed = text.includes('was an error');
         else if (f.info.outcome === 'exit-code') {
-          const code = exitCodeOf(text);
+          const code = exitCodeOf(raw);
           f.exitCode = code;
           f.failed = code === undefined ? b.isError === true : code !== 0;
           // grep/rg/diff/test exit 1 means "no match" / "differs" / "false", not a failure

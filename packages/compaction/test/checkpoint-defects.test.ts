@@ -353,3 +353,17 @@ describe('constraints', () => {
     expect(cons).not.toContain('which files should change');
   });
 });
+
+describe('Hermes terminal results', () => {
+  it('a JSON-wrapped terminal result ({output, exit_code, error}) gives its error line, not raw JSON', async () => {
+    const b = new LogBuilder();
+    b.user('Set up logical replication from db-prod-2 to db-prod-3.');
+    const out = (output: string, code: number) => JSON.stringify({ output, exit_code: code, error: null });
+    b.tool('terminal', { command: "ssh db-prod-3 'psql -c \"CREATE SUBSCRIPTION app_sub CONNECTION ...\"'" }, out('ERROR:  could not connect to the publisher: connection to server at "db-prod-2" (10.0.0.12), port 5432 failed: FATAL:  no pg_hba.conf entry for replication connection from host "10.0.0.13", user "postgres"', 1));
+    b.tool('terminal', { command: 'psql --version' }, out('psql (PostgreSQL) 14.9', 0));
+    const errors = section(await summarize(b), 'Errors and fixes');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('FATAL:  no pg_hba.conf entry for replication');
+    expect(errors[0]).not.toContain('{"output"');
+  });
+});
