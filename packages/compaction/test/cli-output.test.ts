@@ -165,6 +165,19 @@ describe('compact output paths', () => {
   });
 });
 
+describe('compact output path through a symlink loop', () => {
+  it('is one line naming the path, exit 2, nothing written', async () => {
+    const f = copy(PORT);
+    const d = dirname(f);
+    symlinkSync(join(d, 'loop2'), join(d, 'loop1'));
+    symlinkSync(join(d, 'loop1'), join(d, 'loop2'));
+    const r = await runCli(['compact', f, '--budget', '5000', '--to', 'openai', '--out', join(d, 'loop1')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`hive-mind: --out ${join(d, 'loop1')}: ${join(d, 'loop1')}: too many levels of symbolic links\n`);
+    expect(readdirSync(d).sort()).toEqual(['loop1', 'loop2', 'python-to-rust-port.jsonl']);
+  });
+});
+
 describe('compact --dry-run predicts the real run', () => {
   it('--strategy mask that cannot reach the budget fails in the dry run exactly as in the real run', async () => {
     const f = copy(PI);

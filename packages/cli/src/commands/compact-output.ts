@@ -46,7 +46,13 @@ export function sameFile(a: string, b: string): boolean {
 export function planOutput(file: string, out: string | undefined, to: Target): OutputPlan {
   const path = resolve(out ?? defaultOutPath(file, to));
   const flag = out === undefined ? 'the output' : '--out';
-  const inPlace = sameFile(path, file);
+  let inPlace: boolean;
+  try {
+    inPlace = sameFile(path, file);
+  } catch (err) {
+    // a symlink loop in the output or the input path
+    throw new CliError(`${flag} ${path}: ${(err as Error).message}`, 2);
+  }
   if (inPlace && to !== 'same') {
     throw new CliError(
       `${flag} ${path} is the input file; writing ${to} over it would replace the session. Use --to same to compact it in place (a backup is kept), or give another --out`,
