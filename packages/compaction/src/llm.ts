@@ -49,11 +49,12 @@ export const MAX_TOO_LONG_RETRIES = 3;
 
 /**
  * What a provider says when the request is above the model's window (HTTP 400 or 413):
- * Anthropic `prompt is too long: N tokens > M maximum`, OpenAI `context_length_exceeded` /
+ * Anthropic `prompt is too long: N tokens > M maximum` and `input length and \`max_tokens\` exceed
+ * context limit: N + K > M` (input plus output limit above the window), OpenAI `context_length_exceeded` /
  * `This model's maximum context length is M tokens. However, your messages resulted in N
  * tokens`, and the phrases of OpenAI-compatible servers (vLLM, llama.cpp, OpenRouter).
  */
-const TOO_LONG = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|exceeds? (?:the )?(?:model'?s? )?context (?:window|length)|too many tokens|request_too_large|input is too long|reduce the length of the messages/i;
+const TOO_LONG = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|exceeds? (?:the )?(?:model'?s? )?context (?:window|length)|too many tokens|request_too_large|input is too long|reduce the length of the messages|exceed context limit/i;
 
 /** The request was above the provider's window: never send it again; send a smaller one. */
 class PromptTooLongError extends Error {
@@ -67,12 +68,20 @@ class PromptTooLongError extends Error {
   }
 }
 
+/** `actual`: the provider's count of the request's input tokens; `maximum`: its window (both tokens). */
 function tooLongNumbers(message: string): { actual?: number; maximum?: number } {
   const n = (s: string) => Number(s.replace(/,/g, ''));
   let m = /(\d[\d,]*) tokens? > (\d[\d,]*)/.exec(message);
   if (m) return { actual: n(m[1]!), maximum: n(m[2]!) };
+  // Anthropic: "exceed context limit: <input> + <max_tokens> > <window>"
+  m = /(\d[\d,]*) \+ (\d[\d,]*) > (\d[\d,]*)/.exec(message);
+  if (m) return { actual: n(m[1]!), maximum: n(m[3]!) };
   m = /maximum context length is (\d[\d,]*) tokens[\s\S]*?(?:resulted in|requested) (?:about )?(\d[\d,]*) tokens/i.exec(message);
-  if (m) return { actual: n(m[2]!), maximum: n(m[1]!) };
+  if (m) {
+    // OpenAI/vLLM "you requested N tokens (X in the messages, Y in the completion)": N counts the output limit
+    const input = /\((\d[\d,]*) in the messages/i.exec(message);
+    return { actual: n(input ? input[1]! : m[2]!), maximum: n(m[1]!) };
+  }
   return {};
 }
 
@@ -178,6 +187,8 @@ abstract class LlmSummarizer implements Summarizer {
   protected readonly opts: Required<Pick<LlmSummarizerOptions, 'stream' | 'requestTimeoutMs' | 'deadlineMs' | 'backoffMs' | 'requestRetries'>>;
   /** Input tokens (of the engine's meter) a request may take; lowered when the provider says "too long". */
   private inputCap: number | undefined;
+  /** The window a "too long" answer stated, when below {@link window} (provider tokens). */
+  private providerWindow: number | undefined;
 
   constructor(model: string, o: LlmSummarizerOptions) {
     this.model = model;
@@ -212,13 +223,15 @@ abstract class LlmSummarizer implements Summarizer {
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
     const deadline = Date.now() + this.opts.deadlineMs;
     const meter = input.meter;
-    // The output limit of each request: the engine's summary budget, at most a quarter of the window.
-    const maxTokens = Math.max(16, Math.min(input.maxTokens, Math.floor(this.window / 4)));
-    const system = summarizerSystemPrompt(maxTokens);
-    const framing = meter.countText(system) + 2 * meter.perMessageOverhead;
     const stats: RequestStats = { requests: 0, largestRequestTokens: 0 };
-    let cap = Math.min(this.inputCap ?? Infinity, this.window - maxTokens - requestMargin(this.window));
+    // The output limit of each request: the engine's summary budget, at most a quarter of the
+    // window (the configured one, or the smaller one a "too long" answer stated).
+    const outputLimit = () => Math.max(16, Math.min(input.maxTokens, Math.floor(Math.min(this.window, this.providerWindow ?? Infinity) / 4)));
+    let cap = Math.min(this.inputCap ?? Infinity, this.window - outputLimit() - requestMargin(this.window));
     for (let shrink = 0; ; shrink++) {
+      const maxTokens = outputLimit();
+      const system = summarizerSystemPrompt(maxTokens);
+      const framing = meter.countText(system) + 2 * meter.perMessageOverhead;
       const plan = planSummaryRequests(input.span, { meter, promptTokens: cap - framing, summaryTokens: maxTokens });
       try {
         let running = plan.prior;
@@ -240,8 +253,11 @@ abstract class LlmSummarizer implements Summarizer {
           throw new SummarizerError(`${this.name} endpoint still said the prompt is too long after ${shrink + 1} ever smaller requests (the last at most ${cap} input tokens): ${err.message}`, false, 400);
         }
         // The provider counts more tokens than the meter: scale by what it said, and always go smaller.
+        // A window it states below the configured one also lowers the output limit (a 3k summary
+        // leaves no room in a local model's 6k window).
+        if (err.maximum && err.maximum < Math.min(this.window, this.providerWindow ?? Infinity)) this.providerWindow = err.maximum;
         const sent = cap;
-        const byReport = err.actual && err.maximum ? Math.floor(((err.maximum - maxTokens) * sent) / err.actual * 0.9) : Infinity;
+        const byReport = err.actual && err.maximum ? Math.floor(((err.maximum - outputLimit()) * sent) / err.actual * 0.9) : Infinity;
         cap = Math.max(1, Math.min(Math.floor(sent * 0.7), byReport));
         this.inputCap = cap;
       }

@@ -98,6 +98,58 @@ describe('"prompt is too long"', () => {
     expect(srv.messageRequests.slice(before).every((r) => r.outcome.status === 200)).toBe(true);
   });
 
+  it('is answered with smaller requests when Anthropic says the input and max_tokens exceed the context limit', async () => {
+    // Anthropic's other wording, when input + max_tokens is above the window:
+    // "input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length or `max_tokens` and try again"
+    const REAL = 20_000;
+    const srv = await startAnthropicServer({
+      script: (req) => {
+        const n = Math.ceil(JSON.stringify(req.body.messages).length / 3.2);
+        const max = req.body.max_tokens as number;
+        if (n + max > REAL) {
+          return { fault: { kind: 'status', status: 400, errorType: 'invalid_request_error', message: `input length and \`max_tokens\` exceed context limit: ${n} + ${max} > ${REAL}, decrease input length or \`max_tokens\` and try again` } };
+        }
+        return reply('fits');
+      },
+    });
+    servers.push(srv);
+    const s = new AnthropicSummarizer({ ...fast, baseURL: srv.url, window: 64_000 });
+    const out = await s.summarize({ span: piSpan(), tail: [], maxTokens: 2000, meter });
+    const reqs = srv.messageRequests;
+    const bodies = reqs.map((r) => r.rawBody);
+    expect(new Set(bodies).size).toBe(bodies.length);
+    const rejected = reqs.filter((r) => r.outcome.status === 400);
+    expect(rejected.length).toBeGreaterThan(0);
+    expect(rejected.length).toBeLessThanOrEqual(MAX_TOO_LONG_RETRIES);
+    expect(reqs.at(-1)!.outcome.status).toBe(200);
+    expect(out.text).toContain('fits');
+  });
+
+  it('lowers the output limit too when the stated window is small (a local model with 6k of context behind a 32k default)', async () => {
+    // vLLM / OpenAI wording: "maximum context length is M tokens. However, you requested N tokens (X in the messages, Y in the completion)"
+    const REAL = 6000;
+    const srv = await startOpenAIChatServer({
+      script: (req) => {
+        const n = Math.ceil(JSON.stringify(req.body.messages).length / 3.2);
+        const max = req.body.max_tokens as number;
+        if (n + max > REAL) {
+          return { fault: { kind: 'status', status: 400, code: 'context_length_exceeded', message: `This model's maximum context length is ${REAL} tokens. However, you requested ${n + max} tokens (${n} in the messages, ${max} in the completion). Please reduce the length of the messages or completion.` } };
+        }
+        return reply('fits');
+      },
+    });
+    servers.push(srv);
+    const s = new OpenAISummarizer({ ...fast, baseURL: srv.v1Url, model: 'qwen2.5-coder' });
+    const out = await s.summarize({ span: piSpan().slice(0, 120), tail: [], maxTokens: 2800, meter });
+    const reqs = srv.completionRequests;
+    const bodies = reqs.map((r) => r.rawBody);
+    expect(new Set(bodies).size).toBe(bodies.length);
+    expect(reqs.filter((r) => r.outcome.status === 400).length).toBeLessThanOrEqual(MAX_TOO_LONG_RETRIES);
+    expect(reqs.at(-1)!.outcome.status).toBe(200);
+    expect(reqs.at(-1)!.body.max_tokens).toBeLessThanOrEqual(REAL / 4);
+    expect(out.text).toContain('fits');
+  });
+
   it('gives up with a clear error when even small requests are too long (OpenAI wording), after at most the re-plans', async () => {
     const srv = await startOpenAIChatServer({
       fallback: { fault: { kind: 'status', status: 400, code: 'context_length_exceeded', message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 5000 tokens." } },
