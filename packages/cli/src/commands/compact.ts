@@ -72,11 +72,13 @@ function int(v: string | undefined, flag: string, unit = 'tokens'): number | und
 }
 
 /**
- * The CLI's verbatim tail: about half of the budget (the library default, min(20000, 30%), suits
+ * The CLI's verbatim tail: about half of what the transcript may take (the budget less the overhead and recorded tool definitions; the library default, min(20000, 30%), suits
  * an agent loop that compacts often; a one-off `compact` should use the budget it is given), and
  * always below what the checkpoint leaves (`--summary-max`, default min(4096, 15%)).
  */
-function cliRetainDefault(budget: number, summaryMax: number | undefined): number {
+function cliRetainDefault(surfaceBudget: number, summaryMax: number | undefined): number {
+  // the budget less the overhead (what the transcript may take); below 1 the config names --overhead
+  const budget = Math.max(1, surfaceBudget);
   const ck = summaryMax ?? Math.min(4096, Math.floor(budget * 0.15));
   return Math.max(1, Math.min(Math.floor(budget / 2), budget - ck - 1));
 }
@@ -165,7 +167,7 @@ export function register(program: Command): void {
     .argument('<file>', 'transcript file (Claude Code, Codex, pi, Hermes JSONL/JSON, OpenAI or Anthropic messages)')
     .option('--window <tokens>', `model context window; the budget is 80% of it (default ${DEFAULT_WINDOW})`)
     .option('--budget <tokens>', 'absolute token budget (threshold); exclusive with --window')
-    .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget, less what --summary-max takes)')
+    .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget less the overhead, less what --summary-max takes)')
     .option('--summary-max <tokens>', 'upper bound of the checkpoint (default min(4096, 15% of the budget))')
     .option('--strategy <name>', 'summarize | mask | auto', 'summarize')
     .option('--summarizer <name>', 'extractive | openai | anthropic', 'extractive')
@@ -277,7 +279,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
       ...(overhead.toolDefinitions + overhead.fixed ? { overheadTokens: overhead.toolDefinitions + overhead.fixed } : {}),
       ...(summarizer ? { summarizer } : {}),
       ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
-      retainTokens: retain ?? cliRetainDefault(threshold ?? Math.floor(window! * 0.8), summaryMax),
+      retainTokens: retain ?? cliRetainDefault((threshold ?? Math.floor(window! * 0.8)) - overhead.toolDefinitions - overhead.fixed, summaryMax),
       ...(summaryMax !== undefined ? { summaryMaxTokens: summaryMax } : {}),
     };
     engine = new BasicCompactionEngine(cfg);
