@@ -11,21 +11,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostOrSkip, runClaude, expectSuccess, parseClaudeJsonResult } from '../../../test-support/hosts.js';
-import { startAnthropicServer, type AnthropicServer, type RecordedRequest } from '../../../test-support/llm-servers.js';
-import { CLI, requireBuilt, tempHome } from './helpers.js';
+import { startAnthropicServer, type AnthropicServer } from '../../../test-support/llm-servers.js';
+import { CLI, requireBuilt, tempHome, toolResults } from './helpers.js';
 
 const claude = await hostOrSkip('claude');
 const TOOL = 'mcp__hive-mind__save_memory';
 const FACT = 'The user rotates the staging database credentials every Monday';
-
-function toolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
-  const out: Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> = [];
-  for (const m of req.body?.messages ?? []) {
-    if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) if (b?.type === 'tool_result') out.push(b);
-  }
-  return out;
-}
 
 /** Split the printed shell line into argv (double-quoted parts kept whole, as a shell would). */
 function shellWords(line: string): string[] {

@@ -16,22 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostOrSkip, runClaude, expectSuccess, parseClaudeJsonResult } from '../../../test-support/hosts.js';
-import { startAnthropicServer, type AnthropicServer, type RecordedRequest } from '../../../test-support/llm-servers.js';
-import { CLI, requireBuilt, tempHome } from './helpers.js';
+import { startAnthropicServer, type AnthropicServer } from '../../../test-support/llm-servers.js';
+import { CLI, requireBuilt, tempHome, toolResults } from './helpers.js';
 
 const claude = await hostOrSkip('claude');
 const TOOL = 'mcp__hive-mind__save_memory';
 const FACT = 'The user deploys the marmot service with blue-green releases on Fridays';
 const WS_FACT = 'This project pins Node 20 and builds with tsc -b';
-
-function toolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
-  const out: Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> = [];
-  for (const m of req.body?.messages ?? []) {
-    if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) if (b?.type === 'tool_result') out.push(b);
-  }
-  return out;
-}
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RecordedRequest } from '../../../test-support/llm-servers.js';
 
 /** Repository root, computed from this file. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -65,4 +66,14 @@ export async function callError(client: Client, name: string, args: Record<strin
   const r = await client.callTool({ name, arguments: args });
   if (!r.isError) throw new Error(`${name} unexpectedly succeeded: ${textOf(r)}`);
   return textOf(r);
+}
+
+/** The `tool_result` blocks of a recorded Anthropic Messages request, in order. */
+export function toolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
+  const out: Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> = [];
+  for (const m of req.body?.messages ?? []) {
+    if (!Array.isArray(m.content)) continue;
+    for (const b of m.content) if (b?.type === 'tool_result') out.push(b);
+  }
+  return out;
 }
