@@ -1,0 +1,105 @@
+/**
+ * The host plugin folders (plugins/claude-code, plugins/codex) against the code they call:
+ * their hook lists name every event our adapters handle, with the installer's timeout, and
+ * their launcher (scripts/run-hive-mind, run as a real `sh` process) finds the CLI at run
+ * time or, when it cannot, makes a hook exit 0 with one line saying how to install it.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CLAUDE_CODE_EVENTS } from '../src/hosts/claude-code.js';
+import { HOST_HOOK_TIMEOUT_S } from '../src/install/installer.js';
+import { CLI, logLines } from './helpers.js';
+import { pathWithout, REPO_ROOT } from './plugin-helpers.js';
+
+const json = (p: string) => JSON.parse(readFileSync(join(REPO_ROOT, p), 'utf8')) as Record<string, unknown>;
+const CLI_VERSION = (json('packages/cli/package.json') as { version: string }).version;
+
+type HookFile = { hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]> };
+
+describe('plugins/claude-code', () => {
+  it('hooks/hooks.json runs the launcher for every Claude Code event our adapter handles, with the installer timeout', () => {
+    const { hooks } = json('plugins/claude-code/hooks/hooks.json') as HookFile;
+    expect(Object.keys(hooks)).toEqual(CLAUDE_CODE_EVENTS);
+    for (const [event, groups] of Object.entries(hooks)) {
+      expect(groups).toEqual([{ hooks: [{ type: 'command', command: `"\${CLAUDE_PLUGIN_ROOT}/scripts/run-hive-mind" hook claude-code ${event}`, timeout: HOST_HOOK_TIMEOUT_S }] }]);
+    }
+  });
+
+  it('.mcp.json starts `hive-mind mcp` through the launcher; nothing absolute', () => {
+    expect(json('plugins/claude-code/.mcp.json')).toEqual({ mcpServers: { 'hive-mind': { command: '${CLAUDE_PLUGIN_ROOT}/scripts/run-hive-mind', args: ['mcp'] } } });
+  });
+
+  it('plugin.json carries the CLI version; the marketplace lists the folder by a relative path', () => {
+    expect(json('plugins/claude-code/.claude-plugin/plugin.json')).toMatchObject({ name: 'hive-mind', version: CLI_VERSION, license: 'MIT' });
+    expect((json('.claude-plugin/marketplace.json') as { plugins: unknown[] }).plugins).toEqual([expect.objectContaining({ name: 'hive-mind', source: './plugins/claude-code' })]);
+  });
+});
+
+describe('the plugin launcher (scripts/run-hive-mind)', () => {
+  // a copy of the plugin folder alone, as a host's cache holds it: no node_modules anywhere above
+  const root = mkdtempSync(join(tmpdir(), 'hm-launcher-'));
+  const plugin = join(root, 'cache', 'hive-mind');
+  cpSync(join(REPO_ROOT, 'plugins', 'claude-code'), plugin, { recursive: true });
+  const launcher = join(plugin, 'scripts', 'run-hive-mind');
+  const project = join(root, 'project');
+  mkdirSync(project, { recursive: true });
+  const home = join(root, 'home');
+  const noCli = pathWithout('hive-mind');
+  const run = (args: string[], env: Record<string, string>, input = '{}') =>
+    spawnSync('/bin/sh', ['-c', `"${launcher}" "$@"`, 'sh', ...args], { cwd: project, input, encoding: 'utf8', env: { HOME: home, PATH: noCli, ...env }, timeout: 60_000 });
+
+  it('runs HIVE_MIND_CLI when it names the bin .js (with node from PATH)', () => {
+    const r = run(['--version'], { HIVE_MIND_CLI: CLI, PATH: `${dirname(process.execPath)}:${noCli}` });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(CLI_VERSION);
+  });
+
+  it('runs `hive-mind` from PATH', () => {
+    const bin = join(root, 'global-bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(CLI, join(bin, 'hive-mind'));
+    const r = run(['--version'], { PATH: `${bin}:${dirname(process.execPath)}:${noCli}` });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(CLI_VERSION);
+  });
+
+  it("runs the project's node_modules/.bin/hive-mind, found from CLAUDE_PROJECT_DIR upwards", () => {
+    const proj = join(root, 'with-dep');
+    const nested = join(proj, 'packages', 'app');
+    mkdirSync(join(proj, 'node_modules', '.bin'), { recursive: true });
+    mkdirSync(nested, { recursive: true });
+    const fake = join(proj, 'node_modules', '.bin', 'hive-mind');
+    writeFileSync(fake, '#!/bin/sh\necho "project hive-mind $*"\n');
+    chmodSync(fake, 0o755);
+    const r = run(['hook', 'claude-code', 'Stop'], { CLAUDE_PROJECT_DIR: nested });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('project hive-mind hook claude-code Stop\n');
+  });
+
+  it('no CLI anywhere: a hook drains stdin, exits 0, logs one line; SessionStart also tells the user', () => {
+    const hmHome = join(root, 'hm-missing');
+    const stop = run(['hook', 'claude-code', 'Stop'], { HIVE_MIND_HOME: hmHome }, 'x'.repeat(1 << 20));
+    expect(stop.status).toBe(0);
+    expect(stop.stdout).toBe('');
+    expect(stop.stderr).toBe("hive-mind plugin: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind` (or set HIVE_MIND_CLI to its bin/hive-mind.js)\n");
+    const start = run(['hook', 'claude-code', 'SessionStart'], { HIVE_MIND_HOME: hmHome });
+    expect(start.status).toBe(0);
+    expect(JSON.parse(start.stdout)).toEqual({ systemMessage: stop.stderr.trim() });
+    const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ claude-code Stop: hive-mind plugin: the hive-mind CLI is not on PATH/);
+    expect(lines[1]).toMatch(/ claude-code SessionStart: /);
+  });
+
+  it('a HIVE_MIND_CLI that does not exist is named; any other command exits 127', () => {
+    const r = run(['hook', 'codex', 'Stop'], { HIVE_MIND_CLI: '/gone/bin/hive-mind.js', HIVE_MIND_HOME: join(root, 'hm-gone') });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('HIVE_MIND_CLI=/gone/bin/hive-mind.js does not exist');
+    const mcp = run(['mcp'], {});
+    expect(mcp.status).toBe(127);
+    expect(mcp.stderr).toContain('install it with `npm install -g hive-mind`');
+  });
+});
