@@ -1,7 +1,7 @@
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { DAY_MS, toFrame, type CleanupReport, type Row } from './frame.js';
-import { SUPERSEDE_CHAIN } from './sql.js';
+import { SUPERSEDE_CHAIN, ftsRowOf } from './sql.js';
 
 /** Removing frames: `forget` one frame with its versions and parts, and the `cleanup` maintenance passes. */
 
@@ -100,7 +100,7 @@ export function cleanupFrames(ctx: StoreContext, opts: { mode?: 'compact' | 'rec
     ctx.guard(() => ctx.stmt('DELETE FROM frame_history WHERE head_id NOT IN (SELECT id FROM frames)').run());
   }
   report.reindexed = batch('SELECT f.id FROM frames f WHERE NOT EXISTS (SELECT 1 FROM frames_fts WHERE frames_fts.rowid = f.id)', [], (ids) => {
-    const s = ctx.stmt("INSERT INTO frames_fts(rowid, content, tags) SELECT id, coalesce(search_text, content), (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(tags)) FROM frames WHERE id = ?");
+    const s = ctx.stmt(`INSERT INTO frames_fts(rowid, content, tags, context) SELECT ${ftsRowOf('f')} FROM frames f WHERE f.id = ?`);
     for (const id of ids) s.run(id);
     return ids.length;
   });

@@ -74,7 +74,7 @@ function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: 
        WHERE f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.parts = 1
          AND f.importance NOT IN ('temporary', 'deprecated')`,
     )
-    .all(pairs.join(' OR '), scope, threadKey, workspace) as Array<Dup & { content: string }>;
+    .all(`{content tags} : (${pairs.join(' OR ')})`, scope, threadKey, workspace) as Array<Dup & { content: string }>;
   return rows.find((r) => nearDuplicate(r.content, content));
 }
 

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { indexText } from './analyze.js';
+import { ftsRowOf, ftsTriggers } from './sql.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -108,5 +109,19 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   // stated; without this index that was a sort of every normal frame (136 ms at 100k frames)
   (db) => {
     db.exec('CREATE INDEX frames_importance_created ON frames(importance, created_at)');
+  },
+  // v3 -> v4: the FTS index gains a third column, `context`: the text of the turns around a frame in
+  // its session (sql.ts `contextOf`), searched with a lower BM25 weight (README "Ranking"); FTS5
+  // cannot add a column, so the index is rebuilt
+  (db) => {
+    db.exec(`
+      DROP TRIGGER frames_ai;
+      DROP TRIGGER frames_ad;
+      DROP TRIGGER frames_au;
+      DROP TABLE frames_fts;
+      CREATE VIRTUAL TABLE frames_fts USING fts5(content, tags, context, tokenize = 'porter unicode61');
+      ${ftsTriggers()}
+      INSERT INTO frames_fts(rowid, content, tags, context) SELECT ${ftsRowOf('f')} FROM frames f;
+    `);
   },
 ];

@@ -9,6 +9,9 @@ import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type R
  * neighbours in its conversation, importance, recency since `createdAt`, exact lookups first.
  */
 
+/** BM25 weights of the FTS columns: content, tags, context (the turns around a frame in its session). */
+export const COLUMN_WEIGHTS = [1.0, 0.5, 0.3] as const;
+const BM25_WEIGHTS = `bm25(${COLUMN_WEIGHTS.join(', ')})`;
 /** Share of a neighbouring turn's relevance a frame gains (README "Ranking"). */
 export const NEIGHBOUR_WEIGHT = 0.3;
 /** A word in at least this many frames is "frequent": not scored when the query has rarer terms (README "Ranking"). */
@@ -75,10 +78,10 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   // FTS5's own rank-ordered best 4 × candidates (ids and bm25 only), then the frame rows that pass
   // the filters in one statement; the full filtered join only when the filters left too few of a
   // match set larger than what was asked
-  const top = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)' ORDER BY rank LIMIT ${candidates * 4}`;
-  const newest = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.5)' ORDER BY rowid DESC LIMIT ${candidates * 4}`;
+  const top = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH '${BM25_WEIGHTS}' ORDER BY rank LIMIT ${candidates * 4}`;
+  const newest = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH '${BM25_WEIGHTS}' ORDER BY rowid DESC LIMIT ${candidates * 4}`;
   const pick = `SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${filters}`;
-  const full = `SELECT f.id AS id, bm25(frames_fts, 1.0, 0.5) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
+  const full = `SELECT f.id AS id, bm25(frames_fts, ${COLUMN_WEIGHTS.join(', ')}) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
   return ctx.guard(() => {
     // words in more than FREQUENT_DOCS frames carry little BM25 weight but cost a scan of their whole

@@ -93,6 +93,57 @@ describe('search beyond plain BM25', () => {
     m.close();
   });
 
+
+  it('a turn is found by words only its neighbours hold (the context column), below a turn holding them itself', () => {
+    const m = Mind.open(path);
+    const ask = m.save({ content: 'Mel: what did you think of the book Becoming Nicole?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const answer = m.save({ content: 'Caroline: it taught me self-acceptance and how to find support', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
+    m.save({ content: 'Mel: my kids loved the museum trip', sessionId: 'c1', turnId: 'd3', host: 'chat' });
+    const lonely = m.save({ content: 'Caroline: self-acceptance matters at work too', sessionId: 'c2', turnId: 'd1', host: 'chat' }).id;
+    const hits = m.search('What did Caroline take away from the book Becoming Nicole?').map((h) => h.id);
+    expect(hits.slice(0, 2).sort()).toEqual([ask, answer].sort());
+    expect(hits.indexOf(answer)).toBeLessThan(hits.indexOf(lonely));
+    // "museum" is only in d3: d2 (one before it) finds it through its context, d1 (two before) does not
+    const museum = m.search('museum').map((h) => h.id);
+    expect(museum).toContain(answer);
+    expect(museum).not.toContain(ask);
+    m.close();
+  });
+
+  it('a forgotten turn leaves the context of its neighbours (its words no longer find them)', () => {
+    const m = Mind.open(path);
+    const a = m.save({ content: 'Anna: hello there', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const secret = m.save({ content: 'Anna: my locker code is zebra', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
+    const b = m.save({ content: 'Ben: noted', sessionId: 'c1', turnId: 'd3', host: 'chat' }).id;
+    expect(m.search('zebra').map((h) => h.id).sort()).toEqual([a, secret, b].sort());
+    m.forget(secret);
+    expect(() => m.search('zebra')).not.toThrow();
+    expect(m.search('zebra')).toEqual([]);
+    // the neighbours now see each other
+    expect(m.search('noted').map((h) => h.id).sort()).toEqual([a, b].sort());
+    const raw = m.database.prepare("SELECT count(*) AS n FROM frames_fts WHERE frames_fts MATCH 'zebra'").get() as { n: number };
+    expect(raw.n).toBe(0);
+    m.close();
+  });
+
+  it('a v3 file is migrated: its index is rebuilt with the conversation context', () => {
+    const db = new Database(path);
+    db.transaction(() => {
+      for (const mig of MIGRATIONS.slice(0, 3)) mig(db);
+      db.pragma('user_version = 3');
+    })();
+    const ins = db.prepare(
+      "INSERT INTO frames (content, kind, importance, scope, source, session_id, content_hash, created_at, updated_at) VALUES (?, 'fact', 'normal', 'personal', 'import', 's1', ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+    );
+    ins.run('Ben: which port does the staging database listen on?', 'h1');
+    ins.run('Anna: the usual one, I set it up yesterday', 'h2');
+    db.close();
+    const m = Mind.open(path);
+    expect(m.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(m.search('staging database port').map((h) => h.content)).toContain('Anna: the usual one, I set it up yesterday');
+    expect(m.integrityCheck()).toEqual(['ok']);
+    m.close();
+  });
   it('a 10,000-word query and a 1 MB frame are handled (bounded, no error)', () => {
     const m = Mind.open(path);
     const big = m.save({ content: 'needle '.repeat(20) + 'hay '.repeat(260_000) });
