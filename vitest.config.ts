@@ -17,6 +17,8 @@ export default defineConfig({
       '@hive-mind/compaction': pkg('compaction'),
       '@hive-mind/mind': pkg('mind'),
       '@hive-mind/hooks': pkg('hooks'),
+      '@hive-mind/adapters/ai-sdk': fileURLToPath(new URL('./packages/adapters/src/ai-sdk.ts', import.meta.url)),
+      '@hive-mind/adapters': pkg('adapters'),
       '@hive-mind/mcp': pkg('mcp'),
     },
   },
