@@ -10,6 +10,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CLAUDE_CODE_EVENTS } from '../src/hosts/claude-code.js';
+import { CODEX_EVENTS } from '../src/hosts/codex.js';
 import { HOST_HOOK_TIMEOUT_S } from '../src/install/installer.js';
 import { CLI, logLines } from './helpers.js';
 import { pathWithout, REPO_ROOT } from './plugin-helpers.js';
@@ -35,6 +36,29 @@ describe('plugins/claude-code', () => {
   it('plugin.json carries the CLI version; the marketplace lists the folder by a relative path', () => {
     expect(json('plugins/claude-code/.claude-plugin/plugin.json')).toMatchObject({ name: 'hive-mind', version: CLI_VERSION, license: 'MIT' });
     expect((json('.claude-plugin/marketplace.json') as { plugins: unknown[] }).plugins).toEqual([expect.objectContaining({ name: 'hive-mind', source: './plugins/claude-code' })]);
+  });
+});
+
+describe('plugins/codex', () => {
+  it('hooks/hooks.json runs the launcher for every Codex event our adapter handles, with the installer timeout', () => {
+    const { hooks } = json('plugins/codex/hooks/hooks.json') as HookFile;
+    expect(Object.keys(hooks)).toEqual(CODEX_EVENTS);
+    for (const [event, groups] of Object.entries(hooks)) {
+      expect(groups).toEqual([{ hooks: [{ type: 'command', command: `"\${PLUGIN_ROOT}/scripts/run-hive-mind" hook codex ${event}`, timeout: HOST_HOOK_TIMEOUT_S }] }]);
+    }
+  });
+
+  it('.mcp.json runs `hive-mind mcp` from PATH (Codex 0.171.0 substitutes no plugin root in MCP commands)', () => {
+    expect(json('plugins/codex/.mcp.json')).toEqual({ mcpServers: { 'hive-mind': { command: 'hive-mind', args: ['mcp'], env_vars: ['HIVE_MIND_HOME'] } } });
+  });
+
+  it('plugin.json carries the CLI version and names its parts; .agents/plugins/marketplace.json lists the folder', () => {
+    expect(json('plugins/codex/.codex-plugin/plugin.json')).toMatchObject({ name: 'hive-mind', version: CLI_VERSION, hooks: './hooks/hooks.json', mcpServers: './.mcp.json' });
+    expect((json('.agents/plugins/marketplace.json') as { plugins: unknown[] }).plugins).toEqual([expect.objectContaining({ name: 'hive-mind', source: { source: 'local', path: './plugins/codex' } })]);
+  });
+
+  it('ships the same launcher as the Claude Code plugin', () => {
+    expect(readFileSync(join(REPO_ROOT, 'plugins/codex/scripts/run-hive-mind'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'plugins/claude-code/scripts/run-hive-mind'), 'utf8'));
   });
 });
 
