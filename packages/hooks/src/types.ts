@@ -96,14 +96,22 @@ export interface VerifyReport {
   /** False when nothing of hive-mind's is installed for the host (then `ok` is false and `hooks` is empty). */
   installed: boolean;
   hooks: Array<{ event: string; command: string; exitCode: number | null; ms: number; stdout: string; ok: boolean; error?: string }>;
+  /** What works only through a run-time fallback (e.g. the node recorded at install is gone and node from PATH runs the hooks), with the command that fixes it. */
+  notes?: string[];
 }
 
 /** Options common to installers. `home` replaces `os.homedir()` (tests use a temp HOME). */
 export interface InstallOptions {
   home?: string;
   dryRun?: boolean;
-  /** The command hosts should run, default `hive-mind` resolved to an absolute `node <bin>` invocation. */
+  /**
+   * The command prefix hosts should run (`<prefix> hook <host> <event>`), written as given.
+   * Default: the launcher `<hive-mind home>/bin/run-hive-mind` (install/launcher.ts), which
+   * records `cli` and finds the CLI at run time when that is gone.
+   */
   command?: string;
+  /** The node and CLI the launcher records (absolute paths); default this process's node and the `hive-mind` package's bin, when it can be found. */
+  cli?: { node: string; cli: string };
   env?: NodeJS.ProcessEnv;
 }
 

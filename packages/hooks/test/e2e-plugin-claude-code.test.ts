@@ -144,11 +144,11 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code with no h
     const startHook = responses.find((h) => h.hook_event === 'SessionStart')!;
     expect(startHook.exit_code).toBe(0);
     const start = JSON.parse(startHook.stdout!) as { systemMessage: string };
-    expect(start.systemMessage).toMatch(/^hive-mind plugin: the hive-mind CLI is not on PATH .*`npm install -g hive-mind`/);
+    expect(start.systemMessage).toMatch(/^hive-mind: the hive-mind CLI is not on PATH .*`npm install -g hive-mind`/);
     expect(server.messageRequests.some((q) => q.rawBody.includes('not on PATH'))).toBe(false); // for the user, not the model
     const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
     expect(lines.length).toBeGreaterThanOrEqual(3); // SessionStart, UserPromptSubmit, Stop (SessionEnd may be cut short by -p's exit)
-    for (const l of lines) expect(l).toMatch(/^\S+Z claude-code (SessionStart|UserPromptSubmit|Stop|SessionEnd): hive-mind plugin: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind`/);
+    for (const l of lines) expect(l).toMatch(/^\S+Z claude-code (SessionStart|UserPromptSubmit|Stop|SessionEnd): hive-mind: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind`/);
     expect(existsSync(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }))).toBe(false);
   });
 });

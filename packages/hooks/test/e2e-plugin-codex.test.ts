@@ -124,7 +124,7 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI with no hive
     expect(r.stdout).toContain('Noted.');
     const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
     expect(lines.map((l) => l.split(' ')[2])).toEqual(['SessionStart:', 'UserPromptSubmit:', 'Stop:']);
-    for (const l of lines) expect(l).toMatch(/^\S+Z codex \w+: hive-mind plugin: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind`/);
+    for (const l of lines) expect(l).toMatch(/^\S+Z codex \w+: hive-mind: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind`/);
     expect(existsSync(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }))).toBe(false);
     expect(server.responseRequests.some((q) => q.rawBody.includes('not on PATH'))).toBe(false); // for the user, not the model
   });

@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CLAUDE_CODE_EVENTS } from '../src/hosts/claude-code.js';
 import { CODEX_EVENTS } from '../src/hosts/codex.js';
+import { launcherScript } from '../src/install/launcher.js';
 import { HOST_HOOK_TIMEOUT_S } from '../src/install/installer.js';
 import { CLI, logLines } from './helpers.js';
 import { pathWithout, REPO_ROOT } from './plugin-helpers.js';
@@ -57,8 +58,12 @@ describe('plugins/codex', () => {
     expect((json('.agents/plugins/marketplace.json') as { plugins: unknown[] }).plugins).toEqual([expect.objectContaining({ name: 'hive-mind', source: { source: 'local', path: './plugins/codex' } })]);
   });
 
-  it('ships the same launcher as the Claude Code plugin', () => {
-    expect(readFileSync(join(REPO_ROOT, 'plugins/codex/scripts/run-hive-mind'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'plugins/claude-code/scripts/run-hive-mind'), 'utf8'));
+  it("ships the launcher install writes, with nothing recorded (both plugins' copies are launcherScript())", () => {
+    for (const p of ['claude-code', 'codex']) {
+      const file = join(REPO_ROOT, 'plugins', p, 'scripts', 'run-hive-mind');
+      expect(readFileSync(file, 'utf8'), `${file}: regenerate it from launcherScript()`).toBe(launcherScript());
+      expect(statSync(file).mode & 0o111).toBe(0o111);
+    }
   });
 });
 
@@ -108,13 +113,13 @@ describe('the plugin launcher (scripts/run-hive-mind)', () => {
     const stop = run(['hook', 'claude-code', 'Stop'], { HIVE_MIND_HOME: hmHome }, 'x'.repeat(1 << 20));
     expect(stop.status).toBe(0);
     expect(stop.stdout).toBe('');
-    expect(stop.stderr).toBe("hive-mind plugin: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind` (or set HIVE_MIND_CLI to its bin/hive-mind.js)\n");
+    expect(stop.stderr).toBe("hive-mind: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind` (or set HIVE_MIND_CLI to its bin/hive-mind.js)\n");
     const start = run(['hook', 'claude-code', 'SessionStart'], { HIVE_MIND_HOME: hmHome });
     expect(start.status).toBe(0);
     expect(JSON.parse(start.stdout)).toEqual({ systemMessage: stop.stderr.trim() });
     const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ claude-code Stop: hive-mind plugin: the hive-mind CLI is not on PATH/);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ claude-code Stop: hive-mind: the hive-mind CLI is not on PATH/);
     expect(lines[1]).toMatch(/ claude-code SessionStart: /);
   });
 

@@ -3,12 +3,12 @@ import { realpathSync } from 'node:fs';
 import { HOST_IDS } from '@hive-mind/hooks/hosts';
 import { CliError, printJson } from '../errors.js';
 
-/** `<node> <this CLI's bin>` quoted for sh: what installed hooks run. */
-function selfCommand(shQuote: (s: string) => string): string | undefined {
+/** This node and the real path of this CLI's bin: what the installed launcher records (it finds the CLI at run time when they are gone). */
+function selfCli(): { node: string; cli: string } | undefined {
   const script = process.argv[1];
   if (!script) return undefined;
   try {
-    return `${shQuote(process.execPath)} ${shQuote(realpathSync(script))}`;
+    return { node: process.execPath, cli: realpathSync(script) };
   } catch {
     return undefined;
   }
@@ -32,8 +32,8 @@ export function register(program: Command): void {
       .option('--dry-run', 'print the diff, change nothing')
       .option('--json', 'print the report as JSON')
       .action(async (host: string, opts: Opts) => {
-        const { hooks, inst } = await installerFor(host);
-        const report = await inst[action]({ dryRun: !!opts.dryRun, command: selfCommand(hooks.shQuote) });
+        const { inst } = await installerFor(host);
+        const report = await inst[action]({ dryRun: !!opts.dryRun, cli: selfCli() });
         if (opts.json) return printJson(report);
         const out: string[] = [];
         for (const f of report.files) {
@@ -58,6 +58,7 @@ export function register(program: Command): void {
         for (const h of report.hooks) {
           process.stdout.write(`${h.ok ? 'ok  ' : 'FAIL'} ${h.event.padEnd(18)} ${String(h.ms).padStart(5)} ms  exit ${h.exitCode}  ${h.stdout ? `stdout ${h.stdout.length} chars` : 'no output'}${h.error ? `  (${h.error})` : ''}\n`);
         }
+        for (const n of report.notes ?? []) process.stdout.write(`note: ${n}\n`);
       }
       if (!report.ok) throw new CliError(`verify ${host}: some hooks failed`, 1);
     });

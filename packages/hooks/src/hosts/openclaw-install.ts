@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { readText } from '../install/files.js';
 import { JSON5_FORMAT } from '../install/format-json5.js';
 import { runInstaller, type InstallerSpec } from '../install/installer.js';
-import { homeOf } from '../install/state.js';
+import { homeOf, launcherPath } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import type { HostInstaller, InstallOptions, VerifyReport } from '../types.js';
 import { OPENCLAW_INSTALLED_EVENTS } from './openclaw.js';
@@ -149,7 +149,7 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
     });
     for (const event of OPENCLAW_INSTALLED_EVENTS) targets.push({ event, command: `${prefix} hook openclaw ${event}`, payload: (cwd) => openclawSamplePayload(event, cwd) });
   }
-  const report = await verifyCommands('openclaw', targets, { env: opts.env });
+  const report = await verifyCommands('openclaw', targets, { env: opts.env, launcher: launcherPath(opts) });
   report.hooks.push(...problems);
   report.ok = report.ok && problems.length === 0;
   report.installed = true;

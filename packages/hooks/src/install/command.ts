@@ -9,21 +9,27 @@ export function shQuote(s: string): string {
 }
 
 /**
- * The command prefix hosts run: `<node> <absolute path of bin/hive-mind.js>`, both
- * quoted for `sh`, so the hook works without `hive-mind` on the host's PATH. The bin is
- * found from the `hive-mind` package (the CLI); throws when it cannot be found (pass
- * `command` explicitly then).
+ * This process's node and the real path of the `hive-mind` package's `bin/hive-mind.js`
+ * (the CLI), or undefined when that package cannot be found from here.
+ */
+export function locateCli(): { node: string; cli: string } | undefined {
+  const req = createRequire(import.meta.url);
+  try {
+    const bin = join(dirname(req.resolve('hive-mind/package.json')), 'bin', 'hive-mind.js');
+    return existsSync(bin) ? { node: process.execPath, cli: realpathSync(bin) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `<node> <absolute path of bin/hive-mind.js>`, both quoted for `sh` (what installs wrote before
+ * the launcher, install/launcher.ts). Throws when the `hive-mind` package cannot be found.
  */
 export function defaultHookCommand(): string {
-  const req = createRequire(import.meta.url);
-  let bin: string | undefined;
-  try {
-    bin = join(dirname(req.resolve('hive-mind/package.json')), 'bin', 'hive-mind.js');
-  } catch {
-    bin = undefined;
-  }
-  if (!bin || !existsSync(bin)) throw new Error('cannot locate the hive-mind CLI (package "hive-mind"); pass the hook command explicitly');
-  return `${shQuote(process.execPath)} ${shQuote(realpathSync(bin))}`;
+  const found = locateCli();
+  if (!found) throw new Error('cannot locate the hive-mind CLI (package "hive-mind"); pass the hook command explicitly');
+  return `${shQuote(found.node)} ${shQuote(found.cli)}`;
 }
 
 /** `<prefix> hook <host> <event>`: the full command of one installed hook. */
@@ -32,12 +38,12 @@ export function hookCommand(prefix: string, host: HostId, event: string): string
 }
 
 /**
- * The marker of our entries: a command whose program word ends in `hive-mind` or
- * `hive-mind.js` and whose arguments start with `hook <host> <event>`. Returns the event,
- * or undefined for any other command (the user's own hooks).
+ * The marker of our entries: a command whose program word ends in `hive-mind`,
+ * `hive-mind.js` or `run-hive-mind` (the launcher) and whose arguments are `hook <host>
+ * <event>`. Returns the event, or undefined for any other command (the user's own hooks).
  */
 export function ourHookEvent(command: unknown, host: HostId): string | undefined {
   if (typeof command !== 'string') return undefined;
-  const re = new RegExp(`(?:^|[\\s'"/])hive-mind(?:\\.js)?['"]?\\s+hook\\s+${host.replace(/[-]/g, '\\-')}\\s+([A-Za-z:_.-]+)\\s*$`);
+  const re = new RegExp(`(?:^|[\\s'"/])(?:run-)?hive-mind(?:\\.js)?['"]?\\s+hook\\s+${host.replace(/[-]/g, '\\-')}\\s+([A-Za-z:_.-]+)\\s*$`);
   return re.exec(command)?.[1];
 }

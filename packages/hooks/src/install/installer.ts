@@ -5,21 +5,23 @@
  * (OpenClaw's hook directory) and the install record (state.ts). `--dry-run` stops
  * before the commit and reports the diffs.
  */
-import { rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, rmSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
-import { defaultHookCommand } from './command.js';
+import { locateCli, shQuote } from './command.js';
 import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
 import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
 import { HostConfigError } from './errors.js';
-import { dropState, readState, withPriorDirs, writeState } from './state.js';
+import { isLauncher, launcherScript } from './launcher.js';
+import { dropState, launcherPath, otherInstalls, readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands, type VerifyTarget } from './verify.js';
 
 /** Hook timeout written into host configs, in seconds (Claude Code, Codex and Hermes read seconds; the runner's own watchdog is 10 s). */
 export const HOST_HOOK_TIMEOUT_S = 30;
 
-/** The command prefix hosts run: `opts.command`, else `<node> <hive-mind bin>` (command.ts). */
+/** The command prefix hosts run: `opts.command`, else the launcher `<hive-mind home>/bin/run-hive-mind`, quoted for `sh` (launcher.ts). */
 export function commandPrefix(opts: InstallOptions = {}): string {
-  return opts.command ?? defaultHookCommand();
+  return opts.command ?? shQuote(launcherPath(opts));
 }
 
 /** What a host's notes see: the action, and each config's text after it (undefined: absent or deleted). */
@@ -47,7 +49,9 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
   const state = readState(spec.host, opts);
   const prefix = install ? commandPrefix(opts) : undefined;
   const configs = spec.configs(opts, prefix);
-  const owned = install ? spec.files?.(opts, prefix!) ?? [] : (spec.filePaths?.(opts) ?? []).map((path) => ({ path, content: undefined as string | undefined }));
+  const owned: Array<{ path: string; content: string | undefined; mode?: number }> = install ? spec.files?.(opts, prefix!) ?? [] : (spec.filePaths?.(opts) ?? []).map((path) => ({ path, content: undefined as string | undefined }));
+  // the launcher, rewritten by every install with the node and CLI of this one (shared by every host)
+  if (install && opts.command === undefined) owned.unshift({ path: launcherPath(opts), content: launcherScript(opts.cli ?? locateCli()), mode: 0o755 });
   const dirs = install ? [...owned.flatMap((f) => missingDirs(f.path)), ...configs.flatMap((c) => missingDirs(c.file))] : [];
 
   // plan every file first: a config that fails leaves all of them untouched
@@ -83,6 +87,7 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
     commit(f.path, before, () => {
       if (f.content !== undefined) writeAtomic(f.path, f.content);
       else unlinkSync(f.path);
+      if (f.content !== undefined && f.mode !== undefined) chmodSync(f.path, f.mode);
       return undefined;
     });
   }
@@ -98,10 +103,23 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
   }
   if (!opts.dryRun) {
     if (install) writeState({ host: spec.host, installedAt: new Date().toISOString(), configs: records, dirs: withPriorDirs(spec.host, opts, dirs) }, opts);
-    else dropState(spec.host, opts, state, owned.map((f) => f.path));
+    else {
+      dropLauncher(spec.host, opts);
+      dropState(spec.host, opts, state, owned.map((f) => f.path));
+    }
   }
   report.notes = spec.notes({ action, opts, configs: plans });
   return report;
+}
+
+/** After `host`'s uninstall: delete the launcher (and `bin/` when left empty) unless another host's install may still run it. */
+function dropLauncher(host: HostId, opts: InstallOptions): void {
+  if (otherInstalls(host, opts)) return;
+  const p = launcherPath(opts);
+  const text = readText(p);
+  if (text === undefined || !isLauncher(text)) return;
+  rmSync(p, { force: true });
+  removeEmptyDirs([dirname(p)]);
 }
 
 /** Put back every file written so far (their text before, through symlinks; a file we created is deleted), drop their backups, and the directories install made. */
@@ -155,7 +173,7 @@ export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions,
     if (h) targets.push({ event, command: h.command, payload: (cwd) => plan.sample(event, cwd) });
     else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${spec.configs(opts)[0]!.file}` });
   }
-  const report = await verifyCommands(spec.host, targets, { env: { ...(opts.env ?? process.env), ...plan.env } });
+  const report = await verifyCommands(spec.host, targets, { env: { ...(opts.env ?? process.env), ...plan.env }, launcher: launcherPath(opts) });
   for (const h of report.hooks) {
     const problem = h.ok ? plan.check?.(h.event, h.stdout) : undefined;
     if (problem) Object.assign(h, { ok: false, error: problem });

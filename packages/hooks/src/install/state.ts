@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readText, removeEmptyDirs, writeAtomic } from './files.js';
@@ -34,11 +34,30 @@ export function homeOf(opts: InstallOptions = {}): string {
   return resolve(opts.home ?? (env.HOME && env.HOME.trim() ? env.HOME : homedir()));
 }
 
-/** `<hive-mind home>/installs/<host>.json`; the hive-mind home is `HIVE_MIND_HOME`, else `<home>/.hive-mind`. */
-export function statePath(host: HostId, opts: InstallOptions = {}): string {
+/** The hive-mind home of an install: `HIVE_MIND_HOME`, else `<home>/.hive-mind`. */
+export function hiveMindHomeOf(opts: InstallOptions = {}): string {
   const env = opts.env ?? process.env;
-  const hm = env.HIVE_MIND_HOME && env.HIVE_MIND_HOME.trim() ? resolve(env.HIVE_MIND_HOME) : join(homeOf(opts), '.hive-mind');
-  return join(hm, 'installs', `${host}.json`);
+  return env.HIVE_MIND_HOME && env.HIVE_MIND_HOME.trim() ? resolve(env.HIVE_MIND_HOME) : join(homeOf(opts), '.hive-mind');
+}
+
+/** `<hive-mind home>/installs/<host>.json`. */
+export function statePath(host: HostId, opts: InstallOptions = {}): string {
+  return join(hiveMindHomeOf(opts), 'installs', `${host}.json`);
+}
+
+/** `<hive-mind home>/bin/run-hive-mind`: the launcher installed hooks run (launcher.ts), shared by every host. */
+export function launcherPath(opts: InstallOptions = {}): string {
+  return join(hiveMindHomeOf(opts), 'bin', 'run-hive-mind');
+}
+
+/** Whether a host other than `host` has an install record (and so may run the shared launcher). */
+export function otherInstalls(host: HostId, opts: InstallOptions = {}): boolean {
+  const dir = dirname(statePath(host, opts));
+  try {
+    return readdirSync(dir).some((f) => f.endsWith('.json') && f !== `${host}.json`);
+  } catch {
+    return false;
+  }
 }
 
 /** The recorded state, or undefined (missing or unreadable state is not an error: uninstall then removes only our entries). */

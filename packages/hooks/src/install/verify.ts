@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostId, VerifyReport } from '../types.js';
+import { commandHealth } from './health.js';
 
 /** One installed hook to verify: its event, command and a sample payload (stdin). */
 export interface VerifyTarget {
@@ -12,10 +13,10 @@ export interface VerifyTarget {
   payload: (cwd: string) => unknown;
 }
 
-function runOne(command: string, stdin: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; error?: string }> {
+function runOne(command: string, stdin: string, env: NodeJS.ProcessEnv, timeoutMs: number, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; error?: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', command], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -42,7 +43,7 @@ function runOne(command: string, stdin: string, env: NodeJS.ProcessEnv, timeoutM
  * the temp home's `logs/hooks.log`. Targets run in order (so a UserPromptSubmit can
  * seed what a later SessionStart recalls).
  */
-export async function verifyCommands(host: HostId, targets: VerifyTarget[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<VerifyReport> {
+export async function verifyCommands(host: HostId, targets: VerifyTarget[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; launcher?: string } = {}): Promise<VerifyReport> {
   const home = mkdtempSync(join(tmpdir(), 'hive-mind-verify-'));
   const env = { ...(opts.env ?? process.env), HIVE_MIND_HOME: home };
   const cwd = join(home, 'project');
@@ -52,7 +53,7 @@ export async function verifyCommands(host: HostId, targets: VerifyTarget[], opts
   let logged = 0;
   try {
     for (const t of targets) {
-      const r = await runOne(t.command, JSON.stringify(t.payload(cwd)), env, opts.timeoutMs ?? 30_000);
+      const r = await runOne(t.command, JSON.stringify(t.payload(cwd)), env, opts.timeoutMs ?? 30_000, cwd);
       let error = r.error;
       const out = r.stdout.trim();
       if (!error && r.code !== 0) error = `exit code ${r.code}${r.stderr.trim() ? `: ${r.stderr.trim().split('\n')[0]}` : ''}`;
@@ -76,5 +77,13 @@ export async function verifyCommands(host: HostId, targets: VerifyTarget[], opts
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
-  return { host, ok: hooks.length > 0 && hooks.every((h) => h.ok), installed: hooks.length > 0, hooks };
+  // the paths the commands name (health.ts): once per distinct command prefix
+  const notes: string[] = [];
+  const prefixes = new Set(targets.map((t) => t.command.replace(/\s+hook\s+\S+\s+\S+\s*$/, '')));
+  for (const prefix of prefixes) {
+    const health = commandHealth(`${prefix} hook ${host} -`, host, opts.env ?? process.env, opts.launcher);
+    for (const p of health.problems) hooks.unshift({ event: '(paths)', command: prefix, exitCode: null, ms: 0, stdout: '', ok: false, error: p });
+    notes.push(...health.notes);
+  }
+  return { host, ok: hooks.length > 0 && hooks.every((h) => h.ok), installed: hooks.length > 0, hooks, ...(notes.length ? { notes } : {}) };
 }
