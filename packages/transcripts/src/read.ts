@@ -42,7 +42,6 @@ class JsonlImport {
     private readonly opts: ReadOptions,
   ) {
     if (opts.format && !JSONL_FORMATS.includes(opts.format)) throw new TranscriptError(`format ${opts.format} is a whole-JSON format, not JSONL`, file);
-    if (opts.format) this.start(opts.format);
   }
 
   private bad(line: number, reason: string, field?: string): void {
@@ -50,9 +49,10 @@ class JsonlImport {
     this.problems.push({ line, reason: field ? `${reason} (field ${field})` : reason });
   }
 
-  private start(format: TranscriptFormat): void {
+  /** Start reading as `format`; `first` are the records seen so far (they name the host's session id). */
+  private start(format: TranscriptFormat, first: readonly Rec[]): void {
     this.format = format;
-    this.builder = new LogBuilder(new MemorySessionLog(this.file ? basename(this.file) : 'transcript'), newReport(format, this.file));
+    this.builder = new LogBuilder(new MemorySessionLog(hostSessionId(format, first) ?? fileLogId(this.file)), newReport(format, this.file));
     this.reader = format === 'claude-code' ? new ClaudeCodeReader(this.builder) : format === 'codex' ? new CodexReader(this.builder) : new PiReader(this.builder);
   }
 
@@ -83,11 +83,15 @@ class JsonlImport {
       const seen = detectFormat([rec]);
       if (seen && seen !== this.opts.format) throw new TranscriptError(`the content is ${seen}, not ${this.opts.format} as requested`, this.file, raw.line);
     }
+    if (!this.reader && this.opts.format) this.start(this.opts.format, [rec]);
     if (!this.reader) {
       this.pending.push({ rec, line: raw.line, chars: text.length });
       const f = detectFormat(this.pending.map((p) => p.rec));
       if (f && JSONL_FORMATS.includes(f)) {
-        this.start(f);
+        this.start(
+          f,
+          this.pending.map((p) => p.rec),
+        );
         const pending = this.pending;
         this.pending = [];
         for (const p of pending) this.feed(p.rec, p.line, p.chars);
@@ -198,6 +202,40 @@ async function readFirstLine(path: string, size: number): Promise<{ line: Buffer
   }
 }
 
+/** The log id of a transcript whose records name no session: the file's name, else `transcript`. */
+function fileLogId(file: string | undefined): string {
+  return file ? basename(file) : 'transcript';
+}
+
+/**
+ * The host's own id of the session, from its first records: Claude Code's per-record `sessionId`,
+ * Codex's `session_meta` payload `id`, pi's `session` header `id`, a Hermes session's `session_id`
+ * (the fields each host writes; see formats/). Undefined when none is there (the log is then named
+ * after the file).
+ */
+export function hostSessionId(format: TranscriptFormat, records: readonly unknown[]): string | undefined {
+  const ok = (v: unknown) => (typeof v === 'string' && v.trim() && v.length <= 512 ? v.trim() : undefined);
+  for (const r of records) {
+    if (!isObj(r)) continue;
+    const id =
+      format === 'claude-code'
+        ? ok(r.sessionId)
+        : format === 'codex'
+          ? r.type === 'session_meta' && isObj(r.payload)
+            ? (ok(r.payload.id) ?? ok(r.payload.session_id))
+            : undefined
+          : format === 'pi'
+            ? r.type === 'session'
+              ? ok(r.id)
+              : undefined
+            : format === 'hermes'
+              ? ok(r.session_id)
+              : undefined;
+    if (id) return id;
+  }
+  return undefined;
+}
+
 /**
  * Line of the first syntax error (V8's JSON.parse messages carry no position in Node 20):
  * jsonc-parser's scanner reports the offset. Comments and trailing commas, which jsonc
@@ -227,7 +265,7 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
     throw new TranscriptError(`unknown transcript format: ${shape} (${TRIED})`, file);
   }
   if (JSONL_FORMATS.includes(format)) throw new TranscriptError(`a single JSON value cannot be a ${format} transcript (JSONL expected)`, file);
-  const log = new MemorySessionLog(file ? basename(file) : 'transcript');
+  const log = new MemorySessionLog(hostSessionId(format, [value]) ?? fileLogId(file));
   const b = new LogBuilder(log, newReport(format, file));
   let container: 'array' | 'object' = 'array';
   try {

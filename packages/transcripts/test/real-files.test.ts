@@ -143,3 +143,26 @@ describe('inspect stats', () => {
     expect(s.logTokens).toBeGreaterThan(s.surfaceTokens);
   });
 });
+
+describe("the log is named after the host's own session id", () => {
+  it.each([
+    ['claude-code/coverage-test-fix.jsonl', undefined, 'c64cc478-3430-40fe-8e9c-4ee9986e9754'],
+    ['claude-code/coverage-test-fix.jsonl', 'claude-code', 'c64cc478-3430-40fe-8e9c-4ee9986e9754'],
+    ['pi/large-session.jsonl', undefined, 'd703a1a9-1b7b-4fb1-b512-c9738b1fe617'],
+    ['codex/hello-0.171.jsonl', undefined, undefined],
+  ] as const)('%s (format %s)', async (rel, format, id) => {
+    const t = await readTranscriptFile(DATA + rel, format ? { format } : {});
+    // codex: the session_meta payload id, read independently from the file
+    const expected = id ?? (rawRecords(rel).find((r) => r.type === 'session_meta') as { payload: { id: string } }).payload.id;
+    expect(t.log.id).toBe(expected);
+    expect(t.log.id).not.toBe(rel.replace(/^.*\//, ''));
+  });
+
+  it('a Hermes session is named after its session_id; a file that records none keeps its file name', async () => {
+    const { parseTranscript } = await import('@hive-mind/transcripts');
+    const hermes = parseTranscript(JSON.stringify({ session_id: '20260121_061938_ab12cd', model: 'm', messages: [{ role: 'user', content: 'hi' }] }), { path: '/x/session_1.json' });
+    expect(hermes.log.id).toBe('20260121_061938_ab12cd');
+    const openai = parseTranscript(JSON.stringify([{ role: 'user', content: 'hi' }]), { path: '/x/chat.json' });
+    expect(openai.log.id).toBe('chat.json');
+  });
+});
