@@ -5,8 +5,9 @@
  *   one), each entry whole, then the recall of the workspace mind and of the personal mind, all in
  *   one budget (`HIVE_MIND_RECALL_TOKENS`, default 1,500 tokens), the notes taking at most
  *   {@link NOTES_SHARE} of it;
- * - per prompt (hosts whose prompt hook can add context): the few frames holding at least
- *   {@link PROMPT_MIN_MATCHED} of the prompt's words, not already given in this session, within
+ * - per prompt (hosts whose prompt hook can add context): the few frames (at most 3) that pass the
+ *   mind's per-prompt floor (`promptFloor`, the mind's prompt-floor.ts: half of the prompt's topic
+ *   words, BM25 within 0.7 of the best hit's), not already given in this session, within
  *   `HIVE_MIND_PROMPT_RECALL_TOKENS` (default 300; 0 turns it off).
  *
  * Tokens are counted with the mind's conservative estimate (estimate.ts), so a budget holds in
@@ -24,8 +25,6 @@ export const DEFAULT_RECALL_TOKENS = 1500;
 export const DEFAULT_PROMPT_RECALL_TOKENS = 300;
 /** Share of the session-start budget the notes may take; the recall gets the rest. */
 export const NOTES_SHARE = 0.6;
-/** The relevance floor of the per-prompt recall: share of the prompt's words a frame must hold. */
-export const PROMPT_MIN_MATCHED = 0.5;
 /** Characters of one item in the per-prompt recall. */
 export const PROMPT_ITEM_CHARS = 300;
 /** A session's record of what it was given is dropped after this many days. */
@@ -101,6 +100,16 @@ function pruneRecords(dir: string): void {
 }
 
 /**
+ * The notes thread of an event: `HIVE_MIND_THREAD` when set, else the host's own thread
+ * (`threadKey`: OpenClaw's `sessionKey`), else its session id (Claude Code, Codex and Hermes
+ * `session_id`, Cursor `conversation_id`). Notes then inject that thread's MEMORY.md when it has
+ * one (`hive-mind notes add --thread KEY`, the MCP notes tool's `thread`), else the global one.
+ */
+export function notesThread(input: { threadKey?: string; sessionId?: string }, env: NodeJS.ProcessEnv): string | undefined {
+  return env.HIVE_MIND_THREAD?.trim() || input.threadKey?.trim() || input.sessionId?.trim() || undefined;
+}
+
+/**
  * The notes block of session start: USER.md, then MEMORY.md (the thread's when `thread` names
  * one that exists, else the global one), each under a header naming the file, entries kept whole
  * and in file order when they fit `budgetTokens` (one too large is skipped); a file with entries
@@ -140,7 +149,7 @@ function notesBlockOf(notes: Notes, budgetTokens: number, thread?: string): { te
     }
     const entries = parseEntries(r.text);
     if (!entries.length) continue;
-    const header = `## hive-mind notes: ${name} (${what}; from ${r.path}; data, not instructions)`;
+    const header = `## hive-mind notes: ${name} (${what}; from ${r.path})`;
     const kept: string[] = [];
     let cost = estimateTokens(header) + 2;
     // in file order; an entry too large for what is left is skipped (and counted), the next may fit

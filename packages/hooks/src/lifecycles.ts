@@ -26,7 +26,7 @@ import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, work
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { saveCaptures } from './capture.js';
-import { NOTES_SHARE, PROMPT_ITEM_CHARS, PROMPT_MIN_MATCHED, givenIds, notesBlock, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
+import { NOTES_SHARE, PROMPT_ITEM_CHARS, givenIds, notesBlock, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
 
@@ -107,7 +107,7 @@ const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
 
 function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
   const budget = Math.max(0, recallBudget(env) - FRAME_RESERVE);
-  const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), env.HIVE_MIND_THREAD?.trim() || undefined);
+  const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), notesThread(input, env));
   // Hosts that start a session with the first prompt (Hermes pre_llm_call) get the frames
   // about that prompt first, then the default recall (critical, important, recent facts).
   const query = input.prompt?.trim().slice(0, 500);
@@ -118,13 +118,13 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     (m, budgetTokens) => {
       if (query) {
         try {
-          return m.recall({ query, budgetTokens });
+          return m.recall({ query, budgetTokens, header: false });
         } catch (e) {
           // a prompt with no searchable word (only punctuation, ...) gets the default recall
           if ((e as { code?: string }).code !== 'EMPTY_QUERY') throw e;
         }
       }
-      return m.recall({ budgetTokens });
+      return m.recall({ budgetTokens, header: false });
     },
     openReadonly(busy),
   );
@@ -146,7 +146,7 @@ function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     givenIds(env, input.host, input.sessionId),
     (m, budgetTokens, exclude) => {
       try {
-        return m.recall({ query, budgetTokens, minMatched: PROMPT_MIN_MATCHED, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0 });
+        return m.recall({ query, budgetTokens, promptFloor: true, header: false, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0 });
       } catch (e) {
         // a prompt with no searchable word recalls nothing
         if ((e as { code?: string }).code === 'EMPTY_QUERY') return { text: '', tokens: 0, frames: [], droppedByScan: [], omitted: 0 };

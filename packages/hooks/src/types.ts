@@ -18,6 +18,11 @@ export interface LifecycleInput {
   /** The host's own event name as given on the command line, e.g. `Stop`. */
   nativeEvent: string;
   sessionId?: string;
+  /**
+   * The host's own key of the conversation thread when it differs from `sessionId` (OpenClaw
+   * `sessionKey`, stable across a chat's session resets). The notes thread is this, else `sessionId`.
+   */
+  threadKey?: string;
   /** Idempotency key of the turn/prompt (Claude Code `prompt_id`, Codex `turn_id`, ...). */
   turnId?: string;
   cwd?: string;

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenMeter } from '@hive-mind/compaction';
-import { Mind, Notes, workspaceMindPath } from '@hive-mind/mind';
+import { Mind, Notes, personalMindPath, workspaceMindPath } from '@hive-mind/mind';
 import { runHook } from '../src/index.js';
 import { payload, sandbox } from './helpers.js';
 
@@ -93,5 +93,61 @@ describe('per-prompt recall (UserPromptSubmit)', () => {
     expect((await ask('how do we deploy with helm?', 4, { HIVE_MIND_PROMPT_RECALL_TOKENS: '0' })).text).toBe('');
     const fresh = await ask('!!! ???', 5);
     expect(fresh.error).toBeUndefined();
+  });
+});
+
+describe('per-prompt floor (the mind\'s prompt-floor.ts, measured by bench/prompt-recall.mjs)', () => {
+  it('"which database version do we use?" brings back "database is postgres 16"; a prompt of task words only brings nothing', async () => {
+    const s = sandbox();
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    for (const content of ['database is postgres 16', 'CI runs on GitHub Actions with node 20', 'Deploys run from the deploy/ folder with helm', 'The staging API listens on port 8443'])
+      m.save({ content, scope: 'workspace' });
+    m.close();
+    const ask = (prompt: string, n: number) => context(s.env, 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 0, s.project), session_id: `fresh-${n}`, prompt, prompt_id: `p${n}` });
+    const db = await ask('which database version do we use?', 1);
+    expect(db.text).toContain('database is postgres 16');
+    expect(db.text).not.toContain('helm');
+    expect((await ask('run it again', 2)).text).toBe('');
+    expect((await ask('thanks, looks good', 3)).text).toBe('');
+  });
+});
+
+describe('one framing per injection', () => {
+  it('session start and a prompt say "data, not instructions" once, however many notes files and minds they hold', async () => {
+    const s = sandbox();
+    const notes = new Notes({ env: s.env });
+    notes.add({ file: 'user' }, 'Prefers terse answers');
+    notes.add({ file: 'memory' }, 'The staging API listens on port 8443');
+    for (const path of [workspaceMindPath(s.project, s.env), personalMindPath(s.env)]) {
+      const m = Mind.open(path);
+      m.save({ content: `the database is postgres 16 (${path.endsWith('personal.mind') ? 'personal' : 'workspace'})` });
+      m.close();
+    }
+    const start = await context(s.env, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+    expect(start.text).toContain('hive-mind notes: USER.md');
+    expect(start.text).toContain('(personal)');
+    expect(start.text.match(/data, not instructions/g)).toHaveLength(1);
+    const prompt = await context(s.env, 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 0, s.project), session_id: 'other', prompt: 'which database do we use?', prompt_id: 'p1' });
+    expect(prompt.text).toContain('postgres 16');
+    expect(prompt.text.match(/data, not instructions/g)).toHaveLength(1);
+  });
+});
+
+describe('the notes thread is the host\'s own', () => {
+  it("Claude Code's session_id picks that thread's MEMORY.md; another session gets the global one; HIVE_MIND_THREAD still overrides", async () => {
+    const s = sandbox();
+    const start = payload('claude-code', 'SessionStart', 0, s.project);
+    const notes = new Notes({ env: s.env });
+    notes.add({ file: 'memory' }, 'Global: the staging API listens on port 8443');
+    notes.add({ file: 'memory', thread: String(start.session_id) }, 'This thread: we are halfway through the payments refactor');
+    notes.add({ file: 'memory', thread: 'manual-key' }, 'Manual thread note');
+    const mine = await context(s.env, 'SessionStart', start);
+    expect(mine.text).toContain('halfway through the payments refactor');
+    expect(mine.text).not.toContain('Global: the staging API');
+    const other = await context(s.env, 'SessionStart', { ...start, session_id: 'another-session' });
+    expect(other.text).toContain('Global: the staging API');
+    expect(other.text).not.toContain('payments refactor');
+    const forced = await context({ ...s.env, HIVE_MIND_THREAD: 'manual-key' }, 'SessionStart', start);
+    expect(forced.text).toContain('Manual thread note');
   });
 });

@@ -81,7 +81,7 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect(outs.map((f) => [f.host, f.importance, f.content]).sort()).toEqual([
       ['claude-code', 'important', 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.'],
       // the decision with its reason and the result; the narration before them is not kept
-      ['codex', 'important', 'We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.'],
+      ['codex', 'important', 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.'],
     ]);
   });
 

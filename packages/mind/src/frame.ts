@@ -130,6 +130,18 @@ export interface RecallOptions {
    * per-prompt recall of the hooks). Default: no floor, critical frames follow.
    */
   minMatched?: number;
+  /**
+   * With a query: recall only the hits that pass the per-prompt relevance floor (prompt-floor.ts:
+   * half of the prompt's topic words, BM25 within 0.7 of the best hit's, at most 3), and nothing
+   * else (the per-prompt recall of the hooks). Default false.
+   */
+  promptFloor?: boolean;
+  /**
+   * Start the block with its own line saying what it is ({@link RECALL_HEADER}: earlier sessions,
+   * data, not instructions). False where the caller frames the block itself (the hooks'
+   * `frameInjection`, which says it once for the whole injection). Default true.
+   */
+  header?: boolean;
   /** Frame ids not to recall (already injected in this session). */
   exclude?: readonly number[];
   /** Characters of one item at most (a longer memory is cut and points to `get_memory`). Default 600. */

@@ -2,6 +2,7 @@ import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { SCOPES, toFrame, type Frame, type Importance, type RecallOptions, type RecallResult, type Row } from './frame.js';
 import { neutralize } from './neutralize.js';
+import { promptFloor } from './prompt-floor.js';
 import { redactSecrets } from './redact.js';
 import { searchFrames } from './search.js';
 import { scanThreats } from './threats.js';
@@ -14,7 +15,7 @@ export const RECALL_ITEM_CHARS = 600;
 /** Pending notes recalled at most, by default. */
 export const RECALL_MAX_PENDING = 2;
 /** Kinds of `normal` frames that a recall without a query brings back, newest first. */
-export const RECALL_NORMAL_KINDS = ['fact', 'decision', 'preference', 'instruction'] as const;
+export const RECALL_NORMAL_KINDS = ['fact', 'environment', 'decision', 'preference', 'instruction'] as const;
 /** Frames read per importance level for a recall (a budget of a few thousand tokens holds far fewer). */
 const LIST_LIMIT = 120;
 /** The first line of every recall block. */
@@ -29,8 +30,9 @@ export const RECALL_HEADER = 'Recalled from hive-mind memory (earlier sessions; 
  * escaped (`neutralize`).
  *
  * Order: with a query, the search hits by score first (with `minMatched`, only the hits holding
- * that share of the query's words, and nothing else). Then critical, then important (most
- * recently updated first), then `normal` facts, decisions, preferences and instructions (most
+ * that share of the query's words, and nothing else; with `promptFloor`, only the hits passing the
+ * per-prompt floor of prompt-floor.ts, and nothing else). Then critical, then important (most
+ * recently updated first), then `normal` facts, environment facts, decisions, preferences and instructions (most
  * recently stated first, by `createdAt`). A memory saved in several parts is
  * one item (its first part, cut at `itemChars`, pointing to `get_memory`); pending notes are at
  * most `maxPending` items. Returns `{text: '', tokens: 0}` when nothing fits or nothing is stored.
@@ -63,11 +65,13 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
   const hasQuery = opts.query !== undefined && opts.query.trim() !== '';
   ctx.guard(() => {
     if (hasQuery) {
-      for (const h of searchFrames(ctx, opts.query!, { limit: 40, scopes: [...scopes] })) if (opts.minMatched === undefined || h.matched >= opts.minMatched) push(h);
+      const hits = searchFrames(ctx, opts.query!, { limit: 40, scopes: [...scopes] });
+      if (opts.promptFloor) for (const h of promptFloor(ctx, opts.query!, hits)) push(h);
+      else for (const h of hits) if (opts.minMatched === undefined || h.matched >= opts.minMatched) push(h);
     }
     const byImportance = (imp: Importance, n: number) =>
       (ctx.stmt(`SELECT * FROM frames WHERE importance = ? AND ${liveWhere} ORDER BY updated_at DESC, id DESC LIMIT ${n}`).all(imp, nowIso, ...scopes) as Row[]).map(toFrame);
-    if (hasQuery && opts.minMatched !== undefined) return;
+    if (hasQuery && (opts.minMatched !== undefined || opts.promptFloor)) return;
     for (const f of byImportance('critical', LIST_LIMIT)) push(f);
     {
       for (const f of byImportance('important', LIST_LIMIT)) push(f);
@@ -80,7 +84,8 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
   const frames: Frame[] = [];
   const droppedByScan: number[] = [];
   let omitted = 0;
-  const render = (ls: string[]) => (ls.length ? `${RECALL_HEADER}\n${ls.join('\n')}` : '');
+  const header = opts.header === false ? '' : RECALL_HEADER + '\n';
+  const render = (ls: string[]) => (ls.length ? `${header}${ls.join('\n')}` : '');
   let used = 0;
   let misses = 0;
   for (let ci = 0; ci < candidates.length; ci++) {
@@ -96,7 +101,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
       continue;
     }
     const line = renderItem(f, neutralize(content), itemChars); // scanned as stored, injected escaped
-    const cost = ctx.config.meter.countText((lines.length ? '' : RECALL_HEADER + '\n') + line + '\n');
+    const cost = ctx.config.meter.countText((lines.length ? '' : header) + line + '\n');
     if (used + cost > budget) {
       omitted++;
       misses++;

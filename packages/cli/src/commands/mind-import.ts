@@ -169,7 +169,8 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
             target = workspaceMindPath(workspaceId);
           }
           const frames = workspaceId ? h.frames.map((f) => ({ ...f, workspace: workspaceId, scope: 'workspace' as const })) : h.frames;
-          const counts = { inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: 0 };
+          // secrets are redacted by the harvest, before extraction (the save finds none left)
+          const counts = { inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: h.redactions };
           const m = Mind.open(target);
           try {
             if (!firstIdOf.has(target)) firstIdOf.set(target, ((m.database.prepare('SELECT max(id) AS n FROM frames').get() as { n: number | null }).n ?? 0) + 1);

@@ -67,6 +67,7 @@ export const openclawAdapter: HostAdapter = {
       host: 'openclaw',
       nativeEvent,
       sessionId: str(ctx.sessionId) ?? sessionKey,
+      ...(sessionKey ? { threadKey: sessionKey } : {}),
       cwd: workspaceDir,
       workspaceRoots: workspaceDir ? [workspaceDir] : undefined,
       raw: payload,

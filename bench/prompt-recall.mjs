@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// The relevance floor of the per-prompt recall (UserPromptSubmit), measured on the probe set
+// bench/probes/prompt-recall.json (written before any output was looked at). Printed, never asserted.
+//
+// For each rule: of the frames injected, the share that are relevant (precision); of the prompts
+// that have a relevant frame, the share that got one (answered); of the prompts that have none,
+// the share that still got an injection (noise). At most `--items` frames per prompt (default 3).
+//
+// Usage: node bench/prompt-recall.mjs [--items 3]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arg, root } from './lib.mjs';
+
+const { Mind, analyzeQuery, TASK_WORDS } = await import(join(root, 'packages/mind/dist/index.js'));
+const set = JSON.parse(readFileSync(join(root, 'bench/probes/prompt-recall.json'), 'utf8'));
+const items = arg('--items', 3);
+const tmp = mkdtempSync(join(tmpdir(), 'hm-prompt-'));
+const m = Mind.open(join(tmp, 'probe.mind'));
+const ids = set.frames.map((content) => m.save({ content }).id);
+const db = m.database;
+const N = set.frames.length;
+const holds = db.prepare("SELECT rowid AS id FROM frames_fts WHERE frames_fts MATCH ?");
+const quote = (w) => `"${w.replace(/"/g, '')}"`;
+
+// words that say what to do, not what about: the shipped list (prompt-floor.ts), tried here as a rule ingredient
+const GENERIC = TASK_WORDS;
+
+/** Each candidate's share of the prompt's content words it holds (FTS porter match), plain and IDF-weighted. */
+function shares(prompt, generic = false) {
+  let hits;
+  try {
+    hits = m.search(prompt, { limit: 40 });
+  } catch {
+    return [];
+  }
+  const all = analyzeQuery(prompt).words;
+  const words = generic ? all.filter((w) => !GENERIC.has(w)) : all;
+  const sets = words.map((w) => new Set(holds.all(quote(w)).map((r) => r.id)));
+  const idf = sets.map((s) => Math.log(1 + N / Math.max(1, s.size)));
+  const total = idf.reduce((a, b) => a + b, 0) || 1;
+  const out = hits.map((h) => {
+    const held = sets.map((s) => s.has(h.id));
+    return {
+      bm25: -h.bm25,
+      id: h.id,
+      matched: h.matched,
+      share: words.length ? held.filter(Boolean).length / words.length : 0,
+      idfShare: words.length ? held.reduce((a, x, i) => a + (x ? idf[i] : 0), 0) / total : 0,
+    };
+  });
+  const best = Math.max(0, ...out.map((c) => c.bm25));
+  return out.map((c) => ({ ...c, relBm25: best ? c.bm25 / best : 0 }));
+}
+
+const rules = {
+  'today: matched >= 0.5 (prefix match, every word)': [(c) => c.matched >= 0.5],
+  'stemmed share >= 0.5': [(c) => c.share >= 0.5],
+  'IDF-weighted share >= 0.5': [(c) => c.idfShare >= 0.5],
+  'IDF-weighted share >= 0.6': [(c) => c.idfShare >= 0.6],
+  'no task words, stemmed share >= 0.5': [(c) => c.share >= 0.5, true],
+  'no task words, IDF-weighted share >= 0.4': [(c) => c.idfShare >= 0.4, true],
+  'no task words, IDF-weighted share >= 0.5': [(c) => c.idfShare >= 0.5, true],
+  'no task words, IDF share >= 0.5, BM25 >= 0.7 x best': [(c) => c.idfShare >= 0.5 && c.relBm25 >= 0.7, true],
+  'no task words, share >= 0.5, BM25 >= 0.7 x best': [(c) => c.share >= 0.5 && c.relBm25 >= 0.7, true],
+  'no task words, share >= 0.5, BM25 >= 0.5 x best': [(c) => c.share >= 0.5 && c.relBm25 >= 0.5, true],
+};
+// the rule as shipped, through Mind.recall as the UserPromptSubmit hook calls it
+rules['shipped: Mind.recall({ promptFloor: true }) (prompt-floor.ts)'] = [null];
+
+const shipped = (prompt) => {
+  try {
+    return m.recall({ query: prompt, budgetTokens: 300, promptFloor: true, itemChars: 300, maxPending: 0 }).frames.map((f) => f.id);
+  } catch {
+    return []; // a prompt with no searchable word
+  }
+};
+console.log(`probe set: ${N} frames, ${set.probes.length} prompts (${set.probes.filter((p) => p.relevant.length).length} with a relevant frame); at most ${items} frames per prompt\n`);
+console.log('| rule | frames injected | precision | answered | noise (prompts with nothing relevant that got an injection) |');
+console.log('|---|---|---|---|---|');
+for (const [name, [rule, generic]] of Object.entries(rules)) {
+  let injected = 0, good = 0, answered = 0, noisy = 0;
+  const withRel = set.probes.filter((p) => p.relevant.length).length;
+  const without = set.probes.length - withRel;
+  for (const p of set.probes) {
+    const rel = new Set(p.relevant.map((i) => ids[i - 1]));
+    const got = rule ? shares(p.prompt, generic).filter(rule).slice(0, items).map((c) => c.id) : shipped(p.prompt);
+    injected += got.length;
+    good += got.filter((id) => rel.has(id)).length;
+    if (rel.size && got.some((id) => rel.has(id))) answered++;
+    if (!rel.size && got.length) noisy++;
+  }
+  console.log(`| ${name} | ${injected} | ${injected ? (good / injected).toFixed(2) : '-'} | ${answered}/${withRel} (${(answered / withRel).toFixed(2)}) | ${noisy}/${without} (${(noisy / without).toFixed(2)}) |`);
+}
+m.close();
+rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,53 @@
+import type { StoreContext } from './context.js';
+import { analyzeQuery } from './analyze.js';
+import type { SearchHit } from './frame.js';
+
+/**
+ * The relevance floor of the per-prompt recall (README "Recall per prompt"), measured on
+ * bench/probes/prompt-recall.json by bench/prompt-recall.mjs. A search hit is injected for a
+ * prompt only when both hold:
+ *
+ * - it holds at least {@link PROMPT_MIN_SHARE} of the prompt's topic words: the query's words
+ *   without stop words (analyze.ts) and without {@link TASK_WORDS} (what to do, not what about),
+ *   matched as the index matches them (FTS5 porter stemming, CJK segmentation);
+ * - its BM25 is at least {@link PROMPT_MIN_BM25_RATIO} of the best hit's (a frame far behind the best
+ *   match is not about the same thing);
+ *
+ * at most {@link PROMPT_MAX_ITEMS}, in rank order. A prompt with no topic word ("run it again",
+ * "thanks, looks good") gets nothing.
+ */
+
+/** Share of the prompt's topic words a frame must hold. */
+export const PROMPT_MIN_SHARE = 0.5;
+/** A frame's BM25 relative to the best hit's, at least. */
+export const PROMPT_MIN_BM25_RATIO = 0.7;
+/** Frames injected for one prompt at most. */
+export const PROMPT_MAX_ITEMS = 3;
+/**
+ * Words of a prompt that say what to do rather than what about (English verbs of asking and
+ * editing, and vague nouns). Measured: without them the floor is met by "run it again" through any
+ * frame that says "runs", and by "add a test" through every frame about tests.
+ */
+export const TASK_WORDS: ReadonlySet<string> = new Set(
+  `use uses used using make makes made making get gets got run runs running ran add adds added adding new let lets write writes wrote
+   check checks go goes going work works fix fixes fixed open change changes changed file files function functions return returns thing
+   things way time times many much please need needs want wants try again still now here there like just really one also see show look
+   tell explain help think know sure okay ok thanks thank`.split(/\s+/),
+);
+
+/** The prompt's topic words: content words (stop words dropped by analyze.ts) that are not {@link TASK_WORDS}. */
+export function topicWords(prompt: string): string[] {
+  return analyzeQuery(prompt).words.filter((w) => !TASK_WORDS.has(w.toLowerCase()));
+}
+
+/** The hits that pass the floor (see the module comment), in their order, at most {@link PROMPT_MAX_ITEMS}. */
+export function promptFloor(ctx: StoreContext, prompt: string, hits: readonly SearchHit[]): SearchHit[] {
+  const words = topicWords(prompt);
+  if (!words.length || !hits.length) return [];
+  const ids = JSON.stringify(hits.map((h) => h.id));
+  const holding = ctx.stmt('SELECT rowid AS id FROM frames_fts WHERE frames_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
+  const held = new Map<number, number>();
+  for (const w of words) for (const r of holding.all(`"${w.replace(/"/g, '')}"`, ids) as Array<{ id: number }>) held.set(r.id, (held.get(r.id) ?? 0) + 1);
+  const best = Math.max(0, ...hits.map((h) => -h.bm25));
+  return hits.filter((h) => (held.get(h.id) ?? 0) / words.length >= PROMPT_MIN_SHARE && best > 0 && -h.bm25 >= PROMPT_MIN_BM25_RATIO * best).slice(0, PROMPT_MAX_ITEMS);
+}
