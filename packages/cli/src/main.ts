@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { runProgram } from './errors.js';
 import { register as registerInspect } from './commands/inspect.js';
 import { register as registerCompact } from './commands/compact.js';
+import { register as registerSessions } from './commands/sessions.js';
 import { register as registerMind } from './commands/mind.js';
 import { register as registerNotes } from './commands/notes.js';
 import { register as registerHooks } from './commands/hooks.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerInspect(program);
+  registerSessions(program);
   registerCompact(program);
   registerMind(program);
   registerNotes(program);

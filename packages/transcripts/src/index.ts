@@ -17,3 +17,18 @@ export {
   type AnthropicMessage,
   type AnthropicBlock,
 } from './write/chat.js';
+export {
+  SESSION_HOSTS,
+  HOST_TABLE,
+  sessionRoots,
+  hostVersionProblem,
+  compareVersions,
+  shellQuote,
+  type SessionHost,
+  type SessionHostSpec,
+  type SessionHead,
+  type ResumeCommand,
+} from './sessions/hosts.js';
+export { listSessions, resolveSession, readSessionHead, SessionLookupError, HEAD_BYTES, type SessionFile, type ListOptions } from './sessions/list.js';
+export { sessionActivity, RECENT_WRITE_MS, type SessionActivity } from './sessions/activity.js';
+export { recordedModel, compactionCounts } from './sessions/facts.js';

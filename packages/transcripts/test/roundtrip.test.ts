@@ -58,9 +58,20 @@ describe('Claude Code write-back shape (against the real 2.1.332 /compact lines)
       expect(raw.some((o) => o.uuid === r.uuid)).toBe(false);
       parent = r.uuid;
     }
-    // original content copied (first retained line)
+    // original content copied (first retained line); an assistant message gets a new id,
+    // the same on every line of it (Claude Code keeps the first line of an id it reads)
     const firstOrig = raw.find((o) => o.uuid === tail[0]!.meta!.uuid)!;
-    expect(rest[0].message).toEqual(firstOrig.message);
+    const { id: newId, ...copied } = rest[0].message;
+    const { id: oldId, ...orig } = firstOrig.message;
+    expect(copied).toEqual(orig);
+    if (oldId !== undefined) expect(newId).toMatch(/^msg_hm_/);
+    const ids = new Map<string, Set<string>>();
+    for (const r of rest) {
+      const o = raw.find((x) => x.message?.id && x.message.content && JSON.stringify(x.message.content) === JSON.stringify(r.message?.content));
+      if (o && r.message?.id) ids.set(o.message.id, (ids.get(o.message.id) ?? new Set()).add(r.message.id));
+      if (r.message?.id) expect(raw.some((x) => x.message?.id === r.message.id)).toBe(false);
+    }
+    for (const s of ids.values()) expect(s.size).toBe(1);
     expect(cp.seq).toBeGreaterThan(t.importedLastSeq);
     expect(before).toBeGreaterThan(tail.length + 1);
   });

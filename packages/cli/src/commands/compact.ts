@@ -13,10 +13,28 @@ import {
   type CompactionResult,
   type CompactionStrategy,
 } from '@hive-mind/compaction';
-import { readTranscriptFile, recordedToolDefinitions, writeTranscript, TranscriptError, type Transcript } from '@hive-mind/transcripts';
+import {
+  HOST_TABLE,
+  hostVersionProblem,
+  readTranscriptFile,
+  recordedToolDefinitions,
+  resolveSession,
+  sessionActivity,
+  SessionLookupError,
+  SESSION_HOSTS,
+  writeTranscript,
+  TranscriptError,
+  type ResumeCommand,
+  type SessionFile,
+  type SessionHost,
+  type Transcript,
+} from '@hive-mind/transcripts';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
 import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
+import { fileDigest, recordCompaction, undoCompaction } from './compact-undo.js';
+import { parseHost, sessionWindow } from './sessions.js';
 
 interface CompactCliOptions {
   window?: string;
@@ -39,6 +57,11 @@ interface CompactCliOptions {
   summarizerWindow?: string;
   fallback: boolean;
   overhead?: string;
+  session?: string;
+  host?: string;
+  cwd?: string;
+  force?: boolean;
+  undo?: boolean;
 }
 
 /**
@@ -59,6 +82,8 @@ export type CompactJson = CompactionReport & {
   dryRun: boolean;
   output: { path: string; format: string; written: boolean; kind: 'compacted' | 'export' } | null;
   backup: string | null;
+  /** With `--session`: the host's session that was compacted and the command that resumes it; else null. */
+  session: { host: SessionHost; id: string; path: string; resume: ResumeCommand } | null;
 };
 
 const DEFAULT_WINDOW = 200_000;
@@ -164,7 +189,12 @@ export function register(program: Command): void {
   program
     .command('compact')
     .description('compact an agent session file to a token budget (checkpoint summary, observation masking), written back in its own format or as messages')
-    .argument('<file>', 'transcript file (Claude Code, Codex, pi, Hermes JSONL/JSON, OpenAI or Anthropic messages)')
+    .argument('[file]', 'transcript file (Claude Code, Codex, pi, Hermes JSONL/JSON, OpenAI or Anthropic messages); or give --session')
+    .option('--session <id>', "a host's session instead of a file: latest (the newest of this folder) or its id; compacted in place with a backup, then the command that resumes it is printed")
+    .option('--host <host>', `with --session: only this host's sessions (${SESSION_HOSTS.join(' | ')})`)
+    .option('--cwd <dir>', 'with --session latest: the project folder (default: the current directory)')
+    .option('--force', 'with --session: compact even though a host seems to be writing the session (its lock, or a write in the last seconds); with --undo: restore even though the file changed since')
+    .option('--undo', 'put back the file as it was before the newest compaction hive-mind made of it (byte for byte; say which one)')
     .option('--window <tokens>', `model context window; the budget is 80% of it (default ${DEFAULT_WINDOW})`)
     .option('--budget <tokens>', 'absolute token budget (threshold); exclusive with --window')
     .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget less the overhead, less what --summary-max takes)')
@@ -185,7 +215,7 @@ export function register(program: Command): void {
     .option('--dry-run', 'run everything but the write (a model summarizer is not called: its figures are an estimate); write nothing')
     .option('--json', 'print one JSON object')
     .option('--lenient', 'skip bad transcript lines (counted) instead of failing')
-    .action(async (file: string, o: CompactCliOptions) => {
+    .action(async (file: string | undefined, o: CompactCliOptions) => {
       // One SIGINT/SIGTERM handler for the whole run: a signal arriving while synchronous work
       // runs (the extractive summarizer, the write) is seen at the next check instead of being
       // lost (a listener removed before its event is dispatched drops the signal) or killing the
@@ -197,12 +227,71 @@ export function register(program: Command): void {
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       try {
-        await compactCommand(file, o, ac);
+        const target = pickTarget(file, o);
+        if (o.undo) return undoCommand(target, o);
+        await compactCommand(target.file, o, ac, target.session);
       } finally {
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
       }
     });
+}
+
+/**
+ * The file to work on: FILE, or the host session `--session` names (resolved with `--host`
+ * and `--cwd`), refused when its host version is unknown or (unless `--force`) a host is
+ * writing it now.
+ * @throws CliError (exit 2) for a missing or doubled target, a lookup that fails (no session
+ * for this folder, an unknown or ambiguous id), an unknown host version, a session in use.
+ */
+function pickTarget(file: string | undefined, o: CompactCliOptions): { file: string; session?: SessionFile } {
+  if (file !== undefined && o.session !== undefined) throw new CliError('give a transcript FILE or --session, not both', 2);
+  if (file === undefined && o.session === undefined) throw new CliError('give a transcript FILE, or --session latest (or a session id) for a Claude Code, Codex, pi or Hermes session', 2);
+  if (o.session === undefined) {
+    if (o.host !== undefined || o.cwd !== undefined) throw new CliError(`${o.host !== undefined ? '--host' : '--cwd'} applies only with --session`, 2);
+    if (o.force && !o.undo) throw new CliError('--force applies only with --session or --undo', 2);
+    return { file: file! };
+  }
+  const host = parseHost(o.host);
+  if (o.cwd !== undefined && o.session !== 'latest') throw new CliError('--cwd applies only with --session latest (an id is found in every folder)', 2);
+  let s: SessionFile;
+  try {
+    s = resolveSession(o.session, { ...(host ? { host } : {}), cwd: resolve(o.cwd ?? process.cwd()) });
+  } catch (err) {
+    if (err instanceof SessionLookupError) throw new CliError(err.message, 2);
+    throw err;
+  }
+  const name = HOST_TABLE[s.host].name;
+  const unknown = o.undo ? undefined : hostVersionProblem(s.host, s.version);
+  if (unknown) throw new CliError(`${s.path}: ${unknown}`, 2);
+  // an undo checks itself that nothing was written since the compaction (the file is the bytes it wrote)
+  const activity = sessionActivity(s, { locksOnly: !!o.undo });
+  if (activity.busy && !o.force) {
+    throw new CliError(`${name} session ${s.id} is being written right now: ${activity.reason}; quit ${name} (or let its turn finish) and run this again, or give --force (${s.path})`, 2);
+  }
+  return { file: s.path, session: s };
+}
+
+/** `compact --undo`: restore the backup of the newest compaction and say which one it was. */
+function undoCommand(target: { file: string; session?: SessionFile }, o: CompactCliOptions): void {
+  const r = undoCompaction(target.file, !!o.force);
+  const resume = target.session ? HOST_TABLE[target.session.host].resume(target.session) : undefined;
+  const u = r.undone;
+  if (o.json) {
+    printJson({ file: r.file, undone: r.nothingLeft ? null : u, restoredFrom: r.nothingLeft ? null : u.backup, compactedBackup: r.compactedBackup ?? null, forced: r.forced, resume: resume ?? null });
+    return;
+  }
+  if (r.nothingLeft) {
+    process.stdout.write(`nothing to undo: ${r.file} is already as it was before hive-mind's compaction at ${u.at}; nothing written\n`);
+    return;
+  }
+  const lines = [
+    `undid the compaction of ${r.file} made at ${u.at} (${u.tokensBefore} -> ${u.tokensAfter} tokens, ${u.action ?? 'summarize'} with ${u.summarizer}): the file is back to its ${u.before.size} bytes from before it (from ${u.backup})`,
+  ];
+  if (r.forced) lines.push('  --force: the file had changed since that compaction; what the host wrote after it is only in the backup below');
+  if (r.compactedBackup) lines.push(`  the file as it was (compacted) is kept: ${r.compactedBackup}`);
+  if (resume) lines.push(`  resume it: ${resume.shell}`);
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 /**
@@ -214,7 +303,7 @@ async function yieldToSignals(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
-async function compactCommand(file: string, o: CompactCliOptions, ac: AbortController): Promise<void> {
+async function compactCommand(file: string, o: CompactCliOptions, ac: AbortController, session?: SessionFile): Promise<void> {
   const interrupted = () => new CliError('interrupted; nothing written', 130);
   const start = Date.now();
   const progress = progressReporter(start, !!o.json);
@@ -235,12 +324,13 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(o.baseUrl)}`, 2);
   }
   const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
-  const window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
+  let window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
   const retain = int(o.retain, '--retain');
   const summaryMax = int(o.summaryMax, '--summary-max');
   const summarizerWindow = int(o.summarizerWindow, '--summarizer-window');
   const fixedOverhead = o.overhead === undefined || o.overhead.trim() === '0' ? 0 : int(o.overhead, '--overhead')!;
-  const plan = planOutput(file, o.out, to);
+  // a session is compacted in place unless --out names another file
+  const plan = planOutput(file, session ? (o.out ?? file) : o.out, to);
 
   let t: Transcript;
   try {
@@ -253,6 +343,10 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     throw err;
   }
   if (ac.signal.aborted) throw interrupted();
+  // a session's own model window, when its file tells it, is the default --window
+  const known = session ? sessionWindow(t) : {};
+  const windowFrom = session && o.window === undefined && o.budget === undefined && known.window ? known : undefined;
+  if (windowFrom) window = windowFrom.window;
 
   const meter = new TokenMeter();
   const tools = recordedToolDefinitions(t);
@@ -317,6 +411,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   // Compacted: the new surface. Not compacted: a conversion is still written (an export of the whole session); `--to same` would only copy the input.
   const kind: 'compacted' | 'export' | undefined = result.compacted ? 'compacted' : !result.dryRun && to !== 'same' ? 'export' : result.dryRun ? 'compacted' : undefined;
   let written: { path: string; backup?: string } | undefined;
+  let recordProblem: string | undefined;
   if (kind && !result.dryRun) {
     let text: string;
     try {
@@ -328,7 +423,23 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     await yieldToSignals();
     if (ac.signal.aborted) throw interrupted();
     // From here a signal waits for the write to finish (the handler runs after it), then the report is printed.
-    if (!dry) written = writeOutput(plan, file, text);
+    if (!dry) {
+      const before = plan.inPlace ? fileDigest(file) : undefined;
+      written = writeOutput(plan, file, text);
+      if (before && written.backup) {
+        const buf = Buffer.from(text, 'utf8');
+        recordProblem = recordCompaction(file, {
+          at: new Date().toISOString(),
+          backup: written.backup,
+          before,
+          after: { sha256: createHash('sha256').update(buf).digest('hex'), size: buf.length },
+          tokensBefore: result.tokensBefore,
+          tokensAfter: result.tokensAfter,
+          summarizer: usedSummarizer ?? 'none',
+          ...(result.action ? { action: result.action } : {}),
+        });
+      }
+    }
   }
   const backup = written?.backup ?? (dry && kind && plan.inPlace ? backupName(file) : undefined);
   const json: CompactJson = {
@@ -339,6 +450,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     backup: backup ?? null,
     overhead,
     fallback: result.fallback ?? null,
+    session: session ? { host: session.host, id: session.id, path: session.path, resume: HOST_TABLE[session.host].resume(session) } : null,
   };
 
   if (o.json) {
@@ -380,7 +492,14 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     lines.push(`  ${would('would write', 'wrote')} ${plan.path} (${outFormat}${plan.inPlace ? ', in place' : ''})`);
   }
   if (backup) lines.push(`  ${would('would keep a backup of the original', 'backup of the original')}: ${backup}${dry ? '' : ` (to restore: ${restoreCommand(backup, resolve(file))})`}`);
+  if (recordProblem) lines.push(`  ${recordProblem}`);
+  if (windowFrom) lines.push(`  window ${windowFrom.window} tokens, ${windowFrom.source === 'recorded' ? `recorded by ${HOST_TABLE[session!.host].name}` : `of ${windowFrom.model}`} (--window or --budget to change it)`);
   if (result.compacted || result.dryRun) lines.push(`  took ${json.durationMs} ms`);
+  if (json.session) {
+    lines.push(`resume it: ${json.session.resume.shell}`);
+    if (json.session.resume.note) lines.push(`  (${json.session.resume.note})`);
+    if (written?.backup) lines.push(`undo it: hive-mind compact --undo --session ${json.session.id} --host ${session!.host}`);
+  }
   process.stdout.write(lines.join('\n') + '\n');
   await interruptedAfterWrite(ac, written);
 }

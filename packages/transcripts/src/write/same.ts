@@ -114,6 +114,7 @@ function writeClaudeCode(t: Transcript, original: string): string {
   const lines = new Lines(original);
   const out: Rec[] = [];
   const uuidMap = new Map<string, string>();
+  const messageIds = new Map<string, string>();
   let parent: string | null = st.leafUuid ?? null;
   const { replaced, cp, k, surface } = changes(t);
   let nodes: readonly SurfaceNode[];
@@ -166,6 +167,16 @@ function writeClaudeCode(t: Transcript, original: string): string {
         // new content (e.g. a masked tool result), the record's other fields kept; the full tool output copy goes too
         rec.message = anthropicChanged((orig.message ?? {}) as Rec, n);
         delete rec.toolUseResult;
+      }
+      // Claude Code treats lines with one `message.id` as one API message and keeps the first
+      // it reads: a copy keeping the old id resolves to the old line, and the next turn would
+      // chain from there (off the compacted branch). Each copied message gets a new id, the
+      // same for every line of one message.
+      const m = rec.message as Rec | undefined;
+      if (m && typeof m.id === 'string') {
+        let id = messageIds.get(m.id);
+        if (!id) messageIds.set(m.id, (id = `msg_hm_${randomUUID().replace(/-/g, '').slice(0, 24)}`));
+        rec.message = { ...m, id };
       }
       if (typeof orig.uuid === 'string') uuidMap.set(orig.uuid, u);
       if (typeof orig.sourceToolAssistantUUID === 'string') rec.sourceToolAssistantUUID = uuidMap.get(orig.sourceToolAssistantUUID) ?? orig.sourceToolAssistantUUID;

@@ -1,0 +1,230 @@
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HOST_TABLE, SESSION_HOSTS, type SessionHead, type SessionHost } from './hosts.js';
+
+/** Bytes read from the start of a file to find its id, cwd and version (a Codex `session_meta` line holds the whole system prompt). */
+export const HEAD_BYTES = 1024 * 1024;
+
+/** One session file a host keeps. */
+export interface SessionFile {
+  host: SessionHost;
+  /** The host's session id: the file name for Claude Code (what `claude --resume` looks up), else the id the file records (its name when it records none). */
+  id: string;
+  /** Absolute path of the file. */
+  path: string;
+  /** The working directory the host recorded (none for Hermes). */
+  cwd?: string;
+  /** The version that wrote it (see {@link SessionHead.version}). */
+  version?: string;
+  /** Last modification, ms since the epoch. */
+  mtimeMs: number;
+  /** Bytes. */
+  size: number;
+  /** Set when the head of the file cannot be read (unreadable, not JSON, cut off); the file is still listed. */
+  problem?: string;
+}
+
+/** What to list. */
+export interface ListOptions {
+  /** Only this host. */
+  host?: SessionHost;
+  /** Only sessions started in this folder (compared after resolving symlinks); undefined lists every project. */
+  cwd?: string;
+  /** Where `HOME` and the hosts' variables (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`) come from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Why a session could not be found; `code` tells which case. */
+export class SessionLookupError extends Error {
+  readonly exitCode = 2 as const;
+  constructor(
+    message: string,
+    readonly code: 'no-session' | 'not-found' | 'ambiguous',
+    /** The sessions that matched, for `ambiguous`. */
+    readonly candidates: SessionFile[] = [],
+  ) {
+    super(message);
+    this.name = 'SessionLookupError';
+  }
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** The first bytes of a file, as complete lines (a line cut at the limit is dropped). */
+function headLines(path: string): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, n)) > 0; ) n += r;
+    const text = buf.subarray(0, n).toString('utf8');
+    const lines = text.split('\n');
+    if (n === buf.length) lines.pop();
+    return lines.filter((l) => l.trim());
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type Rec = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
+/** Read the id, cwd and version from the head of a session file. @throws when no line of the head is JSON. */
+export function readSessionHead(host: SessionHost, path: string): SessionHead {
+  if (host === 'hermes') {
+    // one JSON object; session_id is among its first keys (hermes-agent writes it first)
+    const text = headLines(path).join('\n');
+    const m = /"session_id"\s*:\s*"([^"]+)"/.exec(text);
+    if (!text.trimStart().startsWith('{')) throw new Error('not a JSON object');
+    return m ? { id: m[1] } : {};
+  }
+  const head: SessionHead = {};
+  let parsed = 0;
+  let firstError: string | undefined;
+  for (const line of headLines(path)) {
+    let rec: Rec;
+    try {
+      rec = JSON.parse(line) as Rec;
+    } catch (e) {
+      firstError ??= (e as Error).message;
+      continue;
+    }
+    if (!rec || typeof rec !== 'object') continue;
+    parsed++;
+    if (host === 'claude-code') {
+      head.id ??= str(rec.sessionId);
+      head.cwd ??= str(rec.cwd);
+      head.version ??= str(rec.version);
+      if (head.id && head.cwd && head.version) break;
+    } else if (host === 'codex') {
+      const p = rec.payload as Rec | undefined;
+      if (rec.type === 'session_meta' && p) {
+        head.id = str(p.id) ?? str(p.session_id);
+        head.cwd = str(p.cwd);
+        head.version = str(p.cli_version);
+        break;
+      }
+    } else if (host === 'pi') {
+      if (rec.type === 'session') {
+        head.id = str(rec.id);
+        head.cwd = str(rec.cwd);
+        head.version = typeof rec.version === 'number' ? String(rec.version) : '1';
+      }
+      break;
+    }
+  }
+  if (!parsed) throw new Error(firstError ? `not JSONL (${firstError})` : 'empty file');
+  return head;
+}
+
+/** Files `depth` folders below `dir` whose names pass `keep` (unreadable folders are skipped). */
+function filesAt(dir: string, depth: number, keep: (name: string) => boolean): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const n of names) {
+    const p = join(dir, n);
+    if (depth > 0) {
+      try {
+        if (statSync(p).isDirectory()) out.push(...filesAt(p, depth - 1, keep));
+      } catch {
+        /* gone or unreadable */
+      }
+    } else if (keep(n)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The sessions the hosts keep, newest first (by last modification). With `cwd`, only those
+ * started in that folder: Claude Code and pi by their per-project folder (and the recorded
+ * cwd), Codex by the `cwd` of `session_meta`; Hermes records no folder, so its sessions are
+ * listed only without `cwd`, or with `host: 'hermes'`. A file whose head cannot be read is
+ * listed with `problem` set, never fatal.
+ */
+export function listSessions(opts: ListOptions = {}): SessionFile[] {
+  const env = opts.env ?? process.env;
+  const want = opts.cwd === undefined ? undefined : real(opts.cwd);
+  const out: SessionFile[] = [];
+  for (const host of opts.host ? [opts.host] : SESSION_HOSTS) {
+    const spec = HOST_TABLE[host];
+    const root = spec.root(env);
+    let files: string[];
+    if (want !== undefined && spec.projectDir) {
+      const dirs = new Set([spec.projectDir(want), spec.projectDir(resolve(opts.cwd!))]);
+      files = [...dirs].flatMap((d) => filesAt(join(root, d), 0, spec.isSessionFile));
+    } else if (want !== undefined && host === 'hermes' && opts.host !== 'hermes') {
+      continue;
+    } else files = filesAt(root, spec.depth, spec.isSessionFile);
+    for (const path of files) {
+      let st;
+      try {
+        st = statSync(path);
+      } catch {
+        continue;
+      }
+      if (!st.isFile()) continue;
+      const f: SessionFile = { host, id: spec.idFromName(path.slice(path.lastIndexOf('/') + 1)) ?? path, path, mtimeMs: st.mtimeMs, size: st.size };
+      try {
+        const head = readSessionHead(host, path);
+        // Claude Code's `--resume <id>` looks the file up by name (a forked session's file holds
+        // lines copied with the old sessionId), so its name is its id
+        if (head.id && host !== 'claude-code') f.id = head.id;
+        if (head.cwd) f.cwd = head.cwd;
+        if (head.version) f.version = head.version;
+      } catch (e) {
+        f.problem = `unreadable: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+      }
+      if (want !== undefined && host === 'codex' && (!f.cwd || real(f.cwd) !== want)) continue;
+      out.push(f);
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+}
+
+/**
+ * The session `ref` names: `latest` (the newest session of this folder, any host unless
+ * `host` is given) or a session id (every host's folders are searched, the cwd is not
+ * required to match; a unique prefix of at least 8 characters works too).
+ * @throws SessionLookupError `no-session` (nothing for this folder), `not-found` (no such
+ * id), `ambiguous` (the id or prefix matches several sessions, e.g. of several hosts: the
+ * message lists them and says which `--host` to give).
+ */
+export function resolveSession(ref: string, opts: ListOptions = {}): SessionFile {
+  const hostName = opts.host ? HOST_TABLE[opts.host].name : 'any host';
+  if (ref === 'latest') {
+    const all = listSessions(opts);
+    if (!all.length) {
+      const where = opts.cwd === undefined ? 'anywhere' : `for ${real(opts.cwd)}`;
+      throw new SessionLookupError(`no session of ${hostName} ${where}; looked in ${(opts.host ? [opts.host] : SESSION_HOSTS).map((h) => HOST_TABLE[h].root(opts.env ?? process.env)).join(', ')} (run hive-mind sessions --all to see every project's)`, 'no-session');
+    }
+    return all[0]!;
+  }
+  const all = listSessions({ ...opts, cwd: undefined });
+  let hits = all.filter((s) => s.id === ref);
+  if (!hits.length && ref.length >= 8) hits = all.filter((s) => s.id.startsWith(ref));
+  if (!hits.length) throw new SessionLookupError(`no session ${JSON.stringify(ref)} of ${hostName} (run hive-mind sessions --all to list them)`, 'not-found');
+  if (hits.length > 1) {
+    hits = [...hits].sort((a, b) => SESSION_HOSTS.indexOf(a.host) - SESSION_HOSTS.indexOf(b.host) || b.mtimeMs - a.mtimeMs);
+    const hosts = new Set(hits.map((s) => s.host));
+    const list = hits.map((s) => `${HOST_TABLE[s.host].name} ${s.id} (${s.path})`).join('; ');
+    throw new SessionLookupError(
+      hosts.size > 1
+        ? `session ${JSON.stringify(ref)} matches sessions of several hosts: ${list}; give --host ${[...hosts].join(' or --host ')}`
+        : `session ${JSON.stringify(ref)} matches ${hits.length} sessions: ${list}; give more of the id`,
+      'ambiguous',
+      hits,
+    );
+  }
+  return hits[0]!;
+}
