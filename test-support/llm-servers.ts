@@ -1112,3 +1112,97 @@ export class ResponsesServer extends ModelServer<ResponsesReply> {
 export async function startResponsesServer(opts: ResponsesServerOptions = {}): Promise<ResponsesServer> {
   return new ResponsesServer(opts).listen();
 }
+
+// ---------------------------------------------------------------------------
+// OpenAI Embeddings API
+
+/**
+ * One reply of the embeddings server. Without `vectors` the server computes them
+ * ({@link hashedEmbedding} of each input); `vectors` replaces them (a wrong count or
+ * length is how a test sends a bad response). Faults as for every dialect.
+ */
+export interface EmbeddingsReplySpec extends ReplyControl {
+  vectors?: number[][];
+  model?: string;
+}
+export type EmbeddingsReply = EmbeddingsReplySpec;
+
+export interface EmbeddingsServerOptions extends ServerOptions {
+  /** Replies consumed in order; once empty, `fallback` (default `{}`: computed vectors). */
+  script?: Script<EmbeddingsReply>;
+  fallback?: EmbeddingsReply;
+  /** Vector length when the request has no `dimensions`. Default 64. */
+  dimensions?: number;
+  /** Models listed by `GET /v1/models`. Default: ['embed-test']. */
+  models?: string[];
+}
+
+/**
+ * A deterministic embedding of `text`: a hashed bag of words (lower-cased letter/digit runs,
+ * each word's FNV-1a hash picks a coordinate and a sign), L2-normalized; texts sharing words
+ * have a positive cosine. Not a model: a stand-in with the wire shape of one.
+ */
+export function hashedEmbedding(text: string, dimensions: number): number[] {
+  const v = new Array<number>(dimensions).fill(0);
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193) >>> 0;
+    v[h % dimensions] = v[h % dimensions]! + (h & 0x80000000 ? -1 : 1);
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+/**
+ * OpenAI `POST /v1/embeddings`: `{model, input: string | string[], dimensions?, encoding_format?}`
+ * answered `{object: 'list', data: [{object: 'embedding', index, embedding}], model, usage}`
+ * (`encoding_format: 'base64'` sends little-endian float32 as base64, as the API does).
+ * Field names follow OpenAI's API reference, "Embeddings".
+ */
+export class OpenAIEmbeddingsServer extends ModelServer<EmbeddingsReply> {
+  readonly models: string[];
+  readonly dimensions: number;
+
+  constructor(opts: EmbeddingsServerOptions = {}) {
+    super({ ...opts, fallback: opts.fallback ?? {} });
+    this.models = opts.models ?? ['embed-test'];
+    this.dimensions = opts.dimensions ?? 64;
+    this.route('POST', '/v1/embeddings', (ctx) => this.embeddings(ctx));
+    this.route('GET', '/v1/models', (ctx) => ctx.json(200, openaiModels(this.models)));
+  }
+
+  get embeddingRequests(): RecordedRequest[] {
+    return this.requestsTo('/v1/embeddings');
+  }
+
+  private async embeddings(ctx: ReplyContext): Promise<void> {
+    const next = await this.takeReply(ctx, openaiErrorBody);
+    if (next === undefined) return;
+    if (await applyPreFault(ctx, next, openaiErrorBody)) return;
+    const body = ctx.req.body;
+    const inputs: unknown[] = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input : [];
+    if (!inputs.length || inputs.some((x) => typeof x !== 'string')) {
+      ctx.req.outcome.kind = 'bad-request';
+      ctx.json(400, openaiErrorBody({ kind: 'status', status: 400, message: "'input' must be a string or a non-empty array of strings" }));
+      return;
+    }
+    const dims = Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : this.dimensions;
+    const vectors = next.vectors ?? inputs.map((t) => hashedEmbedding(t as string, dims));
+    const encode = (v: number[]) => (body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v);
+    const tokens = inputs.reduce<number>((n, t) => n + estimateTokens(t as string), 0);
+    ctx.json(
+      200,
+      {
+        object: 'list',
+        data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: encode(v) })),
+        model: next.model ?? (typeof body.model === 'string' ? body.model : this.models[0]),
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      },
+      next.headers,
+    );
+  }
+}
+
+export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}): Promise<OpenAIEmbeddingsServer> {
+  return new OpenAIEmbeddingsServer(opts).listen();
+}

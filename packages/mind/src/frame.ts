@@ -1,3 +1,4 @@
+import type { EmbeddingsConfig } from './embeddings.js';
 // type only: the default meter is a local estimate, so importing the mind loads nothing of the compaction package
 // (its index also loads the LLM summarizers, openai and @anthropic-ai/sdk: ~1.3 s measured)
 import type { TokenMeter } from '@hive-mind/compaction/tokens';
@@ -227,6 +228,13 @@ export interface MindOptions {
   deprecatedDays?: number;
   /** Ranking weights. Defaults: relevance 0.6, importance 0.25, recency 0.15, halfLifeDays 30. */
   weights?: Partial<RankingWeights>;
+  /**
+   * The optional embeddings plug-in (an OpenAI-compatible `/v1/embeddings` endpoint): when set,
+   * {@link Mind.searchHybrid} fuses BM25 with vector similarity and {@link Mind.embedPending}
+   * backfills vectors. Unset (the default): no vector is computed, nothing opens a connection.
+   * Validated at open (`INVALID` naming the key).
+   */
+  embeddings?: EmbeddingsConfig;
   /** Clock (tests). Default `() => new Date()`. */
   now?: () => Date;
 }

@@ -19,6 +19,15 @@ export { Mind } from './store.js';
 export { ftsQuery } from './search.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS } from './prompt-floor.js';
 export {
+  validateEmbeddingsConfig,
+  embeddingsConfigFromEnv,
+  embedTexts,
+  EmbeddingsError,
+  EMBEDDINGS_ENV,
+  type EmbeddingsConfig,
+} from './embeddings.js';
+export { RRF_K, LAZY_BACKFILL, type EmbedReport, type HybridSearchResult } from './vectors.js';
+export {
   IMPORTANCES,
   SCOPES,
   SOURCES,

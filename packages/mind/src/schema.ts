@@ -3,7 +3,7 @@ import { indexText } from './analyze.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -122,6 +122,31 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
       CREATE VIRTUAL TABLE frames_fts USING fts5(content, tags, context, tokenize = 'porter unicode61');
       ${ftsTriggers()}
       INSERT INTO frames_fts(rowid, content, tags, context) SELECT ${ftsRowOf('f')} FROM frames f;
+    `);
+  },
+  // v4 -> v5: the FTS triggers again, their neighbour lookups now able to use the partial index
+  // `frames_session` (v4's scanned the table: a save cost O(frames)); `frame_vectors`, the optional
+  // embeddings plug-in's vectors (vectors.ts), dropped with their frame or when its content changes
+  (db) => {
+    db.exec(`
+      DROP TRIGGER frames_ai;
+      DROP TRIGGER frames_ad;
+      DROP TRIGGER frames_au;
+      ${ftsTriggers()}
+      CREATE TABLE frame_vectors (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        frame_id INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        dims INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        UNIQUE (frame_id, model)
+      );
+      CREATE TRIGGER frames_vectors_ad AFTER DELETE ON frames BEGIN
+        DELETE FROM frame_vectors WHERE frame_id = old.id;
+      END;
+      CREATE TRIGGER frames_vectors_au AFTER UPDATE OF content ON frames BEGIN
+        DELETE FROM frame_vectors WHERE frame_id = old.id;
+      END;
     `);
   },
 ];

@@ -54,6 +54,24 @@ function analyzed(query: string): AnalyzedQuery {
 }
 
 /**
+ * The frame filters of {@link SearchOptions} as SQL over `frames f` (AND-ed conditions) and their
+ * parameters. Throws `INVALID` for an unknown scope.
+ */
+export function frameFilters(opts: SearchOptions, now: Date): { sql: string; params: unknown[] } {
+  const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
+  for (const s of scopes) if (!SCOPES.includes(s)) throw new MindError(`search option \`scopes\`: unknown scope ${JSON.stringify(s)}`, 'INVALID');
+  const where: string[] = [`f.scope IN (${scopes.map(() => '?').join(',')})`];
+  const params: unknown[] = [...scopes];
+  if (!opts.includeQuarantined) where.push('f.quarantined = 0');
+  if (!opts.includeRetired) {
+    where.push("f.importance <> 'deprecated'", 'f.superseded_by IS NULL', '(f.expires_at IS NULL OR f.expires_at > ?)');
+    params.push(now.toISOString());
+  }
+  if (!opts.includeTemporary) where.push("f.importance <> 'temporary'");
+  return { sql: where.join(' AND '), params };
+}
+
+/**
  * Full-text search: see {@link Mind.search}. Candidates are FTS5's own rank-ordered best
  * `4 × max(5 × limit, 50)` matches filtered by the frame filters (a full filtered join when that
  * leaves too few); ids and bm25 only until the final rows are read.
@@ -62,19 +80,10 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   const q = analyzed(query);
   const limit = opts.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MindError(`search option \`limit\` must be an integer 1-1000, got ${opts.limit}`, 'INVALID');
-  const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
-  for (const s of scopes) if (!SCOPES.includes(s)) throw new MindError(`search option \`scopes\`: unknown scope ${JSON.stringify(s)}`, 'INVALID');
   const now = ctx.now();
-  const where: string[] = ['frames_fts MATCH ?', `f.scope IN (${scopes.map(() => '?').join(',')})`];
-  const params: unknown[] = [...scopes];
-  if (!opts.includeQuarantined) where.push('f.quarantined = 0');
-  if (!opts.includeRetired) {
-    where.push("f.importance <> 'deprecated'", 'f.superseded_by IS NULL', '(f.expires_at IS NULL OR f.expires_at > ?)');
-    params.push(now.toISOString());
-  }
-  if (!opts.includeTemporary) where.push("f.importance <> 'temporary'");
+  const { sql: filters, params } = frameFilters(opts, now);
+  const where = ['frames_fts MATCH ?', filters];
   const candidates = Math.max(limit * 5, 50);
-  const filters = where.slice(1).join(' AND ');
   // FTS5's own rank-ordered best 4 × candidates (ids and bm25 only), then the frame rows that pass
   // the filters in one statement; the full filtered join only when the filters left too few of a
   // match set larger than what was asked

@@ -26,7 +26,7 @@ const indexed = (a: string) => `coalesce(${a}.search_text, ${a}.content)`;
  */
 export function contextOf(a: string): string {
   const side = (cmp: string, order: string, n: number) =>
-    `SELECT t FROM (SELECT substr(${indexed('c')}, 1, ${CONTEXT_CHARS}) AS t FROM frames c WHERE c.session_id = ${a}.session_id AND c.id ${cmp} ${a}.id ORDER BY c.id ${order} LIMIT ${n})`;
+    `SELECT t FROM (SELECT substr(${indexed('c')}, 1, ${CONTEXT_CHARS}) AS t FROM frames c WHERE c.session_id <> '' AND c.session_id = ${a}.session_id AND c.id ${cmp} ${a}.id ORDER BY c.id ${order} LIMIT ${n})`;
   return `(CASE WHEN ${a}.session_id = '' THEN '' ELSE (SELECT coalesce(group_concat(t, ' '), '') FROM (${side('<', 'DESC', CONTEXT_BEFORE)} UNION ALL ${side('>', 'ASC', CONTEXT_AFTER)})) END)`;
 }
 
@@ -41,8 +41,8 @@ export function ftsRowOf(a: string): string {
  * is added, changed or deleted.
  */
 export function contextHoldersOf(a: string): string {
-  return `SELECT id FROM (SELECT h.id FROM frames h WHERE ${a}.session_id <> '' AND h.session_id = ${a}.session_id AND h.id < ${a}.id ORDER BY h.id DESC LIMIT ${CONTEXT_AFTER})
-    UNION ALL SELECT id FROM (SELECT h.id FROM frames h WHERE ${a}.session_id <> '' AND h.session_id = ${a}.session_id AND h.id > ${a}.id ORDER BY h.id ASC LIMIT ${CONTEXT_BEFORE})`;
+  return `SELECT id FROM (SELECT h.id FROM frames h WHERE ${a}.session_id <> '' AND h.session_id <> '' AND h.session_id = ${a}.session_id AND h.id < ${a}.id ORDER BY h.id DESC LIMIT ${CONTEXT_AFTER})
+    UNION ALL SELECT id FROM (SELECT h.id FROM frames h WHERE ${a}.session_id <> '' AND h.session_id <> '' AND h.session_id = ${a}.session_id AND h.id > ${a}.id ORDER BY h.id ASC LIMIT ${CONTEXT_BEFORE})`;
 }
 
 /**

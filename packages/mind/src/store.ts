@@ -21,6 +21,7 @@ import { openDatabase } from './open.js';
 import { recallFrames } from './recall.js';
 import { prepareSave, saveOne } from './save.js';
 import { searchFrames } from './search.js';
+import { embedPendingFrames, searchHybridFrames, type EmbedReport, type HybridSearchResult } from './vectors.js';
 import { resolveOptions } from './validate.js';
 
 
@@ -116,6 +117,34 @@ export class Mind {
    */
   search(query: string, opts: SearchOptions = {}): SearchHit[] {
     return searchFrames(this.ctx, query, opts);
+  }
+
+  /**
+   * Search with the embeddings plug-in when this mind was opened with `embeddings`: BM25 and
+   * vector similarity fused by reciprocal rank (README "Embeddings (optional)"); the query is
+   * embedded with up to 32 frames still without a vector. Without the plug-in, or when the
+   * endpoint is down or answers badly, the BM25 ranking of {@link search} with `ranking: 'bm25'`
+   * and a `notice` saying why. Throws what {@link search} throws.
+   */
+  searchHybrid(query: string, opts: SearchOptions = {}): Promise<HybridSearchResult> {
+    return searchHybridFrames(this.ctx, this.ctx.config.embeddings, query, opts);
+  }
+
+  /**
+   * Compute the vectors of frames that have none (the backfill), at most `limit`, only `ids` when
+   * given (what a save just stored); see vectors.ts.
+   * Throws `INVALID` when the mind has no `embeddings` configured or is read-only; an endpoint
+   * failure is reported in the result, never thrown, and nothing stored is lost.
+   */
+  embedPending(opts: { limit?: number; ids?: readonly number[]; signal?: AbortSignal } = {}): Promise<EmbedReport> {
+    const cfg = this.ctx.config.embeddings;
+    if (!cfg) throw new MindError(`${this.path}: no embeddings configured (MindOptions.embeddings, or HIVE_MIND_EMBEDDINGS_URL and HIVE_MIND_EMBEDDINGS_MODEL)`, 'INVALID', this.path);
+    return embedPendingFrames(this.ctx, cfg, opts);
+  }
+
+  /** True when this mind was opened with the embeddings plug-in. */
+  get embeddingsConfigured(): boolean {
+    return this.ctx.config.embeddings !== undefined;
   }
 
   /**

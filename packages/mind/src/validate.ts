@@ -1,3 +1,4 @@
+import { validateEmbeddingsConfig, type ResolvedEmbeddings } from './embeddings.js';
 import { MindError } from './errors.js';
 import { ESTIMATE_METER, IMPORTANCES, SCOPES, SOURCES, type FrameInput, type MindOptions, type RankingWeights, type TokenCounter } from './frame.js';
 
@@ -14,6 +15,8 @@ export interface MindConfig {
   deprecatedDays: number;
   weights: RankingWeights;
   now: () => Date;
+  /** The embeddings plug-in, validated; undefined: offline (the default). */
+  embeddings?: ResolvedEmbeddings;
 }
 
 /**
@@ -35,6 +38,7 @@ export function resolveOptions(opts: MindOptions): MindConfig {
     deprecatedDays: opts.deprecatedDays ?? 90,
     weights: { relevance: 0.6, importance: 0.25, recency: 0.15, halfLifeDays: 30, ...opts.weights },
     now: opts.now ?? (() => new Date()),
+    ...(opts.embeddings !== undefined ? { embeddings: validateEmbeddingsConfig(opts.embeddings) } : {}),
   };
   if (!(config.chunkChars >= 200)) throw new MindError(`option chunkChars must be >= 200, got ${opts.chunkChars}`, 'INVALID');
   if (!(config.maxContentBytes > 0)) throw new MindError(`option maxContentBytes must be > 0, got ${opts.maxContentBytes}`, 'INVALID');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
 import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
+import { startEmbeddingsServer } from '../../../test-support/llm-servers.js';
 
 let t: ReturnType<typeof tmp>;
 beforeAll(() => ensureBuilt('cli'), 300_000);
@@ -26,7 +27,7 @@ describe('hive-mind mind (built binary)', () => {
     expect(a).toMatchObject({ status: 'inserted', id: 1 });
     const b = json(await cli(['mind', 'save', 'Never force-push to main', '--importance', 'critical', '--json']));
     const s = json(await cli(['mind', 'search', 'helm billing', '--json']));
-    expect(Object.keys(s)).toEqual(['results']);
+    expect(s.ranking).toBe('bm25'); // no embeddings configured: BM25 only, no connection
     expect(s.results.map((h: { id: number }) => h.id)).toEqual([a.id]);
     expect(s.results[0]).toMatchObject({ kind: 'decision', importance: 'important', host: 'cli', source: 'user_stated' });
     const plain = await cli(['mind', 'search', 'helm']);
@@ -46,6 +47,39 @@ describe('hive-mind mind (built binary)', () => {
     const st = json(await cli(['mind', 'stats', '--json']));
     expect(st).toMatchObject({ frames: 1, history: 1, schemaVersion: SCHEMA_VERSION });
     expect(statSync(join(t.dir, 'personal.mind')).mode & 0o777).toBe(0o600);
+  });
+
+  it('with the embeddings plug-in: save computes the vector, search is hybrid, embed backfills; endpoint down: BM25 and a notice', async () => {
+    const server = await startEmbeddingsServer({ dimensions: 32 });
+    const env = { HIVE_MIND_EMBEDDINGS_URL: server.v1Url, HIVE_MIND_EMBEDDINGS_MODEL: 'embed-test' };
+    try {
+      const a = json(await cli(['mind', 'save', 'The staging cluster runs on k3s', '--json'], { env }));
+      expect(server.embeddingRequests.map((r) => r.body.input)).toEqual([['The staging cluster runs on k3s']]);
+      json(await cli(['mind', 'save', 'lint before each commit', '--json'])); // saved without the plug-in: no vector yet
+      expect(json(await cli(['mind', 'embed', '--json'], { env }))).toEqual({ embedded: 1, pending: 0 });
+      const s = json(await cli(['mind', 'search', 'staging cluster', '--json'], { env }));
+      expect(s.ranking).toBe('hybrid');
+      expect(s.results[0].id).toBe(a.id);
+      await server.close();
+      const down = await cli(['mind', 'search', 'staging cluster'], { env });
+      expect(down.code).toBe(0);
+      expect(down.stdout).toMatch(/The staging cluster runs on k3s/);
+      expect(down.stderr).toMatch(/^hive-mind: embeddings endpoint http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings unreachable: .*; ranked by BM25 only\n$/);
+      const saved = await cli(['mind', 'save', 'the release train leaves on thursdays'], { env });
+      expect(saved.code).toBe(0);
+      expect(saved.stdout).toMatch(/^inserted #3 — vector not computed \(embeddings endpoint .* unreachable: .*\); `hive-mind mind embed` or the next search computes it\n$/);
+      const emb = await cli(['mind', 'embed'], { env });
+      expect(emb.code).toBe(1);
+      expect(emb.stdout).toMatch(/^0 frames embedded, 1 still without a vector; stopped: embeddings endpoint/);
+      const off = await cli(['mind', 'embed']);
+      expect(off.code).toBe(2);
+      expect(off.stderr).toMatch(/no embeddings configured: set HIVE_MIND_EMBEDDINGS_URL/);
+      const bad = await cli(['mind', 'search', 'x'], { env: { HIVE_MIND_EMBEDDINGS_URL: 'ftp://nope' } });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/HIVE_MIND_EMBEDDINGS_URL must be an http\(s\) URL/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('bad input: one line on stderr, exit 2; missing frame exit 1', async () => {

@@ -17,6 +17,7 @@ import {
   spoolFrames,
   type SaveResult,
   formatEnvProblem,
+  embeddingsConfigFromEnv,
   type Frame,
   type FrameInput,
   type Importance,
@@ -42,6 +43,17 @@ function withMind<T>(o: Common, fn: (m: Mind) => T, readonly = false): T {
   const m = Mind.open(mindPathOf(o), readonly ? { readonly: true } : {});
   try {
     return fn(m);
+  } finally {
+    m.close();
+  }
+}
+
+/** Like {@link withMind}, with the embeddings plug-in when the environment configures it (HIVE_MIND_EMBEDDINGS_URL...). */
+async function withEmbeddingsMind<T>(o: Common, fn: (m: Mind) => Promise<T>): Promise<T> {
+  const embeddings = embeddingsConfigFromEnv();
+  const m = Mind.open(mindPathOf(o), embeddings ? { embeddings } : {});
+  try {
+    return await fn(m);
   } finally {
     m.close();
   }
@@ -110,7 +122,7 @@ export function register(program: Command): void {
     .option('--supersedes <id>', 'id of the frame this one replaces', frameId)
     .option('--expires <iso>', 'ISO 8601 expiry time')
     .option('--json', 'print the result as JSON')
-    .action(function (this: Command, text: string, o: { importance: string; kind: string; scope: string; source: string; thread?: string; tags?: string; supersedes?: number; expires?: string }) {
+    .action(async function (this: Command, text: string, o: { importance: string; kind: string; scope: string; source: string; thread?: string; tags?: string; supersedes?: number; expires?: string }) {
       const c = common(this);
       const scope = oneOf<Scope>('--scope', SCOPES, o.scope)!;
       // no silent fallback to the personal mind: a workspace memory must name its workspace
@@ -136,8 +148,17 @@ export function register(program: Command): void {
         ...(o.expires ? { expiresAt: o.expires } : {}),
       };
       let r: SaveResult;
+      let vectorNote = '';
       try {
-        r = withMind(c, (m) => m.save(input));
+        r = await withEmbeddingsMind(c, async (m) => {
+          const saved = m.save(input);
+          // the plug-in computes the new frame's vector now; when the endpoint fails the frame is kept and embedded later
+          if (m.embeddingsConfigured && saved.status !== 'quarantined') {
+            const rep = await m.embedPending({ ids: saved.ids });
+            if (rep.error) vectorNote = `vector not computed (${rep.error}); \`hive-mind mind embed\` or the next search computes it`;
+          }
+          return saved;
+        });
       } catch (e) {
         // another writer held the store past the busy timeout: queue it rather than lose it
         if ((e as { code?: string }).code !== 'BUSY') throw e;
@@ -146,7 +167,7 @@ export function register(program: Command): void {
         return void process.stdout.write(`the store stayed busy, so the memory was queued in ${spool}; it is written by the next write or \`hive-mind mind doctor\`\n`);
       }
       if (c.json) return printJson(r);
-      const notes = [...r.notices, r.redactions.length ? `redacted: ${r.redactions.join(', ')}` : '', r.threats.length ? `QUARANTINED (${r.threats.join(', ')}): stored but never recalled automatically` : '']
+      const notes = [...r.notices, vectorNote, r.redactions.length ? `redacted: ${r.redactions.join(', ')}` : '', r.threats.length ? `QUARANTINED (${r.threats.join(', ')}): stored but never recalled automatically` : '']
         .filter(Boolean)
         .join('; ');
       process.stdout.write(`${r.status} #${r.id}${r.ids.length > 1 ? ` (${r.ids.length} parts)` : ''}${notes ? ` — ${notes}` : ''}\n`);
@@ -160,13 +181,28 @@ export function register(program: Command): void {
     .option('--include-temporary', 'include temporary frames (captured prompts)')
     .option('--include-quarantined', 'include quarantined frames')
     .option('--json', 'print {results: [...]}')
-    .action(function (this: Command, query: string, o: { limit: number; includeTemporary?: boolean; includeQuarantined?: boolean }) {
+    .action(async function (this: Command, query: string, o: { limit: number; includeTemporary?: boolean; includeQuarantined?: boolean }) {
       const c = common(this);
       // checked like list and recall: a search that skips a damaged page would print rows as if the file were sound
-      const hits = withMind(c, (m) => (m.quickCheck(), m).search(query, { limit: o.limit, includeTemporary: !!o.includeTemporary, includeQuarantined: !!o.includeQuarantined }));
-      if (c.json) return printJson({ results: hits });
+      const { hits, ranking, notice } = await withEmbeddingsMind(c, (m) => (m.quickCheck(), m).searchHybrid(query, { limit: o.limit, includeTemporary: !!o.includeTemporary, includeQuarantined: !!o.includeQuarantined }));
+      if (notice) process.stderr.write(`hive-mind: ${notice}\n`);
+      if (c.json) return printJson({ results: hits, ranking, ...(notice ? { notice } : {}) });
       if (!hits.length) return void process.stdout.write('no results\n');
       process.stdout.write(hits.map((h) => line(h, ` score ${h.score.toFixed(3)}`)).join('\n') + '\n');
+    });
+
+  mind
+    .command('embed')
+    .description('compute the vectors of frames that have none (the embeddings plug-in: HIVE_MIND_EMBEDDINGS_URL, _MODEL, _API_KEY_ENV, _DIMENSIONS)')
+    .option('--limit <n>', 'at most this many frames', positiveInt('--limit'))
+    .option('--json', 'print {embedded, pending, error?}')
+    .action(async function (this: Command, o: { limit?: number }) {
+      const c = common(this);
+      if (!embeddingsConfigFromEnv()) throw new CliError('no embeddings configured: set HIVE_MIND_EMBEDDINGS_URL (e.g. http://127.0.0.1:8080/v1) and HIVE_MIND_EMBEDDINGS_MODEL', 2);
+      const rep = await withEmbeddingsMind(c, (m) => m.embedPending(o.limit !== undefined ? { limit: o.limit } : {}));
+      if (c.json) printJson(rep);
+      else process.stdout.write(`${rep.embedded} frames embedded, ${rep.pending} still without a vector${rep.error ? `; stopped: ${rep.error}` : ''}\n`);
+      if (rep.error) process.exitCode = 1;
     });
 
   mind
