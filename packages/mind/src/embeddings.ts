@@ -83,9 +83,13 @@ export function embeddingsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): E
   const url = env[EMBEDDINGS_ENV.baseUrl];
   if (!url) return undefined;
   const dims = env[EMBEDDINGS_ENV.dimensions];
-  const cfg: Record<string, unknown> = { baseUrl: url, model: env[EMBEDDINGS_ENV.model] };
-  if (env[EMBEDDINGS_ENV.apiKeyEnv]) cfg.apiKeyEnv = env[EMBEDDINGS_ENV.apiKeyEnv];
-  if (dims) cfg.dimensions = /^\d+$/.test(dims) ? Number(dims) : dims;
+  const keyVariable = env[EMBEDDINGS_ENV.apiKeyEnv];
+  const cfg: Record<string, unknown> = {
+    baseUrl: url,
+    model: env[EMBEDDINGS_ENV.model],
+    ...(keyVariable ? { apiKeyEnv: keyVariable } : {}),
+    ...(dims ? { dimensions: /^\d+$/.test(dims) ? Number(dims) : dims } : {}),
+  };
   try {
     return validateEmbeddingsConfig(cfg, 'embeddings');
   } catch (e) {
