@@ -14,6 +14,7 @@ import { CODEX_EVENTS } from '../src/hosts/codex.js';
 import { launcherScript } from '../src/install/launcher.js';
 import { HOST_HOOK_TIMEOUT_S } from '../src/install/installer.js';
 import { CLI, logLines } from './helpers.js';
+import { loadInstaller, shQuote } from '../src/index.js';
 import { pathWithout, REPO_ROOT } from './plugin-helpers.js';
 
 const json = (p: string) => JSON.parse(readFileSync(join(REPO_ROOT, p), 'utf8')) as Record<string, unknown>;
@@ -130,5 +131,37 @@ describe('the plugin launcher (scripts/run-hive-mind)', () => {
     const mcp = run(['mcp'], {});
     expect(mcp.status).toBe(127);
     expect(mcp.stderr).toContain('install it with `npm install -g hive-mind`');
+  });
+});
+
+describe('the plugin and `hive-mind install` both active', () => {
+  it('Claude Code: install warns and verify fails naming both ways out', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hm-both-cc-'));
+    const home = join(root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const file = join(home, '.claude', 'settings.json');
+    writeFileSync(file, '{\n  "enabledPlugins": { "hive-mind@hive-mind": true }\n}\n');
+    const opts = { home, env: { ...process.env, HOME: home, HIVE_MIND_HOME: undefined }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
+    const inst = (await loadInstaller('claude-code'))!;
+    const warning = `${file}: the hive-mind plugin (hive-mind@hive-mind) is enabled too, so each session would recall twice; keep one: \`claude plugin uninstall hive-mind@hive-mind\` or \`hive-mind uninstall claude-code\``;
+    expect((await inst.install(opts)).notes).toContain(`warning: ${warning}`);
+    const v = await inst.verify(opts);
+    expect(v.ok).toBe(false);
+    expect(v.hooks.filter((h) => h.event === '(config)').map((h) => h.error)).toEqual([warning]);
+  });
+
+  it('Codex: install warns and verify fails naming both ways out', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hm-both-cx-'));
+    const home = join(root, 'home');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    const file = join(home, '.codex', 'config.toml');
+    writeFileSync(file, '[plugins."hive-mind@hive-mind"]\nenabled = true\n');
+    const opts = { home, env: { ...process.env, HOME: home, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
+    const inst = (await loadInstaller('codex'))!;
+    const warning = `${file}: the hive-mind plugin (hive-mind@hive-mind) is enabled too, so each session would recall twice; keep one: \`codex plugin remove hive-mind@hive-mind\` or \`hive-mind uninstall codex\``;
+    expect((await inst.install(opts)).notes).toContain(`warning: ${warning}`);
+    const v = await inst.verify(opts);
+    expect(v.ok).toBe(false);
+    expect(v.hooks.filter((h) => h.event === '(config)').map((h) => h.error)).toEqual([warning]);
   });
 });

@@ -55,6 +55,22 @@ function disabledProblem(file: string, text: string): string | undefined {
   return `${file}: line ${line}, column ${column}: "disableAllHooks": true: Claude Code 2.1.332 runs no hooks at all, hive-mind's included; remove it (or set it to false) to use them`;
 }
 
+/**
+ * The hive-mind plugin (plugins/claude-code) enabled in the same settings.json
+ * (`"enabledPlugins": {"hive-mind@hive-mind": true}`, what `claude plugin install` writes):
+ * with our hooks too, every session start would recall twice.
+ */
+function pluginToo(file: string, text: string): string | undefined {
+  let data: { enabledPlugins?: Record<string, unknown> };
+  try {
+    data = JSON_FORMAT.parse(file, text.replace(/^\uFEFF/, '')) as typeof data;
+  } catch {
+    return undefined;
+  }
+  if (data.enabledPlugins?.['hive-mind@hive-mind'] !== true) return undefined;
+  return `${file}: the hive-mind plugin (hive-mind@hive-mind) is enabled too, so each session would recall twice; keep one: \`claude plugin uninstall hive-mind@hive-mind\` or \`hive-mind uninstall claude-code\``;
+}
+
 export const claudeCodeSpec: InstallerSpec = {
   host: 'claude-code',
   configs: (opts, prefix) => [
@@ -65,9 +81,11 @@ export const claudeCodeSpec: InstallerSpec = {
     if (action === 'uninstall') return [c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.'];
     const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after, { bomAllowed: true });
     const disabled = c!.after === undefined ? undefined : disabledProblem(c!.spec.file, c!.after);
+    const plugin = c!.after === undefined ? undefined : pluginToo(c!.spec.file, c!.after);
     return [
       ...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []),
       ...(disabled ? [`warning: ${disabled}`] : []),
+      ...(plugin ? [`warning: ${plugin}`] : []),
       'Claude Code loads hooks at session start: new sessions use hive-mind; running sessions need a restart (or review them under /hooks).',
     ];
   },
@@ -87,7 +105,8 @@ export const installer: HostInstaller = {
         const text = readText(file);
         const p = text === undefined ? undefined : strictJsonProblem(file, text, { bomAllowed: true });
         const d = text === undefined ? undefined : disabledProblem(file, text);
-        return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...(d ? [d] : [])];
+        const both = text === undefined ? undefined : pluginToo(file, text);
+        return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...(d ? [d] : []), ...(both ? [both] : [])];
       },
     }),
 };

@@ -46,6 +46,23 @@ export const CODEX_TRUST_NOTE =
 /** What Codex 0.171.0 does with a hooks.json that is not strict JSON (seen with the real binary). */
 const STRICT_JSON = 'Codex 0.171.0 refuses such a hooks.json ("failed to parse hooks config") and runs none of its hooks. hive-mind kept your file as it is; remove comments, trailing commas and a leading byte order mark so Codex loads its hooks.';
 
+/**
+ * The hive-mind plugin (plugins/codex) enabled in config.toml (`[plugins."hive-mind@hive-mind"]
+ * enabled = true`, what `codex plugin add` writes): with our hooks too, every session start
+ * would recall twice.
+ */
+function pluginToo(file: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let enabled: unknown;
+  try {
+    enabled = (TOML_FORMAT.parse(file, text) as { plugins?: Record<string, { enabled?: unknown }> }).plugins?.['hive-mind@hive-mind']?.enabled;
+  } catch {
+    return undefined;
+  }
+  if (enabled !== true) return undefined;
+  return `${file}: the hive-mind plugin (hive-mind@hive-mind) is enabled too, so each session would recall twice; keep one: \`codex plugin remove hive-mind@hive-mind\` or \`hive-mind uninstall codex\``;
+}
+
 export const codexSpec: InstallerSpec = {
   host: 'codex',
   configs: (opts, prefix) => [
@@ -58,7 +75,8 @@ export const codexSpec: InstallerSpec = {
     const [json, toml] = configs;
     if (action === 'install') {
       const problem = json!.after === undefined ? undefined : strictJsonProblem(json!.spec.file, json!.after);
-      return [...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []), CODEX_TRUST_NOTE];
+      const plugin = pluginToo(toml!.spec.file, toml!.after);
+      return [...(problem ? [`warning: ${problem}: ${STRICT_JSON}`] : []), ...(plugin ? [`warning: ${plugin}`] : []), CODEX_TRUST_NOTE];
     }
     const notes: string[] = [];
     // hooks of the user's left in hooks.json need the flag we just took out
@@ -106,7 +124,9 @@ export const installer: HostInstaller = {
         const file = join(codexDir(opts), 'hooks.json');
         const text = readText(file);
         const p = text === undefined ? undefined : strictJsonProblem(file, text);
-        return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...hooksFlagProblem(join(codexDir(opts), 'config.toml'))];
+        const tomlFile = join(codexDir(opts), 'config.toml');
+        const both = pluginToo(tomlFile, readText(tomlFile));
+        return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...hooksFlagProblem(tomlFile), ...(both ? [both] : [])];
       },
     }),
 };
