@@ -47,6 +47,14 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
     await server?.close();
   });
 
+  it('`claude plugin validate --strict` passes the marketplace and the plugin', async () => {
+    for (const target of [REPO_ROOT, join(REPO_ROOT, 'plugins', 'claude-code')]) {
+      const r = expectSuccess(await run(['plugin', 'validate', target, '--strict', '--json']));
+      const report = JSON.parse(r.stdout) as { success: boolean; manifest: { errors: unknown[]; warnings: unknown[] } };
+      expect(report).toMatchObject({ success: true, manifest: { errors: [], warnings: [] } });
+    }
+  });
+
   it('adds the marketplace from the repository path and installs the plugin non-interactively', async () => {
     const add = expectSuccess(await run(['plugin', 'marketplace', 'add', REPO_ROOT, '--json']));
     expect(jsonResult(add.stdout)).toMatchObject({ outcome: 'ok', marketplace: 'hive-mind' });

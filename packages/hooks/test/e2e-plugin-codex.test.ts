@@ -119,6 +119,12 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI with no hive
     await server?.close();
   });
 
+  it('untrusted, the plugin hooks do not run (0.171.0 skips them until trusted under /hooks)', async () => {
+    const r = expectSuccess(await codexRun(['exec', '--skip-git-repo-check', 'hello']));
+    expect(r.stdout).toContain('Noted.');
+    expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
+  });
+
   it('the session runs; each hook exits 0 and logs one line saying how to install the CLI', async () => {
     const r = expectSuccess(await codexRun(['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', 'remember that the build uses pnpm']));
     expect(r.stdout).toContain('Noted.');
