@@ -26,5 +26,6 @@ export { shQuote, hookCommand, ourHookEvent, defaultHookCommand, locateCli } fro
 export { launcherScript, launcherRecord, isLauncher, type LauncherRecord } from './install/launcher.js';
 export { commandHealth, type CommandHealth } from './install/health.js';
 export { launcherPath } from './install/state.js';
+export { claudeCodePlugin, codexPlugin, PLUGIN_ID, type InstalledPlugin } from './install/plugins.js';
 export { verifyCommands, type VerifyTarget } from './install/verify.js';
 export { statePath, readState, homeOf, type InstallState } from './install/state.js';

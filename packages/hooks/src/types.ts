@@ -101,6 +101,8 @@ export interface VerifyReport {
   /** False when nothing of hive-mind's is installed for the host (then `ok` is false and `hooks` is empty). */
   installed: boolean;
   hooks: Array<{ event: string; command: string; exitCode: number | null; ms: number; stdout: string; ok: boolean; error?: string }>;
+  /** Set when the hooks verified are those of the host's own install of the hive-mind plugin (no `hive-mind install` hooks in its config). */
+  plugin?: { id: string; root: string; version?: string };
   /** What works only through a run-time fallback (e.g. the node recorded at install is gone and node from PATH runs the hooks), with the command that fixes it. */
   notes?: string[];
 }

@@ -14,7 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { startAnthropicServer, type AnthropicServer } from '../../../test-support/llm-servers.js';
 import { expectSuccess, hostOrSkip, parseClaudeJsonResult, runClaude } from '../../../test-support/hosts.js';
-import { CLI, logLines } from './helpers.js';
+import { CLI, logLines, runCli } from './helpers.js';
 import { pathWithout, REPO_ROOT, filesUnder } from './plugin-helpers.js';
 
 const claude = await hostOrSkip('claude');
@@ -71,6 +71,13 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
     const cached = join(claudeDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0');
     expect(existsSync(join(cached, 'scripts', 'run-hive-mind'))).toBe(true);
     expect(existsSync(join(cached, 'node_modules'))).toBe(false);
+  });
+
+  it("`hive-mind verify claude-code` runs the plugin's hooks from Claude Code's copy", async () => {
+    const r = await runCli(['verify', 'claude-code'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(claudeDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
+    expect(r.stdout.match(/^ok {3}\w+/gm)).toEqual(['ok   UserPromptSubmit', 'ok   Stop', 'ok   PreCompact', 'ok   SessionEnd', 'ok   SessionStart']);
   });
 
   let sessionOne = '';

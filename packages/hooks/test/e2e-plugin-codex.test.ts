@@ -13,7 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
 import { startResponsesServer, type ResponsesServer } from '../../../test-support/llm-servers.js';
 import { expectSuccess, hostOrSkip, runCodex, writeCodexConfig } from '../../../test-support/hosts.js';
-import { CLI, logLines } from './helpers.js';
+import { CLI, logLines, runCli } from './helpers.js';
 import { filesUnder, pathWithout, REPO_ROOT } from './plugin-helpers.js';
 
 const codex = await hostOrSkip('codex');
@@ -60,6 +60,13 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
     expect(toml).not.toContain('run-hive-mind');
     expect(toml).not.toContain(CLI);
     expect(existsSync(join(codexDir, 'hooks.json'))).toBe(false);
+  });
+
+  it("`hive-mind verify codex` runs the plugin's hooks from Codex's copy", async () => {
+    const r = await runCli(['verify', 'codex'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(codexDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
+    expect(r.stdout.match(/^ok {3}\w+/gm)).toEqual(['ok   UserPromptSubmit', 'ok   Stop', 'ok   PreCompact', 'ok   SessionStart']);
   });
 
   it('session 1: the plugin hooks store the fact the user states', async () => {

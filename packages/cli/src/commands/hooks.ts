@@ -55,6 +55,7 @@ export function register(program: Command): void {
       if (opts.json) printJson(report);
       if (!report.installed) throw new CliError(`${host}: not installed (run hive-mind install ${host})`, 1);
       if (!opts.json) {
+        if (report.plugin) process.stdout.write(`plugin ${report.plugin.id}${report.plugin.version ? ` ${report.plugin.version}` : ''} (${report.plugin.root})\n`);
         for (const h of report.hooks) {
           process.stdout.write(`${h.ok ? 'ok  ' : 'FAIL'} ${h.event.padEnd(18)} ${String(h.ms).padStart(5)} ms  exit ${h.exitCode}  ${h.stdout ? `stdout ${h.stdout.length} chars` : 'no output'}${h.error ? `  (${h.error})` : ''}\n`);
         }

@@ -6,11 +6,12 @@
  */
 import { join } from 'node:path';
 import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
-import { runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
+import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { matcherGroupList } from '../install/matcher-groups.js';
 import { readText } from '../install/files.js';
 import { lineColumn } from '../install/errors.js';
 import { homeOf } from '../install/state.js';
+import { claudeCodePlugin } from '../install/plugins.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
 
@@ -100,12 +101,14 @@ export const installer: HostInstaller = {
       // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored
       events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd', 'SessionStart'],
       sample,
+      plugin: () => claudeCodePlugin(join(homeOf(opts), '.claude'), CLAUDE_CODE_EVENTS),
       configProblems: () => {
         const file = claudeSettingsPath(opts);
         const text = readText(file);
         const p = text === undefined ? undefined : strictJsonProblem(file, text, { bomAllowed: true });
         const d = text === undefined ? undefined : disabledProblem(file, text);
-        const both = text === undefined ? undefined : pluginToo(file, text);
+        // only with hooks of ours in the file too (else verify checks the plugin's own hooks)
+        const both = text === undefined || installedHooks(claudeCodeSpec, opts).length === 0 ? undefined : pluginToo(file, text);
         return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...(d ? [d] : []), ...(both ? [both] : [])];
       },
     }),

@@ -14,9 +14,10 @@ import { lineColumn } from '../install/errors.js';
 import { readText } from '../install/files.js';
 import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
 import { TOML_FORMAT } from '../install/format-toml.js';
-import { runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
+import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { matcherGroupList } from '../install/matcher-groups.js';
 import { homeOf } from '../install/state.js';
+import { codexPlugin } from '../install/plugins.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CODEX_EVENTS } from './codex.js';
 
@@ -120,12 +121,14 @@ export const installer: HostInstaller = {
     verifyInstalled(codexSpec, opts, {
       events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionStart'],
       sample,
+      plugin: () => codexPlugin(codexDir(opts), CODEX_EVENTS),
       configProblems: () => {
         const file = join(codexDir(opts), 'hooks.json');
         const text = readText(file);
         const p = text === undefined ? undefined : strictJsonProblem(file, text);
         const tomlFile = join(codexDir(opts), 'config.toml');
-        const both = pluginToo(tomlFile, readText(tomlFile));
+        // only with hooks of ours in hooks.json too (else verify checks the plugin's own hooks)
+        const both = installedHooks(codexSpec, opts).length === 0 ? undefined : pluginToo(tomlFile, readText(tomlFile));
         return [...(p ? [`${p}: ${STRICT_JSON}`] : []), ...hooksFlagProblem(tomlFile), ...(both ? [both] : [])];
       },
     }),

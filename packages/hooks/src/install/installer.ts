@@ -13,6 +13,7 @@ import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostC
 import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
 import { HostConfigError } from './errors.js';
 import { isLauncher, launcherScript } from './launcher.js';
+import type { InstalledPlugin } from './plugins.js';
 import { dropState, launcherPath, otherInstalls, readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands, type VerifyTarget } from './verify.js';
 
@@ -156,24 +157,31 @@ export interface VerifyPlan {
   env?: NodeJS.ProcessEnv;
   /** Problems with the config itself (e.g. a host that will not load comments), shown as a `(config)` entry. */
   configProblems?(): string[];
+  /** The host's own install of the hive-mind plugin (plugins.ts), verified when the config holds no hooks of ours. */
+  plugin?(): InstalledPlugin | undefined;
 }
 
 /**
  * Run each of our installed hooks with a sample payload (verify.ts: `/bin/sh -c`, a
- * throw-away hive-mind home). An event install writes that is missing from the config
- * fails as "not installed in <file>"; nothing of ours at all is `installed: false`.
+ * throw-away hive-mind home). With no hooks of ours in the config, the hooks of the host's
+ * install of the hive-mind plugin are run instead (with the variables the host gives them).
+ * An event install writes that is missing fails as "not installed in <file>"; nothing of ours
+ * at all is `installed: false`.
  */
 export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions, plan: VerifyPlan): Promise<VerifyReport> {
-  const ours = installedHooks(spec, opts);
+  let ours = installedHooks(spec, opts);
+  const plugin = ours.length === 0 ? plan.plugin?.() : undefined;
+  if (plugin) ours = plugin.hooks;
   if (ours.length === 0) return { host: spec.host, ok: false, installed: false, hooks: [] };
   const targets: VerifyTarget[] = [];
   const missing: VerifyReport['hooks'] = [];
   for (const event of plan.events) {
     const h = ours.find((o) => o.event === event);
     if (h) targets.push({ event, command: h.command, payload: (cwd) => plan.sample(event, cwd) });
-    else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${spec.configs(opts)[0]!.file}` });
+    else missing.push({ event, command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `not installed in ${plugin ? plugin.hooksFile : spec.configs(opts)[0]!.file}` });
   }
-  const report = await verifyCommands(spec.host, targets, { env: { ...(opts.env ?? process.env), ...plan.env }, launcher: launcherPath(opts) });
+  const report = await verifyCommands(spec.host, targets, { env: { ...(opts.env ?? process.env), ...plan.env, ...plugin?.env }, launcher: launcherPath(opts) });
+  if (plugin) report.plugin = { id: plugin.id, root: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) };
   for (const h of report.hooks) {
     const problem = h.ok ? plan.check?.(h.event, h.stdout) : undefined;
     if (problem) Object.assign(h, { ok: false, error: problem });
