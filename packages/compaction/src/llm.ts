@@ -264,6 +264,23 @@ abstract class LlmSummarizer implements Summarizer {
     }
   }
 
+  /**
+   * One completion of `prompt` under `system` through this summarizer's client and request loop
+   * (retries of transient failures, request timeout, `deadlineMs`), for callers with a prompt of
+   * their own (the mind's LLM harvest). `maxTokens` is the output limit (tokens). Reasoning is
+   * stripped from the reply.
+   * @throws SummarizerError on an empty reply, a non-retryable answer, after the retries or the
+   *   deadline, or when the provider says the prompt is too long (not retried here).
+   */
+  async complete(system: string, prompt: string, opts: { maxTokens: number; signal?: AbortSignal }): Promise<SummaryOutput> {
+    try {
+      return await this.request(system, prompt, opts.maxTokens, Date.now() + this.opts.deadlineMs, opts.signal, { requests: 0, largestRequestTokens: 0 });
+    } catch (err) {
+      if (err instanceof PromptTooLongError) throw new SummarizerError(`${this.name} endpoint said the prompt is too long: ${err.message}`, false, 400);
+      throw err;
+    }
+  }
+
   /** One request with its retries (transient failures only, bounded by `requestRetries` and the deadline). */
   private async request(system: string, prompt: string, maxTokens: number, deadline: number, signal: AbortSignal | undefined, stats: RequestStats): Promise<SummaryOutput> {
     let last: Classified | undefined;

@@ -1,5 +1,6 @@
 import type { SessionEvent, ContentBlock } from '@hive-mind/session';
 import type { FrameInput } from './frame.js';
+import type { LlmHarvestOptions } from './harvest-llm.js';
 import { redactSecrets } from './redact.js';
 import { EMPHATIC, decisionsOf, environmentFacts, fixOf, instructionOf, isProtocol, meaningfulError, outcomeOf } from './harvest-rules.js';
 
@@ -237,19 +238,25 @@ export function transcriptSessionId(events: readonly SessionEvent[], state?: Rec
 
 /**
  * Read a transcript in any format `@hive-mind/transcripts` reads (loaded lazily here) and
- * harvest it. `onProgress(bytes, total)` reports reading progress.
+ * harvest it: offline (the default), or with `llm` through the summarizer settings of compaction
+ * (harvest-llm.ts; `extractor: 'llm'`, or `'offline'` with `fallback` naming why the model could not
+ * be used). `onProgress(bytes, total)` reports reading progress.
  * Throws the transcripts package's `TranscriptError` (one line naming file, line and field).
  */
 export async function harvestTranscriptFile(
   path: string,
-  opts: { lenient?: boolean; onProgress?: (bytes: number, total: number) => void; workspace?: string } = {},
-): Promise<Harvest & { format: string; sessionId: string; events: number; cwd?: string }> {
+  opts: { lenient?: boolean; onProgress?: (bytes: number, total: number) => void; workspace?: string; llm?: LlmHarvestOptions } = {},
+): Promise<Harvest & { format: string; sessionId: string; events: number; cwd?: string; extractor: 'offline' | 'llm'; fallback?: string; llmRequests?: number; llmDropped?: number }> {
   const { readTranscriptFile } = await import('@hive-mind/transcripts');
   const t = await readTranscriptFile(path, { ...(opts.lenient ? { lenient: true } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
   const events = t.log.events();
   // provenance: the host's own session id; the file name only when the file records none
   const sessionId = transcriptSessionId(events, t.source.state) ?? t.log.id;
-  const h = harvestEvents(events, { host: t.format, sessionId, ...(opts.workspace ? { workspace: opts.workspace } : {}) });
+  const ctx = { host: t.format, sessionId, ...(opts.workspace ? { workspace: opts.workspace } : {}) };
   const cwd = transcriptCwd(events, t.source.state);
-  return { ...h, format: t.format, sessionId, events: events.length, ...(cwd ? { cwd } : {}) };
+  const meta = { format: t.format, sessionId, events: events.length, ...(cwd ? { cwd } : {}) };
+  if (!opts.llm) return { ...harvestEvents(events, ctx), ...meta, extractor: 'offline' };
+  const { harvestEventsWithLlm } = await import('./harvest-llm.js');
+  const { extractor, fallback, requests, dropped, ...h } = await harvestEventsWithLlm(events, ctx, opts.llm);
+  return { ...h, ...meta, extractor, ...(fallback ? { fallback } : {}), llmRequests: requests, llmDropped: dropped };
 }

@@ -328,3 +328,39 @@ describe('hive-mind notes (built binary)', () => {
     expect((await cli(['notes', 'show', '--user', '--thread', 'x'])).code).toBe(2);
   });
 });
+
+describe('hive-mind mind import --summarizer (built binary, loopback model server)', () => {
+  it('extracts with the model through the flags of compact; a failing endpoint falls back to the offline rules and says so', async () => {
+    const { startOpenAIChatServer } = await import('../../../test-support/llm-servers.js');
+    const ok = await startOpenAIChatServer({ script: ['{"kind": "environment", "content": "The staging API listens on port 8443."}\n{"kind": "instruction", "content": "Always run the tests with pnpm.", "importance": "important"}'] });
+    const down = await startOpenAIChatServer({ script: () => ({ fault: { kind: 'status', status: 503 } }) });
+    try {
+      const f = join(t.dir, 'session.json');
+      writeFileSync(f, JSON.stringify({ session_id: 'sess-llm-1', model: 'm', messages: [{ role: 'user', content: 'Always run the tests with pnpm. The staging API listens on port 8443.' }, { role: 'assistant', content: 'Noted.' }] }));
+      const env = { OPENAI_API_KEY: 'sk-test' };
+      const r = json(await cli(['mind', 'import', f, '--mind', join(t.dir, 'llm.mind'), '--summarizer', 'openai', '--base-url', ok.v1Url, '--model', 'gpt-test', '--json'], { env }));
+      expect(r.extractor).toBe('llm');
+      expect(r.sessionId).toBe('sess-llm-1');
+      expect(r.inserted).toBe(2);
+      expect(ok.requests).toHaveLength(1);
+      const m = Mind.open(join(t.dir, 'llm.mind'), { readonly: true });
+      expect(m.list({ limit: 10 }).map((x) => [x.kind, x.importance, x.content]).sort()).toEqual([
+        ['environment', 'normal', 'The staging API listens on port 8443.'],
+        ['instruction', 'important', 'Always run the tests with pnpm.'],
+      ]);
+      m.close();
+      const fb = await cli(['mind', 'import', f, '--mind', join(t.dir, 'fb.mind'), '--summarizer', 'openai', '--base-url', down.v1Url, '--timeout', '5', '--deadline', '20', '--json'], { env });
+      expect(fb.code).toBe(0);
+      expect(fb.stderr).toMatch(/the openai extraction failed \(.*HTTP 503.*\); the offline rules' facts were imported/);
+      const rep = JSON.parse(fb.stdout);
+      expect(rep.extractor).toBe('offline');
+      expect(rep.inserted).toBeGreaterThan(0);
+      const bad = await cli(['mind', 'import', f, '--summarizer', 'gpt']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--summarizer must be extractive, openai or anthropic/);
+    } finally {
+      await ok.close();
+      await down.close();
+    }
+  });
+});

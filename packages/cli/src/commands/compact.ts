@@ -32,6 +32,7 @@ import {
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
+import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
 import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
 import { fileDigest, recordCompaction, undoCompaction } from './compact-undo.js';
 import { parseHost, sessionWindow } from './sessions.js';
@@ -87,14 +88,6 @@ export type CompactJson = CompactionReport & {
 };
 
 const DEFAULT_WINDOW = 200_000;
-
-function int(v: string | undefined, flag: string, unit = 'tokens'): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new CliError(`${flag} must be a positive integer (${unit}), got ${JSON.stringify(v)}`, 2);
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) throw new CliError(`${flag} ${v} is too large (at most ${Number.MAX_SAFE_INTEGER} ${unit})`, 2);
-  return n;
-}
 
 /**
  * The CLI's verbatim tail: about half of what the transcript may take (the budget less the overhead and recorded tool definitions; the library default, min(20000, 30%), suits
@@ -186,7 +179,8 @@ function progressReporter(start: number, quiet: boolean) {
  * budget below the newest indivisible unit), 130 interrupted.
  */
 export function register(program: Command): void {
-  program
+  addSummarizerFlags(
+    program
     .command('compact')
     .description('compact an agent session file to a token budget (checkpoint summary, observation masking), written back in its own format or as messages')
     .argument('[file]', 'transcript file (Claude Code, Codex, pi, Hermes JSONL/JSON, OpenAI or Anthropic messages); or give --session')
@@ -199,15 +193,9 @@ export function register(program: Command): void {
     .option('--budget <tokens>', 'absolute token budget (threshold); exclusive with --window')
     .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget less the overhead, less what --summary-max takes)')
     .option('--summary-max <tokens>', 'upper bound of the checkpoint (default min(4096, 15% of the budget))')
-    .option('--strategy <name>', 'summarize | mask | auto', 'summarize')
-    .option('--summarizer <name>', 'extractive | openai | anthropic', 'extractive')
-    .option('--model <name>', 'model for the openai/anthropic summarizer')
-    .option('--base-url <url>', 'API base URL for the openai/anthropic summarizer')
-    .option('--api-key-env <name>', 'environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY)')
-    .option('--stream', 'stream the summarizer reply')
-    .option('--timeout <seconds>', 'summarizer request timeout', '120')
-    .option('--deadline <seconds>', 'summarizer deadline, retries included', '300')
-    .option('--summarizer-window <tokens>', "the summarizer model's own context window: no request above it, longer spans go in chunks (default from the model name, else 32768)")
+    .option('--strategy <name>', 'summarize | mask | auto', 'summarize'),
+    { summarizer: 'extractive | openai | anthropic', use: 'summarizer', parts: 'spans' },
+  )
     .option('--no-fallback', 'fail when the openai/anthropic summarizer fails, instead of landing the extractive checkpoint')
     .option('--overhead <tokens>', 'tokens the model receives beside the transcript (tool definitions, a system prompt the file does not record), counted against the budget', '0')
     .option('--out <path>', 'output file (default <file>.compacted.<ext>); naming the input compacts it in place with --to same only, keeping <file>.hive-mind-backup-<stamp>')
@@ -314,15 +302,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const strategy = o.strategy as CompactionStrategy;
   const timeoutS = int(o.timeout, '--timeout', 'seconds')!;
   const deadlineS = int(o.deadline, '--deadline', 'seconds')!;
-  if (o.baseUrl !== undefined) {
-    let u: URL | undefined;
-    try {
-      u = new URL(o.baseUrl);
-    } catch {
-      u = undefined;
-    }
-    if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(o.baseUrl)}`, 2);
-  }
+  checkBaseUrl(o.baseUrl);
   const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
   let window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
   const retain = int(o.retain, '--retain');

@@ -6,12 +6,16 @@
  * home directory (`--home DIR` for another one). One explicit file is read strictly (a bad line
  * is an error naming file and line, exit 2, unless `--lenient`); several inputs are read
  * leniently and a file that cannot be read is reported and skipped, the others imported.
+ * Extraction: the offline rules (the default), or `--summarizer openai|anthropic` with the other
+ * summarizer flags of `compact` (mind README "Harvest", LLM extraction), which falls back to the
+ * offline rules, and says so on stderr, when the model cannot be used.
  */
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type SaveResult } from '@hive-mind/mind';
+import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type LlmHarvestOptions, type SaveResult } from '@hive-mind/mind';
+import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
 import { CliError, printJson } from '../errors.js';
 
 /** Frames per transaction of an import: short, so hooks writing the same mind get the lock in between. */
@@ -38,6 +42,14 @@ export const HOST_SESSION_DIRS: Record<string, { dirs: string[]; env?: string; e
 };
 
 interface ImportOptions {
+  summarizer?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  stream?: boolean;
+  timeout?: string;
+  deadline?: string;
+  summarizerWindow?: string;
   lenient?: boolean;
   personal?: boolean;
   from?: string;
@@ -67,6 +79,9 @@ interface FileReport {
   mind: string;
   workspace?: string;
   cwd?: string;
+  /** `offline` (the rules) or `llm`; with `--summarizer`, `offline` means the model could not be used (`fallback` says why). */
+  extractor: 'offline' | 'llm';
+  fallback?: string;
 }
 
 /** The transcript files named by the inputs, sorted, each once. Throws a CliError (exit 2) for an input that names nothing. */
@@ -110,17 +125,21 @@ async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files
 
 /** Register `mind import` on the `mind` command. `common` merges the parent's `--mind/--workspace/--json`. */
 export function registerImport(mind: Command, common: (c: Command) => { mind?: string; workspace?: string; json?: boolean }): void {
-  mind
+  addSummarizerFlags(
+    mind
     .command('import')
     .description('harvest transcripts (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic) into frames: standing instructions, environment facts, decisions, outcomes, fixes, files touched')
     .argument('[paths...]', 'transcript files, directories or glob patterns')
     .option('--from <host>', `find the host's own session folders: ${Object.keys(HOST_SESSION_DIRS).join(', ')}`)
     .option('--home <dir>', 'home directory to look in with --from (default: yours)')
     .option('--lenient', 'skip bad lines (counted) instead of failing (always on for several files)')
-    .option('--personal', 'import into the personal memory even when the transcript records a working directory')
+    .option('--personal', 'import into the personal memory even when the transcript records a working directory'),
+    { summarizer: 'extract the facts with extractive (the offline rules) | openai | anthropic; a model that fails falls back to the offline rules and says so', use: 'extraction', parts: 'sessions' },
+  )
     .option('--json', 'print the import report as JSON')
     .action(async function (this: Command, paths: string[], opts: ImportOptions) {
       const o = { ...opts, ...common(this) };
+      const llm = llmSettings(o);
       if (o.personal && (o.workspace || o.mind)) throw new CliError('--personal cannot be combined with --workspace or --mind', 2);
       if (!paths.length && !o.from) throw new CliError('give transcript files, directories or patterns, or --from claude-code|codex|pi|hermes', 2);
       const { files, explicit } = await expandInputs(paths, o);
@@ -139,6 +158,7 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
           try {
             h = await harvestTranscriptFile(file, {
               ...(o.lenient || !explicit ? { lenient: true } : {}),
+              ...(llm ? { llm } : {}),
               onProgress: (bytes, total) => {
                 if (!barStarted) {
                   bar.start(total, 0, { phase });
@@ -192,7 +212,21 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
           } finally {
             m.close();
           }
-          reports.push({ file, format: h.format, sessionId: h.sessionId, events: h.events, harvested: h.counts, frames: frames.length, ...counts, mind: target, ...(workspaceId ? { workspace: workspaceId } : {}), ...(h.cwd ? { cwd: h.cwd } : {}) });
+          if (h.fallback) process.stderr.write(`hive-mind: ${file}: the ${llm!.summarizer} extraction failed (${h.fallback}); the offline rules' facts were imported\n`);
+          reports.push({
+            file,
+            format: h.format,
+            sessionId: h.sessionId,
+            events: h.events,
+            harvested: h.counts,
+            frames: frames.length,
+            ...counts,
+            mind: target,
+            ...(workspaceId ? { workspace: workspaceId } : {}),
+            ...(h.cwd ? { cwd: h.cwd } : {}),
+            extractor: h.extractor,
+            ...(h.fallback ? { fallback: h.fallback } : {}),
+          });
         }
       } finally {
         if (barStarted) bar.stop();
@@ -213,6 +247,25 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
     });
 }
 
+/** The LLM extraction settings of `--summarizer openai|anthropic` (the flags of `compact`), or undefined for the offline rules. Throws a CliError (exit 2) for a bad flag. */
+function llmSettings(o: ImportOptions): LlmHarvestOptions | undefined {
+  const name = o.summarizer ?? 'extractive';
+  if (!['extractive', 'openai', 'anthropic'].includes(name)) throw new CliError(`--summarizer must be extractive, openai or anthropic, got ${JSON.stringify(name)}`, 2);
+  if (name === 'extractive') return undefined;
+  checkBaseUrl(o.baseUrl);
+  const window = int(o.summarizerWindow, '--summarizer-window');
+  return {
+    summarizer: name as 'openai' | 'anthropic',
+    ...(o.model ? { model: o.model } : {}),
+    ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
+    ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
+    ...(o.stream ? { stream: true } : {}),
+    requestTimeoutMs: int(o.timeout ?? '120', '--timeout', 'seconds')! * 1000,
+    deadlineMs: int(o.deadline ?? '300', '--deadline', 'seconds')! * 1000,
+    ...(window !== undefined ? { window } : {}),
+  };
+}
+
 /** One line per file, saying plainly what was new and what the mind already knew. */
 function describe(r: FileReport): string {
   const hc = r.harvested;
@@ -224,5 +277,6 @@ function describe(r: FileReport): string {
   if (r.quarantined) known.push(`${r.quarantined} quarantined`);
   if (r.redactions) known.push(`${r.redactions} secrets redacted`);
   const fresh = r.inserted === 0 && r.idempotent > 0 ? 'nothing new: this session was imported before' : `${r.inserted} new`;
-  return `${r.file} (${r.format}, ${r.events} events): ${what}; ${fresh}${known.length ? `, ${known.join(', ')}` : ''} -> ${r.mind}`;
+  const by = r.extractor === 'llm' ? ' by the model' : '';
+  return `${r.file} (${r.format}, ${r.events} events): ${what}${by}; ${fresh}${known.length ? `, ${known.join(', ')}` : ''} -> ${r.mind}`;
 }
