@@ -75,7 +75,7 @@ const OUTCOME = /\b(?:done|(?:is|are|now|fully) complete|completed?(?= *[.!]|$)|
  * "I've created X") is work in progress, not an outcome to keep.
  */
 const RESULT =
-  /\b(?:(?<!already |mark(?:ed)? (?:as )?|to )(?:done|complete|completed|finished)(?! (?:through|by|via|with|using|in)\b)|(?:all )?(?:\d+ )?tests? (?:pass|passed|passes|passing)|\d+ passed|(?:\d+%|full) (?:line )?coverage|coverage (?:is|of|at) \d|(?<!already )committed|pushed|merged|released|published|verified|works now|now works|working now|builds? (?:cleanly|successfully)|reverted|rolled back|failed (?:on|with|because)|broke|breaks)\b|完了|完成|済み|通过|提交了|완료|통과|성공|커밋했|erledigt|fertig|terminé|terminado|completato/i;
+  /\b(?:(?<!already |mark(?:ed)? (?:as )?|to )(?:done|complete|completed|finished)(?! (?:through|by|via|with|using|in)\b)|(?:all )?(?:\d+ )?tests? (?:pass|passed|passes|passing)|\d+ passed|(?:\d+%|full) (?:line )?coverage|coverage (?:is|of|at) \d|(?<!already )committed|pushed|merged|released|published|verified|works now|now works|working now|builds? (?:cleanly|successfully)|succeeded|reverted|rolled back|failed (?:on|with|because)|broke|breaks)\b|完了|完成|済み|通过|提交了|완료|통과|성공|커밋했|erledigt|fertig|terminé|terminado|completato/i;
 /** Narration of what the agent is about to do: not an outcome, not a fix. */
 export const NARRATION = /^(?:let me|let's|now,? |i'll|i will|i need to|i'm going to|next,? i|first,? i|okay,? (?:let me|i'll)|ok,? (?:let me|i'll)|perfect!? (?:let me|now)|great!? (?:let me|now))\b/i;
 /** A fix that says, after the fact, what was wrong or what resolved it. */
