@@ -6,7 +6,8 @@
  * - `user-prompt-submit`: recall for the prompt (inject.ts; hosts that can add context to a
  *   prompt print it), then save the prompt as a temporary frame (expires after 72 h), plus
  *   each durable statement in it ("remember that ...", "I prefer ...") as its own frame with
- *   importance classified;
+ *   importance classified, and its standing instruction and stated values by the rules of
+ *   `mind import` (mind `userFacts`) that no durable statement already holds;
  * - `stop`: save the turn's outcome (the host's assistant text, or the last assistant
  *   message in the tail of the transcript file): its outcome and decision sentences (mind `outcomeOf`)
  *   as a normal or important frame, else an extractive summary as a temporary one (expires after 72 h);
@@ -22,7 +23,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, userFacts, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { saveCaptures } from './capture.js';
@@ -184,6 +185,28 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
     },
   ];
   const personalFrames: FrameInput[] = [];
+  // the standing instruction and stated values of the prompt, by the rules `mind import` uses
+  // (mind harvest-rules.ts), unless a durable statement above already holds them
+  const said = statements.map((x) => x.content.toLowerCase());
+  const held = (sentence: string) => said.some((x) => sentence.toLowerCase().includes(x) || x.includes(sentence.toLowerCase()));
+  for (const f of userFacts(prompt)) {
+    // the sentences of the fact that no durable statement holds
+    const rest = f.content
+      .split(/(?<=[.!?。！？])\s*/)
+      .filter((x) => x.trim() && !held(x))
+      .join(' ')
+      .trim();
+    if (!rest) continue;
+    wsFrames.push({
+      ...base(input, ws),
+      content: rest,
+      kind: f.kind,
+      importance: f.importance,
+      source: 'user_stated',
+      turnId: input.turnId ? `${input.turnId}#${f.key}` : undefined,
+      scope: 'workspace',
+    });
+  }
   statements.forEach((s, i) => {
     const f: FrameInput = {
       ...base(input, ws),

@@ -33,6 +33,19 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect(fs.every((f) => f.host === 'claude-code' && f.sessionId === p.session_id && f.workspace === s.project)).toBe(true);
   });
 
+  it('user-prompt-submit keeps what mind import would: a stated value and a rule without a memory cue, never twice', async () => {
+    const s = sandbox();
+    const p = { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), prompt: 'Never push directly to main. I would only want e2e tests for the parser. The staging API listens on port 8443.' };
+    expect((await hook(s.env, 'claude-code', 'UserPromptSubmit', p)).error).toBeUndefined();
+    const fs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt');
+    expect(fs.map((f) => [f.kind, f.content]).sort()).toEqual([
+      ['environment', 'The staging API listens on port 8443.'],
+      ['instruction', 'I would only want e2e tests for the parser.'],
+      ['instruction', 'Never push directly to main'],
+    ]);
+    expect(fs.every((f) => f.source === 'user_stated')).toBe(true);
+  });
+
   it('session-start recalls the workspace memory in Claude Code and Codex formats, within the budget', async () => {
     const s = sandbox();
     await hook(s.env, 'claude-code', 'UserPromptSubmit', payload('claude-code', 'UserPromptSubmit', 2, s.project));

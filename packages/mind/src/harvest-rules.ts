@@ -168,6 +168,33 @@ export function environmentFacts(text: string): string[] {
     .slice(0, 2);
 }
 
+/** A lasting fact a user message states: its standing instruction, or a stated value. */
+export interface UserFact {
+  kind: 'instruction' | 'environment';
+  content: string;
+  /** `important` for an instruction with remember / always / never / from now on (or its equivalent). */
+  importance: 'important' | 'normal';
+  /** Stable within the message: `rule`, `env0`, `env1`. */
+  key: string;
+}
+
+/**
+ * What a user message states that lasts, by the rules above: the instruction ({@link instructionOf})
+ * and the environment facts ({@link environmentFacts}) not already inside it. Host and hook
+ * protocol text gives nothing. Shared by `mind import` and the UserPromptSubmit hook, so a live
+ * capture and a later import keep the same facts.
+ */
+export function userFacts(text: string): UserFact[] {
+  if (isProtocol(text)) return [];
+  const out: UserFact[] = [];
+  const rule = instructionOf(text);
+  if (rule) out.push({ kind: 'instruction', content: rule, importance: EMPHATIC.test(rule) ? 'important' : 'normal', key: 'rule' });
+  environmentFacts(text)
+    .filter((f) => !rule || !rule.includes(f))
+    .forEach((f, i) => out.push({ kind: 'environment', content: f, importance: 'normal', key: `env${i}` }));
+  return out;
+}
+
 /** Markdown emphasis and headings removed, identifiers (`multiply_numbers`, `__init__`) kept whole. */
 function plain(text: string): string {
   return text

@@ -2,9 +2,9 @@ import type { SessionEvent, ContentBlock } from '@hive-mind/session';
 import type { FrameInput } from './frame.js';
 import type { LlmHarvestOptions } from './harvest-llm.js';
 import { redactSecrets } from './redact.js';
-import { EMPHATIC, decisionsOf, environmentFacts, fixOf, instructionOf, isProtocol, meaningfulError, outcomeOf } from './harvest-rules.js';
+import { decisionsOf, fixOf, isProtocol, meaningfulError, outcomeOf, userFacts } from './harvest-rules.js';
 
-export { instructionOf, outcomeOf } from './harvest-rules.js';
+export { instructionOf, outcomeOf, userFacts, type UserFact } from './harvest-rules.js';
 
 /** What {@link harvestEvents} kept, by kind (`error`: tool errors seen; they are kept only with the fix that resolved them). */
 export interface HarvestCounts {
@@ -130,17 +130,19 @@ export function harvestEvents(events: readonly SessionEvent[], ctx: { host: stri
       if (text) endTurn();
       // host and hook protocol text (hook feedback, interrupted-turn markers) states nothing lasting
       if (isProtocol(text)) continue;
-      const t = instructionOf(text);
-      if (t) {
-        frames.push({ ...base, ...when, kind: 'instruction', content: clip(t, 1200), turnId: `import:${ev.seq}`, importance: EMPHATIC.test(t) ? 'important' : 'normal', tags: ['user'] });
-        counts.instruction++;
-      }
-      environmentFacts(text)
-        .filter((f) => !t || !t.includes(f))
-        .forEach((f, i) => {
-          frames.push({ ...base, ...when, kind: 'environment', importance: 'normal', content: clip(f, 400), turnId: `import:${ev.seq}:env${i}`, tags: ['environment', 'user'] });
-          counts.environment++;
+      for (const f of userFacts(text)) {
+        const rule = f.kind === 'instruction';
+        frames.push({
+          ...base,
+          ...when,
+          kind: f.kind,
+          importance: f.importance,
+          content: clip(f.content, rule ? 1200 : 400),
+          turnId: rule ? `import:${ev.seq}` : `import:${ev.seq}:${f.key}`,
+          tags: rule ? ['user'] : ['environment', 'user'],
         });
+        counts[f.kind]++;
+      }
     }
     for (const b of ev.content) {
       if (b.type === 'tool-call') {

@@ -72,5 +72,5 @@ export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks
 export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
 export { doctor, repairMind, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
-export { harvestEvents, harvestTranscriptFile, instructionOf, outcomeOf, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest.js';
+export { harvestEvents, harvestTranscriptFile, instructionOf, outcomeOf, userFacts, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts, type UserFact } from './harvest.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
