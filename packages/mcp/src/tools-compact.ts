@@ -21,18 +21,13 @@ const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json'];
 
 /**
  * Where the hosts keep their own sessions, allowed beside the client's roots (a Claude Code
- * client's root is the project, its sessions live in `~/.claude/projects`): Claude Code
- * (`$CLAUDE_CONFIG_DIR` or `~/.claude`)/projects, Codex (`$CODEX_HOME` or `~/.codex`)/sessions,
- * pi `~/.pi/agent/sessions`, Hermes (`$HERMES_HOME` or `~/.hermes`)/sessions.
+ * client's root is the project, its sessions live in `~/.claude/projects`): the session folder
+ * of each host as the transcripts package finds it (`sessionRoots`: `$CLAUDE_CONFIG_DIR`,
+ * `$CODEX_HOME`, `$PI_CODING_AGENT_DIR`, `$HERMES_HOME`, else their defaults under `HOME`).
  */
-export function hostSessionDirs(env: NodeJS.ProcessEnv): string[] {
-  const home = env.HOME || homedir();
-  return [
-    join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'projects'),
-    join(env.CODEX_HOME || join(home, '.codex'), 'sessions'),
-    join(home, '.pi', 'agent', 'sessions'),
-    join(env.HERMES_HOME || join(home, '.hermes'), 'sessions'),
-  ];
+export async function hostSessionDirs(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { sessionRoots } = await import('@hive-mind/transcripts');
+  return sessionRoots({ ...env, HOME: env.HOME || homedir() });
 }
 
 function inside(dir: string, file: string): boolean {
@@ -70,7 +65,7 @@ async function checkTranscriptPath(path: string, session: SessionInfo, env: Node
   }
   const roots = await session.roots();
   if (roots && roots.length) {
-    const allowed = [...roots, ...hostSessionDirs(env)];
+    const allowed = [...roots, ...(await hostSessionDirs(env))];
     const reals = await Promise.all(allowed.map((d) => realpath(d).catch(() => resolve(d))));
     if (!reals.some((d) => inside(d, real))) {
       throw new FieldError('path', `${path} is outside this client's roots (${roots.join(', ')}) and the hosts' session folders; only transcripts there can be read`);
@@ -90,10 +85,62 @@ export interface CompactReport extends CompactionReport {
   repairs: { repairedCalls: number; orphanResults: number; skippedLines: number };
 }
 
+/** The host session a `session` argument named, with how to compact it in place and resume it. */
+export interface FoundSession {
+  host: string;
+  id: string;
+  path: string;
+  /** The shell line that resumes it in its host. */
+  resume: string;
+  /** The shell line that compacts the file in place (after the host is quit). */
+  compactInPlace: string;
+}
+
 interface Done {
   report: CompactReport;
   output: 'openai' | 'anthropic' | 'markdown';
   text: string;
+  session?: FoundSession;
+}
+
+/**
+ * Resolve `session` ("latest" or an id) to a host's session file inside the client's roots
+ * (the server's working directory when the client declares none): "latest" is the newest
+ * session whose recorded folder is one of those directories or below one; an id is found in
+ * every host's folders, then must belong to such a folder.
+ * @throws FieldError(`session`) when nothing matches, the id is ambiguous, or the session is
+ * outside the roots.
+ */
+async function findSession(ref: string, host: string | undefined, info: SessionInfo, env: NodeJS.ProcessEnv): Promise<FoundSession> {
+  const t = await import('@hive-mind/transcripts');
+  const roots = (await info.roots()) ?? [process.cwd()];
+  const reals = await Promise.all(roots.map((d) => realpath(d).catch(() => resolve(d))));
+  const within = async (cwd: string | undefined) => {
+    if (!cwd) return false;
+    const r = await realpath(cwd).catch(() => resolve(cwd));
+    return reals.some((d) => inside(d, r));
+  };
+  const opts = { ...(host ? { host: host as 'claude-code' } : {}), env: { ...env, HOME: env.HOME || homedir() } };
+  let s;
+  try {
+    if (ref === 'latest') {
+      for (const c of t.listSessions(opts)) {
+        if (await within(c.cwd)) {
+          s = c;
+          break;
+        }
+      }
+      if (!s) throw new FieldError('session', `no ${host ?? 'Claude Code, Codex or pi'} session started in ${roots.join(', ')}`);
+    } else {
+      s = t.resolveSession(ref, opts);
+      if (!(await within(s.cwd))) throw new FieldError('session', `session ${ref} was started ${s.cwd ? `in ${s.cwd}` : 'in no recorded folder'}, outside this client's roots (${roots.join(', ')})`);
+    }
+  } catch (err) {
+    if (err instanceof t.SessionLookupError) throw new FieldError('session', err.message);
+    throw err;
+  }
+  const resume = t.HOST_TABLE[s.host].resume(s);
+  return { host: s.host, id: s.id, path: s.path, resume: resume.shell, compactInPlace: `hive-mind compact --session ${t.shellQuote(s.id)} --host ${s.host}` };
 }
 
 /** Register `compact_transcript`. Compaction, transcripts and the tokenizer load on its first call. */
@@ -107,7 +154,7 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
       title: 'Compact a conversation to a token budget',
       description:
         'Shrink a long agent conversation so it fits a token budget: older turns are replaced by a structured checkpoint summary (user requests verbatim, files, commands, errors and fixes, decisions, next step), old tool outputs can be masked, and the recent tail is kept verbatim; tool calls always keep their results. ' +
-        'Give either `path` (a session file: Claude Code, Codex, pi, Hermes JSONL/JSON, or an OpenAI/Anthropic messages JSON) or `messages` (an OpenAI or Anthropic messages array). ' +
+        'Give one of `path` (a session file: Claude Code, Codex, pi, Hermes JSONL/JSON, or an OpenAI/Anthropic messages JSON), `session` ("latest" or an id: a host\'s own session of this project, found where the host keeps it) or `messages` (an OpenAI or Anthropic messages array). ' +
         'Returns a report (tokens before/after, what was replaced, anchor recall, tool pairing) and the compacted conversation as text (JSON messages, or markdown) in pages: when `nextOffset` is present, call again with the same arguments and `offset: nextOffset`. Runs offline (extractive summarizer); nothing is sent anywhere.',
       inputSchema: z.strictObject({
         path: z
@@ -116,6 +163,15 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
           .max(4096)
           .optional()
           .describe("Session transcript file to read (.jsonl or .json; absolute, or relative to the server working directory). When the client declares roots, the file must be under one of them or in a host's own session folder. The file is never modified."),
+        session: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe(
+            "A host's own session instead of a path: \"latest\" (the newest Claude Code, Codex or pi session started in one of the client's roots, or in the server's working directory when the client gives none) or a session id. Read only: the file is not modified; the result names the file and the commands that compact it in place and resume it.",
+          ),
+        host: z.enum(['claude-code', 'codex', 'pi', 'hermes']).optional().describe('With `session`: only this host.'),
         messages: z
           .array(z.record(z.string(), z.unknown()))
           .min(1, 'must hold at least one message')
@@ -140,11 +196,13 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('compact_transcript', ctx, async (args, extra) => {
-      if ((args.path === undefined) === (args.messages === undefined)) {
-        throw new FieldError(args.path === undefined ? 'path' : 'messages', 'give exactly one of path or messages');
-      }
+      const sources = (['path', 'session', 'messages'] as const).filter((k) => args[k] !== undefined);
+      // none: the error names path (the usual one); several: the last of them
+      if (sources.length !== 1) throw new FieldError(sources.at(-1) ?? 'path', 'give exactly one of path, session or messages');
       if (args.system !== undefined && args.messages === undefined) throw new FieldError('system', 'applies only with messages');
-      const given = args.path === undefined ? undefined : isAbsolute(args.path) ? args.path : resolve(args.path);
+      if (args.host !== undefined && args.session === undefined) throw new FieldError('host', 'applies only with session');
+      const found = args.session === undefined ? undefined : await findSession(args.session, args.host, session, ctx.env);
+      const given = found ? found.path : args.path === undefined ? undefined : isAbsolute(args.path) ? args.path : resolve(args.path);
       let fileKey = '';
       let path: string | undefined;
       if (given) {
@@ -158,6 +216,7 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
       let done = cache.get(key);
       if (!done) {
         done = await compact(args, path, extra.signal);
+        if (found) done.session = found;
         cache.delete(key);
         cache.set(key, done);
         while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -234,7 +293,8 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
 function page(done: Done, offset: number, max: number) {
   const total = done.text.length;
   if (offset > 0 && offset >= total) throw new FieldError('offset', `offset ${offset} is past the end of the compacted text (${total} characters)`);
-  const base = JSON.stringify({ report: done.report }).length + 700;
+  // room for the report, the session and its note beside the text
+  const base = JSON.stringify({ report: done.report }).length + 700 + (done.session ? 2 * JSON.stringify(done.session).length + 300 : 0);
   let room = Math.max(500, max - base);
   let slice = done.text.slice(offset, offset + room);
   // JSON escaping (quotes, newlines, control characters) grows the text: shrink until it fits
@@ -252,12 +312,15 @@ function page(done: Done, offset: number, max: number) {
     offset,
     compacted: slice,
   };
+  if (done.session) out.session = done.session;
   const end = offset + room;
   if (end < total) {
     out.nextOffset = end;
     out.note = `The compacted ${done.output === 'markdown' ? 'markdown' : 'JSON'} continues: call compact_transcript again with the same arguments and offset ${end}, then join the pieces.`;
   } else if (!done.report.compacted && done.report.noopReason === 'under-threshold') {
     out.note = `Already within the budget (${done.report.tokensBefore} <= ${done.report.budget} tokens): nothing was replaced.`;
+  } else if (done.session) {
+    out.note = `This tool did not change ${done.session.path}. To compact the session itself, the user quits the host, runs \`${done.session.compactInPlace} --budget ${done.report.budget}\` (a backup is kept), then resumes with \`${done.session.resume}\`.`;
   }
   return jsonResult(out, max);
 }

@@ -117,7 +117,7 @@ describe('compact_transcript over stdio', () => {
   });
 
   it('answers bad input with isError naming the field', async () => {
-    expect(await callError(c.client, 'compact_transcript', { budget: 5_000 })).toMatch(/path: give exactly one of path or messages/);
+    expect(await callError(c.client, 'compact_transcript', { budget: 5_000 })).toMatch(/path: give exactly one of path, session or messages/);
     expect(await callError(c.client, 'compact_transcript', { path: PI, messages: [{ role: 'user', content: 'x' }], budget: 5_000 })).toMatch(/messages: give exactly one/);
     expect(await callError(c.client, 'compact_transcript', { path: PI })).toMatch(/budget/);
     expect(await callError(c.client, 'compact_transcript', { path: PI, budget: 10 })).toMatch(/budget/);

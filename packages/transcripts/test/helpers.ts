@@ -53,3 +53,31 @@ export function maskOldResults(t: Transcript, keepNewest = 2): number {
   t.log.append({ type: 'compaction/end', data: { id: 'mask' } });
   return old.length;
 }
+
+/** The openings of the user messages Codex injects as context (codex-rs `is_contextual_user_message`). */
+const CODEX_CONTEXT_OPENINGS = ['<environment_context', '# agents.md instructions', '<user_instructions>', '<skills_instructions>', '<context_update>'];
+
+/**
+ * True for a Codex response item that is part of the initial context Codex sends again after a
+ * compaction (a developer message, or a user message made only of context fragments): the
+ * write-back leaves these out of `replacement_history`.
+ */
+export function codexContextItem(item: Record<string, any>): boolean {
+  if (item.type !== 'message') return false;
+  if (item.role === 'developer' || item.role === 'system') return true;
+  const texts = Array.isArray(item.content) ? item.content.map((c: any) => c?.text) : [];
+  return item.role === 'user' && texts.length > 0 && texts.every((x: unknown) => typeof x === 'string' && CODEX_CONTEXT_OPENINGS.some((o) => x.trimStart().toLowerCase().startsWith(o)));
+}
+
+/** The surface shape a Codex file written back reads as: without the initial context (the base instructions stay). */
+export function codexShapeWithoutContext(t: Transcript): Array<{ type: string; content: unknown }> {
+  return t.log
+    .surface()
+    .filter((n) => {
+      if (n.meta?.codexField === 'base_instructions') return true;
+      if (n.type === 'system/message') return false;
+      if (n.type !== 'user/message' || n.kind === 'checkpoint') return true;
+      return !codexContextItem({ type: 'message', role: 'user', content: n.content.map((b) => ('text' in b ? { text: b.text } : {})) });
+    })
+    .map((n) => ({ type: n.type, content: n.content }));
+}
