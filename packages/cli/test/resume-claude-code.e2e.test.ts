@@ -113,6 +113,10 @@ describe.skipIf(!claude)('Claude Code: sessions, compact --session latest, the p
     expect(report.session).toEqual({ host: 'claude-code', id, path: jsonl, resume: rows[0].resume });
     expect(report.tokensAfter).toBeLessThanOrEqual(budget);
     expect(readFileSync(report.backup)).toEqual(readFileSync(pristine));
+    const written = readFileSync(jsonl, 'utf8');
+    expect(written.startsWith(readFileSync(pristine, 'utf8'))).toBe(true); // original lines untouched
+    expect(written).toContain('"compact_boundary"');
+    expect(written).toContain('"isCompactSummary":true');
 
     // --undo puts the bytes back and names the compaction it undoes.
     const undo = await cli(['compact', '--undo', '--session', id]);
