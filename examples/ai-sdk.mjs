@@ -4,7 +4,7 @@
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { compactionPrepareStep } from '@hive-mind/adapters/ai-sdk';
-import { READ_FILE, SYSTEM, exampleArgs, readFile, stepLine, task } from './lib/task.mjs';
+import { READ_FILE, SYSTEM, exampleArgs, progress, readFile, task } from './lib/task.mjs';
 
 const args = exampleArgs();
 const provider = createOpenAICompatible({ name: 'example', baseURL: args.baseUrl, apiKey: args.apiKey });
@@ -16,7 +16,7 @@ const tools = {
   }),
 };
 
-let compactions = 0;
+const p = progress();
 const result = await generateText({
   model: provider(args.model),
   system: SYSTEM,
@@ -27,11 +27,8 @@ const result = await generateText({
     threshold: args.budget,
     system: SYSTEM,
     tools,
-    onReport: (report, step) => {
-      if (report.compacted) compactions++;
-      console.log(stepLine(step, report));
-    },
+    onReport: p.onReport,
   }),
 });
-console.log(`steps: ${result.steps.length}, compactions: ${compactions}`);
+console.log(p.summary());
 console.log(`answer: ${result.text}`);

@@ -68,3 +68,17 @@ export function stepLine(step, report) {
   const what = c ? `; compacted ${c.shadowedEvents} messages (${c.tokensBefore} -> ${c.tokensAfter} tokens, ${c.summaryTokens}-token checkpoint, ${c.summarizer})` : '';
   return `step ${step}: ${report.tokens} of ${report.limit} tokens${what}`;
 }
+
+/** An `onReport` that prints one line per model call and counts the calls and compactions. */
+export function progress() {
+  const p = {
+    steps: 0,
+    compactions: 0,
+    onReport: (report) => {
+      if (report.compacted) p.compactions++;
+      console.log(stepLine(p.steps++, report));
+    },
+    summary: () => `steps: ${p.steps}, compactions: ${p.compactions}`,
+  };
+  return p;
+}

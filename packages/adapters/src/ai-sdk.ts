@@ -10,16 +10,12 @@ import type { CompactionConfig, TokenMeter } from '@hive-mind/compaction';
 import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
 import type { MessageCodec, ReadMessage } from './codec.js';
 import { MessageCompactor, DEFAULT_MAX_CONVERSATIONS, compactMessages, type CompactMessagesReport, type CompactMessagesResult } from './compact-messages.js';
-import { AdapterInputError, importPeer } from './errors.js';
+import { importPeer } from './errors.js';
+import { failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
 
 const NAME = 'ai-sdk';
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function fail(field: string, detail: string): never {
-  throw new AdapterInputError(NAME, field, detail);
-}
+const fail: (field: string, detail: string) => never = failFor(NAME);
 
 function textOf(part: Rec, field: string): string {
   if (typeof part.text !== 'string') fail(`${field}.text`, 'is not a string');
@@ -224,17 +220,11 @@ export async function aiSdkOverheadTokens(meter: TokenMeter, system?: string, to
  */
 export function compactionPrepareStep<TOOLS extends ToolSet = ToolSet>(options: PrepareStepCompactionOptions): PrepareStepFunction<TOOLS> {
   const { onReport, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, tools, ...config } = options;
-  // Validate the config now (a CompactionConfigError names the key), measure the overhead on the first step.
-  const probe = new MessageCompactor(aiSdkCodec, config, maxConversations);
-  let ready: Promise<MessageCompactor<ModelMessage>> | undefined;
-  const compactor = () =>
-    (ready ??= (async () => {
-      if (!system && !tools) return probe;
-      const extra = await aiSdkOverheadTokens(probe.engine.meter, system, tools);
-      return new MessageCompactor(aiSdkCodec, { ...config, meter: probe.engine.meter, overheadTokens: (config.overheadTokens ?? 0) + extra }, maxConversations);
-    })());
+  const compactor = new MessageCompactor(aiSdkCodec, config, maxConversations); // validates the config now
+  let overhead: Promise<number> | undefined;
   return async ({ messages, stepNumber }) => {
-    const { messages: compacted, report } = await (await compactor()).compact(messages);
+    const overheadTokens = await (overhead ??= aiSdkOverheadTokens(compactor.engine.meter, system, tools));
+    const { messages: compacted, report } = await compactor.compact(messages, { overheadTokens });
     onReport?.(report, stepNumber);
     return { messages: compacted };
   };

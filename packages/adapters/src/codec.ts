@@ -8,6 +8,8 @@ export interface ReadMessage {
    * {@link MessageCodec.rewrite} can map blocks back to parts by position.
    */
   content: ContentBlock[];
+  /** `checkpoint` for a framework's own compaction summary, so a later compaction merges it instead of copying it. */
+  kind?: 'checkpoint';
 }
 
 /**
@@ -18,6 +20,8 @@ export interface ReadMessage {
 export interface MessageCodec<M> {
   /** Adapter name used in errors (`ai-sdk`, `openai-agents`, `langchain`, `pi`). */
   readonly name: string;
+  /** Name of the message array in error fields (`messages` unless the framework calls it otherwise, e.g. `input`). */
+  readonly arrayName?: string;
   /**
    * Read one message. `field` is its path for errors (`messages[3]`). Throws
    * {@link AdapterInputError} naming the field for a shape it does not know; a tool result it

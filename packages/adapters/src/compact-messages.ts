@@ -1,5 +1,5 @@
 import { MemorySessionLog, blocksText, type ContentBlock, type NewEvent, type SurfaceNode } from '@hive-mind/session';
-import { BasicCompactionEngine, compactionReport, type CompactionConfig, type CompactionReport, type CompactionResult } from '@hive-mind/compaction';
+import { BasicCompactionEngine, compactionReport, unframeCheckpoint, type CompactionConfig, type CompactionReport, type CompactionResult } from '@hive-mind/compaction';
 import type { MessageCodec } from './codec.js';
 import { AdapterInputError } from './errors.js';
 
@@ -7,6 +7,8 @@ import { AdapterInputError } from './errors.js';
 export const DEFAULT_MAX_CONVERSATIONS = 16;
 /** Configurations {@link compactMessages} keeps a compactor for (least recently used goes first). */
 const MAX_SHARED_COMPACTORS = 32;
+/** Engines one compactor keeps for different per-call overheads (the configured one always stays). */
+const MAX_ENGINES = 8;
 
 /** Options of {@link compactMessages}: the engine's config (see `@hive-mind/compaction`) plus the codec. */
 export interface CompactMessagesOptions<M> extends CompactionConfig {
@@ -73,37 +75,80 @@ class Conversation<M> {
  * `CompactionFailedError` from the engine, and an `AbortError` when `signal` fires.
  */
 export class MessageCompactor<M> {
+  /** The engine of the configuration as given (`overheadTokens` of a call adds to its own). */
   readonly engine: BasicCompactionEngine;
+  private readonly engines = new Map<number, BasicCompactionEngine>();
   private readonly conversations: Array<Conversation<M>> = [];
   private readonly fingerprints = new WeakMap<object, string>();
+  private readonly arrayName: string;
 
+  /** Throws `CompactionConfigError` (naming the key) for a bad `config`. */
   constructor(
     readonly codec: MessageCodec<M>,
-    config: CompactionConfig,
+    private readonly config: CompactionConfig,
     private readonly maxConversations = DEFAULT_MAX_CONVERSATIONS,
   ) {
     this.engine = new BasicCompactionEngine(config);
+    this.engines.set(0, this.engine);
+    this.arrayName = codec.arrayName ?? 'messages';
   }
 
-  async compact(messages: readonly M[], opts: { signal?: AbortSignal } = {}): Promise<CompactMessagesResult<M>> {
-    if (!Array.isArray(messages)) throw new AdapterInputError(this.codec.name, 'messages', 'is not an array');
+  /**
+   * The engine for `extra` tokens of overhead beyond the configured `overheadTokens` (what the
+   * model receives beside the messages on this call: a system prompt or tools given apart).
+   * One per distinct value, sharing the meter; a new one counts a conversation once, then O(new).
+   */
+  engineFor(extra: number): BasicCompactionEngine {
+    let e = this.engines.get(extra);
+    if (!e) {
+      e = new BasicCompactionEngine({ ...this.config, meter: this.engine.meter, overheadTokens: (this.config.overheadTokens ?? 0) + extra });
+      this.engines.set(extra, e);
+      if (this.engines.size > MAX_ENGINES) for (const k of this.engines.keys()) if (k !== 0 && k !== extra) { this.engines.delete(k); break; }
+    }
+    return e;
+  }
+
+  /**
+   * Compact `messages` to the budget. `overheadTokens` (tokens, default 0) adds to the
+   * configured overhead for this call.
+   */
+  async compact(messages: readonly M[], opts: { signal?: AbortSignal; overheadTokens?: number } = {}): Promise<CompactMessagesResult<M>> {
+    if (!Array.isArray(messages)) throw new AdapterInputError(this.codec.name, this.arrayName, 'is not an array');
+    const engine = this.engineFor(opts.overheadTokens ?? 0);
     const { conv, from } = this.find(messages);
     const fresh = messages.slice(from);
     this.append(conv, fresh, from);
-    const result = await this.engine.compactIfNeeded(conv.log, opts.signal ? { signal: opts.signal } : {});
+    const result = await engine.compactIfNeeded(conv.log, opts.signal ? { signal: opts.signal } : {});
     const surface = conv.log.surface();
     this.render(conv, surface);
     const report: CompactMessagesReport = {
       compacted: result.compacted,
-      tokens: this.engine.surfaceTokens(conv.log),
-      limit: this.engine.limit(),
-      threshold: this.engine.config.threshold,
+      tokens: engine.surfaceTokens(conv.log),
+      limit: engine.limit(),
+      threshold: engine.config.threshold,
       cachedMessages: from,
       newMessages: fresh.length,
       result,
     };
     if (result.compacted) report.compaction = compactionReport(this.codec.name, result, surface, 0);
     return { messages: conv.rendered.slice(), report };
+  }
+
+  /**
+   * Summarize all of `messages` into one checkpoint (for a framework that compacts on its own
+   * and asks for the summary: pi's `session_before_compact`). Nothing is cached. Returns the
+   * summary body (the checkpoint without its `<compacted-summary>` frame), the framed text and
+   * the engine's result. Throws what {@link compact} throws, and `CompactionFailedError` when no
+   * checkpoint could land.
+   */
+  async summarize(messages: readonly M[], opts: { signal?: AbortSignal } = {}): Promise<{ summary: string; text: string; result: CompactionResult }> {
+    const conv = new Conversation<M>();
+    this.append(conv, messages, 0);
+    const nodes = conv.log.surface();
+    if (!nodes.length) throw new AdapterInputError(this.codec.name, this.arrayName, 'is empty: nothing to summarize');
+    const result = await this.engine.compactRegion(conv.log, nodes[0]!.seq, nodes[nodes.length - 1]!.seq, opts.signal ? { signal: opts.signal } : {});
+    const text = blocksText(result.summary);
+    return { summary: unframeCheckpoint(text) ?? text, text, result };
   }
 
   // --- the prefix cache ----------------------------------------------------------
@@ -156,8 +201,8 @@ export class MessageCompactor<M> {
     const logId = (id: string) => renames.get(id) ?? conv.callIds.get(id);
     const events: NewEvent[] = fresh.map((m, k) => {
       const index = from + k;
-      const field = `messages[${index}]`;
-      const { type, content } = this.codec.read(m, field);
+      const field = `${this.arrayName}[${index}]`;
+      const { type, content, kind } = this.codec.read(m, field);
       const blocks = content.map((b, j): ContentBlock => {
         if (b.type === 'tool-call') {
           let id = b.id;
@@ -173,7 +218,7 @@ export class MessageCompactor<M> {
         }
         return b;
       });
-      return { type, surfaceOp: 'append', content: blocks, meta: { index } } as NewEvent;
+      return { type, surfaceOp: 'append', content: blocks, meta: { index }, ...(kind ? { kind } : {}) } as NewEvent;
     });
     const stored = conv.log.append(events);
     for (const [orig, id] of renames) conv.callIds.set(orig, id);
@@ -194,13 +239,12 @@ export class MessageCompactor<M> {
   }
 
   private message(conv: Conversation<M>, node: SurfaceNode): M {
-    if (node.kind === 'checkpoint') return this.codec.checkpoint(blocksText(node.content));
     const index = node.meta?.index;
-    if (typeof index !== 'number' || conv.inputs[index] === undefined) {
-      throw new Error(`${this.codec.name}: surface node ${node.seq} has no input message (compactor bug)`);
-    }
-    const original = conv.inputs[index]!;
-    return conv.seqs[index] === node.seq ? original : this.codec.rewrite(original, node.content);
+    const original = typeof index === 'number' ? conv.inputs[index] : undefined;
+    if (original !== undefined && conv.seqs[index as number] === node.seq) return original;
+    if (node.kind === 'checkpoint') return this.codec.checkpoint(blocksText(node.content));
+    if (original === undefined) throw new Error(`${this.codec.name}: surface node ${node.seq} has no input message (compactor bug)`);
+    return this.codec.rewrite(original, node.content);
   }
 }
 

@@ -45,3 +45,22 @@ describe('a missing optional SDK', () => {
     expect(out.trim()).toBe('MissingPeerError: @hive-mind/adapters/ai-sdk needs the optional peer dependency "ai", which is not installed: npm install ai');
   });
 });
+
+describe('a missing optional SDK (the other subpaths)', () => {
+  it('the Agents SDK and pi adapters load and compact without their frameworks (types only)', () => {
+    const out = run(`
+      import { compactAgentInput } from '@hive-mind/adapters/openai-agents';
+      import { compactPiMessages } from '@hive-mind/adapters/pi';
+      const a = await compactAgentInput([{ role: 'user', content: 'hi' }], { threshold: 5000 });
+      const p = await compactPiMessages([{ role: 'user', content: 'hi', timestamp: 1 }], { threshold: 5000 });
+      console.log(JSON.stringify([a.messages, p.messages]));`);
+    expect(JSON.parse(out)).toEqual([[{ role: 'user', content: 'hi' }], [{ role: 'user', content: 'hi', timestamp: 1 }]]);
+  });
+
+  it('importing the LangChain adapter without "langchain" installed is an error naming the package', () => {
+    const out = run(`
+      try { await import('@hive-mind/adapters/langchain'); console.log('no error'); }
+      catch (e) { console.log(e.name + ': ' + e.message); }`);
+    expect(out.trim()).toBe('MissingPeerError: @hive-mind/adapters/langchain needs the optional peer dependency "langchain", which is not installed: npm install langchain');
+  });
+});

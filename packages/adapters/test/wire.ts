@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseTranscript } from '@hive-mind/transcripts';
 import { TokenMeter } from '@hive-mind/compaction';
+import type { ContentBlock } from '@hive-mind/session';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -61,9 +62,29 @@ export function pairingProblems(wire: Wire, body: any): string[] {
   return problems.filter((p) => !p.startsWith('end of request'));
 }
 
+/**
+ * Tokens of a Responses API request as the engine counts them: `instructions` as a system
+ * message, each input item as a message of its blocks (per-message overhead included).
+ */
+function responsesTokens(body: any, meter: TokenMeter): number {
+  const message = (blocks: ContentBlock[]) => meter.countBlocks(blocks) + meter.perMessageOverhead;
+  let n = body.instructions ? message([{ type: 'text', text: body.instructions }]) : 0;
+  for (const it of typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input as any[])) {
+    if (it.type === 'function_call') n += message([{ type: 'tool-call', id: it.call_id, name: it.name, input: JSON.parse(it.arguments || '{}') }]);
+    else if (it.type === 'function_call_output') n += message([{ type: 'tool-result', callId: it.call_id, isError: false, content: [{ type: 'text', text: typeof it.output === 'string' ? it.output : JSON.stringify(it.output) }] }]);
+    else if (it.type === 'reasoning') n += message([{ type: 'reasoning', text: (it.summary ?? []).map((s: any) => s.text).join('\n') }]);
+    else {
+      const parts = typeof it.content === 'string' ? [it.content] : (it.content as any[]).map((p) => p.text ?? p.refusal ?? '');
+      n += message(parts.map((text: string) => ({ type: 'text', text })));
+    }
+  }
+  return n;
+}
+
 /** Tokens of a request as the engine counts them: its messages read as a transcript, plus its tool definitions as JSON. */
 export function requestTokens(wire: Wire, body: any, meter: TokenMeter): number {
   const { tools, ...rest } = body;
+  if (wire === 'responses') return responsesTokens(rest, meter) + (tools?.length ? meter.countText(JSON.stringify(tools)) : 0);
   const format = wire === 'chat' ? 'openai' : 'anthropic';
   const t = parseTranscript(JSON.stringify({ messages: rest.messages, ...(rest.system ? { system: rest.system } : {}) }), { format });
   return meter.countEvents(t.log.surface()) + (tools?.length ? meter.countText(JSON.stringify(tools)) : 0);
