@@ -14,7 +14,7 @@ import type { AgentMiddleware } from 'langchain';
 import type { MessageCodec, ReadMessage } from './codec.js';
 import { DEFAULT_MAX_CONVERSATIONS, MessageCompactor, compactMessages, type CompactMessagesReport, type CompactMessagesResult } from './compact-messages.js';
 import { importPeer } from './errors.js';
-import { failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
+import { countTextCached, failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
 
 const SUBPATH = '@hive-mind/adapters/langchain';
 const NAME = 'langchain';
@@ -141,8 +141,8 @@ export const langchainCodec: MessageCodec<BaseMessage> = {
  */
 export function requestOverheadTokens(meter: TokenMeter, system: BaseMessage | undefined, tools: readonly unknown[] | undefined): number {
   let n = 0;
-  if (system) n += meter.countText(typeof system.content === 'string' ? system.content : JSON.stringify(system.content)) + meter.perMessageOverhead;
-  if (tools?.length) n += meter.countText(JSON.stringify(tools.map((t) => convertToOpenAITool(t as Parameters<typeof convertToOpenAITool>[0]))));
+  if (system) n += countTextCached(meter, typeof system.content === 'string' ? system.content : JSON.stringify(system.content)) + meter.perMessageOverhead;
+  if (tools?.length) n += countTextCached(meter, JSON.stringify(tools.map((t) => convertToOpenAITool(t as Parameters<typeof convertToOpenAITool>[0]))));
   return n;
 }
 

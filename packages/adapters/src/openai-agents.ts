@@ -10,7 +10,7 @@ import type { CompactionConfig, TokenMeter } from '@hive-mind/compaction';
 import type { AgentInputItem, CallModelInputFilter } from '@openai/agents-core';
 import type { MessageCodec, ReadMessage } from './codec.js';
 import { DEFAULT_MAX_CONVERSATIONS, MessageCompactor, compactMessages, type CompactMessagesReport, type CompactMessagesResult } from './compact-messages.js';
-import { failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
+import { countTextCached, failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
 
 const NAME = 'openai-agents';
 
@@ -213,11 +213,11 @@ interface AgentLike {
  * MCP server tools and handoffs are not counted: give them in `overheadTokens`.
  */
 export function agentOverheadTokens(meter: TokenMeter, instructions: string | undefined, agent: AgentLike | undefined): number {
-  let n = instructions ? meter.countText(instructions) + meter.perMessageOverhead : 0;
+  let n = instructions ? countTextCached(meter, instructions) + meter.perMessageOverhead : 0;
   const defs = (agent?.tools ?? [])
     .filter((t): t is Rec => isRec(t) && t.type === 'function')
     .map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: t.strict }));
-  if (defs.length) n += meter.countText(JSON.stringify(defs));
+  if (defs.length) n += countTextCached(meter, JSON.stringify(defs));
   return n;
 }
 

@@ -14,7 +14,7 @@ import type { AgentMessage } from '@earendil-works/pi-agent-core';
 import type { ExtensionAPI, ExtensionFactory } from '@earendil-works/pi-coding-agent';
 import type { MessageCodec, ReadMessage } from './codec.js';
 import { DEFAULT_MAX_CONVERSATIONS, MessageCompactor, compactMessages, type CompactMessagesReport, type CompactMessagesResult } from './compact-messages.js';
-import { failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
+import { countTextCached, failFor, isRec, rewrittenTexts, type Rec } from './shape.js';
 
 const NAME = 'pi';
 
@@ -140,7 +140,7 @@ export function piOverheadTokens(meter: TokenMeter, systemPrompt: string, pi: Pi
     .getAllTools()
     .filter((t) => active.has(t.name))
     .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
-  return (systemPrompt ? meter.countText(systemPrompt) + meter.perMessageOverhead : 0) + (defs.length ? meter.countText(JSON.stringify(defs)) : 0);
+  return (systemPrompt ? countTextCached(meter, systemPrompt) + meter.perMessageOverhead : 0) + (defs.length ? countTextCached(meter, JSON.stringify(defs)) : 0);
 }
 
 /** Options of {@link hiveMindCompaction}: the engine's config keys plus a report callback. */
