@@ -78,6 +78,12 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(claudeDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
     expect(r.stdout.match(/^ok {3}\w+/gm)).toEqual(['ok   UserPromptSubmit', 'ok   Stop', 'ok   PreCompact', 'ok   SessionEnd', 'ok   SessionStart']);
+    // `hive-mind uninstall` touches nothing of the plugin's and says how to remove it
+    const settings = readFileSync(join(claudeDir, 'settings.json'), 'utf8');
+    const u = await runCli(['uninstall', 'claude-code'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined });
+    expect(u.code).toBe(0);
+    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Claude Code; remove it with `claude plugin uninstall hive-mind@hive-mind`');
+    expect(readFileSync(join(claudeDir, 'settings.json'), 'utf8')).toBe(settings);
   });
 
   let sessionOne = '';

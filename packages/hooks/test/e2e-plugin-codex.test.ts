@@ -67,6 +67,11 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(codexDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
     expect(r.stdout.match(/^ok {3}\w+/gm)).toEqual(['ok   UserPromptSubmit', 'ok   Stop', 'ok   PreCompact', 'ok   SessionStart']);
+    const toml = readFileSync(join(codexDir, 'config.toml'), 'utf8');
+    const u = await runCli(['uninstall', 'codex'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined });
+    expect(u.code).toBe(0);
+    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with `codex plugin remove hive-mind@hive-mind`');
+    expect(readFileSync(join(codexDir, 'config.toml'), 'utf8')).toBe(toml);
   });
 
   it('session 1: the plugin hooks store the fact the user states', async () => {

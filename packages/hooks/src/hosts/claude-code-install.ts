@@ -77,9 +77,15 @@ export const claudeCodeSpec: InstallerSpec = {
   configs: (opts, prefix) => [
     { file: claudeSettingsPath(opts), format: JSON_FORMAT, lists: [matcherGroupList('claude-code', CLAUDE_CODE_EVENTS, prefix)], snippet: '"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "hive-mind hook claude-code <Event>"}]}]}' },
   ],
-  notes({ action, configs }) {
+  notes({ action, configs, opts }) {
     const [c] = configs;
-    if (action === 'uninstall') return [c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.'];
+    if (action === 'uninstall') {
+      const plugin = claudeCodePlugin(join(homeOf(opts), '.claude'), CLAUDE_CODE_EVENTS);
+      return [
+        c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.',
+        ...(plugin ? [`the hive-mind plugin (${plugin.id}) is still installed in Claude Code; remove it with \`claude plugin uninstall ${plugin.id}\``] : []),
+      ];
+    }
     const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after, { bomAllowed: true });
     const disabled = c!.after === undefined ? undefined : disabledProblem(c!.spec.file, c!.after);
     const plugin = c!.after === undefined ? undefined : pluginToo(c!.spec.file, c!.after);

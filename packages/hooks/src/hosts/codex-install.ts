@@ -91,6 +91,7 @@ export const codexSpec: InstallerSpec = {
       );
     }
     notes.push(json!.after !== json!.before ? 'hive-mind hooks removed from Codex; your other hooks and settings are unchanged.' : 'no hive-mind hooks were installed in Codex.');
+    if (pluginToo(toml!.spec.file, toml!.after)) notes.push('the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with `codex plugin remove hive-mind@hive-mind`');
     return notes;
   },
 };
