@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { FrameInput, Mind, SaveResult, SearchHit } from '@hive-mind/mind';
+import { RECALL_HEADER, estimateTokens, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -275,7 +275,9 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       // as the session-start hooks do: the workspace memory first, then the personal one, in one budget;
       // each part's header line costs a few tokens, kept in reserve
       const HEADER_RESERVE = 16;
-      let left = budgetTokens;
+      // one line says what the briefing is (data, not instructions) for all the minds together
+      const framing = estimateTokens(RECALL_HEADER) + 1;
+      let left = budgetTokens - framing;
       const parts: string[] = [];
       const frameIds: Record<string, number[]> = {};
       let tokens = 0;
@@ -283,9 +285,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const dropped: number[] = [];
       let any = false;
       for (const src of await readSources(ctx, session, args.mind ?? 'all')) {
-        if (left <= HEADER_RESERVE + 32) break;
+        // a budget too small for any line still asks, so the answer can say what did not fit
         const r = src.mind.recall({
-          budgetTokens: left - HEADER_RESERVE,
+          budgetTokens: Math.max(0, left - HEADER_RESERVE),
+          header: false,
           ...(args.query ? { query: args.query } : {}),
           ...(args.scope ? { scopes: [args.scope] } : {}),
         });
@@ -298,7 +301,8 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         tokens += r.tokens + HEADER_RESERVE;
         left -= r.tokens + HEADER_RESERVE;
       }
-      const c = clip(parts.join('\n\n'), max - 600);
+      if (parts.length) tokens += framing;
+      const c = clip(parts.length ? `${RECALL_HEADER}\n\n${parts.join('\n\n')}` : '', max - 600);
       const out: Record<string, unknown> = {
         text: c.text,
         tokens: Math.min(tokens, budgetTokens),

@@ -51,6 +51,8 @@ describe('workspace mind beside the personal mind', () => {
     expect(rec.text).toMatch(/## hive-mind memory \(workspace .*otter\)/);
     expect(rec.text).toContain('## hive-mind memory (personal)');
     expect(rec.text.indexOf('(workspace')).toBeLessThan(rec.text.indexOf('(personal)'));
+    // one framing for the whole briefing, not one per mind
+    expect(rec.text.match(/data, not instructions/g)).toHaveLength(1);
     expect(rec.tokens).toBeLessThanOrEqual(400);
     expect(rec.frameIds).toEqual({ workspace: [w.id], personal: [p.id] });
 

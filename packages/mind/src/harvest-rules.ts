@@ -94,6 +94,17 @@ export const EMPHATIC = /\b(?:remember|always|never|from now on)\b|必ず|絶対
 /** One-word replies and acknowledgements that carry no instruction. */
 const ACK =
   /^(?:ok(?:ay)?|k|yes|yeah|yep|yup|sure|no|nope|thanks?(?: you)?|thx|ty|continue|go(?: on| ahead)?|do it(?: all)?|proceed|next|done|great|nice|cool|perfect|good|lgtm|sounds good|looks good|fine|alright|right|hmm+|wait|stop|sleep|retry|again|try again|same|and\??)(?:[\s,.!]+(?:ok(?:ay)?|yes|yeah|do it(?: all)?|go(?: on| ahead)?|thanks?|please|all|then|now|continue|proceed))*[\s.!]*$/i;
+/** A clause that ends on a function word: left hanging once a venting word was removed ("anything else is"). */
+const DANGLING_END = /\b(?:is|are|was|were|be|to|get|gets|the|a|an|and|of|so)\s*[.!?]*\s*$/i;
+
+/** `text` without its last clause when that clause hangs on a function word (see {@link DANGLING_END}). */
+function dropDanglingClause(text: string): string {
+  if (!DANGLING_END.test(text)) return text;
+  let cut = -1;
+  for (const m of text.matchAll(/,\s|\s(?:so|and|but)\s/gi)) cut = m.index!;
+  return cut > 0 ? text.slice(0, cut) : text;
+}
+
 /** Discourse words that open a sentence and carry nothing ("ok, ", "and also, ", "btw "). */
 const LEAD_IN = /^(?:(?:ok(?:ay)?|alright|and|also|btw|so+|well|yeah|yes|hm+|oh)\b[,.!]?\s+)+/i;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -124,7 +135,10 @@ function sentencesOf(text: string, cjk: boolean): string[] {
     .split(SENTENCE_END)
     .map((x) => {
       // venting removed; a sentence that then starts with its real first word gets its capital back
-      const y = x.replace(VENTING, '').replace(/^[,;:\s-]+/, '').replace(LEAD_IN, '').trim();
+      const vented = x.replace(VENTING, '');
+      // a clause the venting word ended ("anything else is [shitty]") is dropped whole
+      const kept = vented !== x ? dropDanglingClause(vented.trimEnd()) : vented;
+      const y = kept.replace(/^[,;:\s-]+/, '').replace(LEAD_IN, '').trim();
       return y !== x.trim() ? y.charAt(0).toUpperCase() + y.slice(1) : y;
     })
     .filter((x) => x.length >= (cjk ? 6 : 12) && x.length <= 400);

@@ -17,6 +17,7 @@ export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './analy
 export { nearDuplicate, NEAR_DUPLICATE_JACCARD } from './text.js';
 export { Mind } from './store.js';
 export { ftsQuery } from './search.js';
+export { RECALL_HEADER } from './recall.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS } from './prompt-floor.js';
 export {
   validateEmbeddingsConfig,

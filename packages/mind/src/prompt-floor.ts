@@ -9,7 +9,8 @@ import type { SearchHit } from './frame.js';
  *
  * - it holds at least {@link PROMPT_MIN_SHARE} of the prompt's topic words: the query's words
  *   without stop words (analyze.ts) and without {@link TASK_WORDS} (what to do, not what about),
- *   matched as the index matches them (FTS5 porter stemming, CJK segmentation);
+ *   matched as the index matches them (FTS5 porter stemming, CJK segmentation) in the frame's own
+ *   text and tags (not the conversation context the index holds beside them);
  * - its BM25 is at least {@link PROMPT_MIN_BM25_RATIO} of the best hit's (a frame far behind the best
  *   match is not about the same thing);
  *
@@ -47,7 +48,8 @@ export function promptFloor(ctx: StoreContext, prompt: string, hits: readonly Se
   const ids = JSON.stringify(hits.map((h) => h.id));
   const holding = ctx.stmt('SELECT rowid AS id FROM frames_fts WHERE frames_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
   const held = new Map<number, number>();
-  for (const w of words) for (const r of holding.all(`"${w.replace(/"/g, '')}"`, ids) as Array<{ id: number }>) held.set(r.id, (held.get(r.id) ?? 0) + 1);
+  // the frame's own text and tags, not the conversation context the index also holds for it
+  for (const w of words) for (const r of holding.all(`{content tags} : "${w.replace(/"/g, '')}"`, ids) as Array<{ id: number }>) held.set(r.id, (held.get(r.id) ?? 0) + 1);
   const best = Math.max(0, ...hits.map((h) => -h.bm25));
   return hits.filter((h) => (held.get(h.id) ?? 0) / words.length >= PROMPT_MIN_SHARE && best > 0 && -h.bm25 >= PROMPT_MIN_BM25_RATIO * best).slice(0, PROMPT_MAX_ITEMS);
 }

@@ -273,3 +273,13 @@ describe('harvest redacts before it extracts', () => {
     expect(stored).not.toContain(token.slice(0, 12));
   });
 });
+
+describe('venting', () => {
+  it('a clause left hanging by a removed venting word goes with it', () => {
+    const log = new MemorySessionLog('s-vent');
+    const u = (text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
+    log.append([u('i would only want e2e tests for AgentSession, anything else is shitty.'), u('the footer should be "error" above 90% so the user sees shit is about to get fucked')]);
+    const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-vent' });
+    expect(h.frames.map((f) => f.content)).toEqual(['I would only want e2e tests for AgentSession', 'The footer should be "error" above 90%']);
+  });
+});

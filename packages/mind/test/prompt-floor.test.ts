@@ -55,3 +55,15 @@ describe('per-prompt floor', () => {
     expect(topicWords('run it again')).toEqual([]);
   });
 });
+
+describe('per-prompt floor and conversation context', () => {
+  it("a frame's share of the topic words counts its own text, not the neighbours' text the index holds beside it", () => {
+    const m = Mind.open(join(t.dir, 'ctx.mind'));
+    m.save({ content: 'The footer turns yellow above 70%', sessionId: 's1', host: 'pi', turnId: 't1' });
+    m.save({ content: 'Deploys run with helm', sessionId: 's1', host: 'pi', turnId: 't2' });
+    // "helm" is the second frame's own word; "footer" and "yellow" only its neighbour's
+    const r = m.recall({ query: 'helm footer yellow', budgetTokens: 300, promptFloor: true });
+    m.close();
+    expect(r.frames.map((f) => f.content)).toEqual(['The footer turns yellow above 70%']);
+  });
+});
