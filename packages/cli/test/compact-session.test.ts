@@ -17,7 +17,7 @@ afterAll(() => {
 
 function setup() {
   const h = homeWithSessions(roots);
-  const env = { HOME: h.home, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined, HERMES_HOME: undefined };
+  const env = { HOME: h.home, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined, PI_CODING_AGENT_SESSION_DIR: undefined, HERMES_HOME: undefined };
   const cli = (args: string[], cwd = h.cwd) => runCli(args, { cwd, env });
   return { ...h, cli };
 }
@@ -121,7 +121,8 @@ describe('hive-mind compact --session: bad input', () => {
 
   it('a host version whose format we do not know is refused, naming the version', async () => {
     const h = setup();
-    writeFileSync(h.cc, readFileSync(h.cc, 'utf8').replaceAll('"version":"2.1.14"', '"version":"3.0.1"'));
+    // a newer Claude Code resumed the session: its last lines carry the version it has
+    appendFileSync(h.cc, JSON.stringify({ parentUuid: null, type: 'system', subtype: 'informational', content: 'resumed', uuid: 'ffffffff-0000-0000-0000-000000000001', timestamp: '2026-12-01T09:00:00.000Z', sessionId: CC_ID, cwd: h.cwd, version: '3.0.1' }) + '\n');
     age(h.cc);
     const r = await h.cli(['compact', '--session', 'latest', '--budget', '3000']);
     expect(r.code).toBe(2);
@@ -144,7 +145,9 @@ describe('hive-mind compact --undo', () => {
     const pristine = readFileSync(h.cc);
     const a = JSON.parse((await h.cli(['compact', '--session', 'latest', '--budget', '8000', '--json'])).stdout);
     const afterFirst = readFileSync(h.cc);
-    age(h.cc);
+    // just written, but by our own compaction (the record says so): not a host at work
+    const listed = JSON.parse((await h.cli(['sessions', '--json', '--host', 'claude-code'])).stdout);
+    expect(listed[0]).toMatchObject({ path: h.cc, busy: null, compactions: { ours: 1, host: 0 } });
     const b = JSON.parse((await h.cli(['compact', '--session', 'latest', '--budget', '3000', '--json'])).stdout);
     expect(b.tokensBefore).toBe(a.tokensAfter);
 

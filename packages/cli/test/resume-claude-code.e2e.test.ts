@@ -56,7 +56,7 @@ describe.skipIf(!claude)('Claude Code: sessions, compact --session latest, the p
     mkdirSync(cwd, { recursive: true });
     const opts = { home, cwd, baseUrl: server.url, timeoutMs: 120_000 };
     // the CLI sees the same folders Claude Code used
-    const cli = (args: string[]) => runCli(args, { cwd, env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined, HERMES_HOME: undefined } });
+    const cli = (args: string[]) => runCli(args, { cwd, env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined, PI_CODING_AGENT_SESSION_DIR: undefined, HERMES_HOME: undefined } });
 
     // A long real session: three turns, each reading a large file through the Read tool.
     for (let i = 0; i < 3; i++) writeFileSync(join(cwd, `module_${i}.py`), bigText(400, `def handler_${i}`) + '\n');

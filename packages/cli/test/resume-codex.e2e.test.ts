@@ -56,7 +56,7 @@ describe.skipIf(!codex)('Codex: sessions, compact --session latest, resume by th
     const cwd = join(root, 'project');
     mkdirSync(cwd, { recursive: true });
     const opts = { home, cwd, baseUrl: server.url, timeoutMs: 120_000 };
-    const cli = (args: string[]) => runCli(args, { cwd, env: { HOME: home, CODEX_HOME: join(home, '.codex'), CLAUDE_CONFIG_DIR: undefined, PI_CODING_AGENT_DIR: undefined, HERMES_HOME: undefined } });
+    const cli = (args: string[]) => runCli(args, { cwd, env: { HOME: home, CODEX_HOME: join(home, '.codex'), CLAUDE_CONFIG_DIR: undefined, PI_CODING_AGENT_DIR: undefined, PI_CODING_AGENT_SESSION_DIR: undefined, HERMES_HOME: undefined } });
     const exec = (args: string[]) => runCodex(['exec', ...args], opts);
 
     // A long real session: three turns, each running a command with a large output.

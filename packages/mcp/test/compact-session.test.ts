@@ -26,7 +26,7 @@ const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('
 /** The MCP server as a host would start it, with HOME at `home`; a client declaring `clientRoots` (none: no roots capability). */
 async function connect(home: string, hmHome: string, clientRoots: string[] | undefined, cwd?: string): Promise<Client> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'PI_CODING_AGENT_DIR', 'HERMES_HOME'].includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR', 'HERMES_HOME'].includes(k)) env[k] = v;
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, HOME: home, HIVE_MIND_HOME: hmHome }, stderr: 'pipe', ...(cwd ? { cwd } : {}) });
   const client = new Client({ name: 'session-client', version: '1' }, clientRoots ? { capabilities: { roots: { listChanged: true } } } : undefined);
   if (clientRoots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: clientRoots.map((r) => ({ uri: pathToFileURL(r).href, name: r })) }));

@@ -30,10 +30,11 @@ describe('listSessions: the hosts\' own session folders', () => {
     expect(listSessions({ cwd: h.root, env: h.env })).toEqual([]);
   });
 
-  it("honours CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR and HERMES_HOME", () => {
+  it("honours CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR (PI_CODING_AGENT_SESSION_DIR) and HERMES_HOME", () => {
     const env = { HOME: '/h', CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', PI_CODING_AGENT_DIR: '/p', HERMES_HOME: '/e' };
     expect(sessionRoots(env)).toEqual(['/c/projects', '/x/sessions', '/p/sessions', '/e/sessions']);
     expect(sessionRoots({ HOME: '/h' })).toEqual(['/h/.claude/projects', '/h/.codex/sessions', '/h/.pi/agent/sessions', '/h/.hermes/sessions']);
+    expect(sessionRoots({ HOME: '/h', PI_CODING_AGENT_DIR: '/p', PI_CODING_AGENT_SESSION_DIR: '/s' })[2]).toBe('/s');
   });
 
   it('lists an unreadable or half-written file with its problem instead of failing', () => {

@@ -67,6 +67,21 @@ export function readRecords(file: string): CompactionRecord[] {
   return out;
 }
 
+/**
+ * True when `file` is exactly what hive-mind's newest compaction of it wrote (same size and
+ * sha256): nobody has written to it since, so a fresh modification time is ours, not a host's.
+ */
+export function lastWrittenByUs(file: string): boolean {
+  const last = readRecords(file).at(-1);
+  if (!last) return false;
+  try {
+    if (statSync(file).size !== last.after.size) return false;
+    return fileDigest(file).sha256 === last.after.sha256;
+  } catch {
+    return false;
+  }
+}
+
 /** What {@link undoCompaction} did. */
 export interface UndoResult {
   file: string;

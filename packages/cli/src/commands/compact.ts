@@ -34,7 +34,7 @@ import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
 import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
 import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
-import { fileDigest, recordCompaction, undoCompaction } from './compact-undo.js';
+import { fileDigest, lastWrittenByUs, recordCompaction, undoCompaction } from './compact-undo.js';
 import { parseHost, sessionWindow } from './sessions.js';
 
 interface CompactCliOptions {
@@ -252,8 +252,9 @@ function pickTarget(file: string | undefined, o: CompactCliOptions): { file: str
   const name = HOST_TABLE[s.host].name;
   const unknown = o.undo ? undefined : hostVersionProblem(s.host, s.version);
   if (unknown) throw new CliError(`${s.path}: ${unknown}`, 2);
-  // an undo checks itself that nothing was written since the compaction (the file is the bytes it wrote)
-  const activity = sessionActivity(s, { locksOnly: !!o.undo });
+  // an undo checks itself that nothing was written since the compaction; a file that is the
+  // bytes our last compaction wrote is fresh because of us, not a host
+  const activity = sessionActivity(s, { locksOnly: !!o.undo || lastWrittenByUs(s.path) });
   if (activity.busy && !o.force) {
     throw new CliError(`${name} session ${s.id} is being written right now: ${activity.reason}; quit ${name} (or let its turn finish) and run this again, or give --force (${s.path})`, 2);
   }

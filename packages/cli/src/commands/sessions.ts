@@ -16,6 +16,7 @@ import {
   type Transcript,
 } from '@hive-mind/transcripts';
 import { CliError, printJson } from '../errors.js';
+import { lastWrittenByUs } from './compact-undo.js';
 
 /** `--host` value -> host id (`claude` is accepted for `claude-code`). @throws CliError (exit 2) naming the hosts. */
 export function parseHost(v: string | undefined): SessionHost | undefined {
@@ -50,7 +51,7 @@ export interface SessionRow {
   model: string | null;
   /** Checkpoints in the file: hive-mind's and the host's own. */
   compactions: { ours: number; host: number } | null;
-  /** A host is writing it now (its lock, or a write in the last seconds): the reason, else null. */
+  /** A host is writing it now (its lock, or a write in the last seconds that was not hive-mind's own compaction): the reason, else null. */
   busy: string | null;
   /** Why it could not be read (unreadable, half written), else null. */
   problem: string | null;
@@ -71,7 +72,7 @@ export async function sessionRow(s: SessionFile, meter: TokenMeter, env: NodeJS.
     window: null,
     model: null,
     compactions: null,
-    busy: sessionActivity(s, { env }).reason ?? null,
+    busy: sessionActivity(s, { env, locksOnly: lastWrittenByUs(s.path) }).reason ?? null,
     problem: s.problem ?? null,
     resume: HOST_TABLE[s.host].resume(s),
   };

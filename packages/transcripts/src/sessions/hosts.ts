@@ -13,7 +13,7 @@ export interface SessionHead {
   id?: string;
   /** The working directory the host recorded. Hermes records none. */
   cwd?: string;
-  /** The version of the host (Claude Code, Codex) or of the session format (pi) that wrote the file. */
+  /** The version of the host (Claude Code: of the last line that records one; Codex: `session_meta.cli_version`) or of the session format (pi) that wrote the file. */
   version?: string;
 }
 
@@ -89,7 +89,9 @@ function command(argv: string[], cwd?: string, note?: string): ResumeCommand {
  *   the cwd without its leading separator and with `/`, `\` and `:` replaced by `-` (pi-mono
  *   `packages/coding-agent` `getAgentDir`/`getSessionDirForCwd` and docs/session.md); the header
  *   entry `{type: 'session', version, id, timestamp, cwd}`; `pi --session <file>` opens one
- *   file. Known: session format versions 1 to 3 (docs/session.md "Session Version").
+ *   file. `PI_CODING_AGENT_SESSION_DIR` replaces the sessions folder (the lookup order pi-link
+ *   documents after pi's: that variable, then a `sessionDir` in settings.json, which is not
+ *   read here). Known: session format versions 1 to 3 (docs/session.md "Session Version").
  * - Hermes: `$HERMES_HOME` (default `~/.hermes`) `/sessions/session_<id>.json` (hermes-agent
  *   `run_agent.py`, the session log), no working directory recorded; `hermes --resume <id>`
  *   (hermes-agent docs/cli.md). hermes-agent resumes a conversation from its SQLite session
@@ -126,7 +128,7 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
   pi: {
     host: 'pi',
     name: 'pi',
-    root: (env) => join(env.PI_CODING_AGENT_DIR || join(home(env), '.pi', 'agent'), 'sessions'),
+    root: (env) => env.PI_CODING_AGENT_SESSION_DIR || join(env.PI_CODING_AGENT_DIR || join(home(env), '.pi', 'agent'), 'sessions'),
     depth: 1,
     isSessionFile: (n) => n.endsWith('.jsonl'),
     idFromName: (n) => {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HOST_TABLE, SESSION_HOSTS, type SessionHead, type SessionHost } from './hosts.js';
 
@@ -30,7 +30,7 @@ export interface ListOptions {
   host?: SessionHost;
   /** Only sessions started in this folder (compared after resolving symlinks); undefined lists every project. */
   cwd?: string;
-  /** Where `HOME` and the hosts' variables (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`) come from. Default `process.env`. */
+  /** Where `HOME` and the hosts' variables (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `PI_CODING_AGENT_SESSION_DIR`, `HERMES_HOME`) come from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -67,6 +67,21 @@ function headLines(path: string): string[] {
     const lines = text.split('\n');
     if (n === buf.length) lines.pop();
     return lines.filter((l) => l.trim());
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last {@link HEAD_BYTES} of a file as text (a line cut at the start is harmless to a search). */
+function tailText(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const len = Math.min(size, HEAD_BYTES);
+    const buf = Buffer.alloc(len);
+    let n = 0;
+    for (let r; n < len && (r = readSync(fd, buf, n, len - n, size - len + n)) > 0; ) n += r;
+    return buf.subarray(0, n).toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -120,6 +135,11 @@ export function readSessionHead(host: SessionHost, path: string): SessionHead {
     }
   }
   if (!parsed) throw new Error(firstError ? `not JSONL (${firstError})` : 'empty file');
+  if (host === 'claude-code') {
+    // every Claude Code line carries the version that wrote it: the last one wrote the newest lines
+    const last = [...tailText(path).matchAll(/"version":"(\d[^"]*)"/g)].at(-1)?.[1];
+    if (last) head.version = last;
+  }
   return head;
 }
 
