@@ -6,6 +6,7 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export default defineConfig({
   resolve: {
     alias: {
+      '@hive-mind/session/sqlite': fileURLToPath(new URL('./packages/session/src/sqlite.ts', import.meta.url)),
       '@hive-mind/session': pkg('session'),
       '@hive-mind/transcripts': pkg('transcripts'),
       '@hive-mind/mind/dirs': fileURLToPath(new URL('./packages/mind/src/dirs.ts', import.meta.url)),

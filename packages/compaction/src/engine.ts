@@ -19,6 +19,7 @@ import {
   CompactionAbortedError,
   CompactionError,
   CompactionFailedError,
+  MissingPackageError,
   SummarizerError,
   raceAbort,
   throwIfAborted,
@@ -626,7 +627,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       return { body: out.text.trim(), model: out.model ?? summarizer.model, ...(requests ? { requests } : {}) };
     } catch (err) {
       if (err instanceof CompactionAbortedError || signal?.aborted) throw err instanceof CompactionAbortedError ? err : new CompactionAbortedError();
-      return { error: (err as Error).message, retryable: !(err instanceof SummarizerError && !err.retryable) };
+      return { error: (err as Error).message, retryable: !((err instanceof SummarizerError && !err.retryable) || err instanceof MissingPackageError) };
     }
   }
 

@@ -74,6 +74,21 @@ export class SummarizerError extends CompactionError {
   }
 }
 
+/**
+ * A feature needs a package that is not installed: one of this package's optional peer
+ * dependencies (`openai` for the openai summarizer, `@anthropic-ai/sdk` for the anthropic one).
+ * `packageName` names it; the message says how to install it.
+ */
+export class MissingPackageError extends CompactionError {
+  constructor(
+    message: string,
+    readonly packageName: string,
+  ) {
+    super(message, 'MISSING_PACKAGE');
+    this.name = 'MissingPackageError';
+  }
+}
+
 /** Throw {@link CompactionAbortedError} when `signal` is aborted. */
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new CompactionAbortedError(abortMessage(signal));

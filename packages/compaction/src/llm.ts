@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { CompactionAbortedError, CompactionConfigError, SummarizerError, abortMessage, throwIfAborted } from './errors.js';
+import { CompactionAbortedError, CompactionConfigError, MissingPackageError, SummarizerError, abortMessage, throwIfAborted } from './errors.js';
+import { importPeer } from './peer.js';
 import { planSummaryRequests, sectionProblem, summarizerSystemPrompt, summaryRequestPrompt } from './llm-prompt.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
 import { UNKNOWN_MODEL_WINDOW, knownModelWindow } from './windows.js';
@@ -99,12 +100,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-// The SDKs are loaded on first use (importing both costs ~400 ms), so the extractive
-// path and hook processes never pay for them.
+// The SDKs are optional peer dependencies loaded on first use (importing both costs ~400 ms),
+// so the extractive path and hook processes never pay for them, and a library user installs
+// only the one they summarize with.
 let openaiModule: Promise<typeof import('openai')> | undefined;
 let anthropicModule: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
-const loadOpenAI = () => (openaiModule ??= import('openai'));
-const loadAnthropic = () => (anthropicModule ??= import('@anthropic-ai/sdk'));
+const loadOpenAI = () => (openaiModule ??= importPeer('openai', 'the openai summarizer', () => import('openai')));
+const loadAnthropic = () => (anthropicModule ??= importPeer('@anthropic-ai/sdk', 'the anthropic summarizer', () => import('@anthropic-ai/sdk')));
 
 /** The SDK error classes a summarizer classifies failures with. */
 interface SdkErrors {
@@ -304,7 +306,7 @@ abstract class LlmSummarizer implements Summarizer {
       } catch (err) {
         if (signal?.aborted) throw new CompactionAbortedError(abortMessage(signal));
         // A verdict on the reply itself (output limit hit, malformed or empty answer): the engine decides.
-        if (err instanceof SummarizerError) throw err;
+        if (err instanceof SummarizerError || err instanceof MissingPackageError) throw err;
         if (ac.signal.aborted && ac.signal.reason instanceof RequestTimeout) {
           last = { retryable: true, message: `${this.name} endpoint did not answer within ${timeout} ms (timed out)` };
         } else last = classify(err, this.name, await this.sdkErrors());

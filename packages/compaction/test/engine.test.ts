@@ -9,11 +9,11 @@ import {
   checkInvariants,
   isMessageEvent,
   MemorySessionLog,
-  SqliteSessionLog,
   type LogEvent,
   type MessageEvent,
   type SessionEvent,
 } from '@hive-mind/session';
+import { SqliteSessionLog } from '@hive-mind/session/sqlite';
 import {
   BasicCompactionEngine,
   BudgetTooSmallError,

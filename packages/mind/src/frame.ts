@@ -1,7 +1,4 @@
 import type { EmbeddingsConfig } from './embeddings.js';
-// type only: the default meter is a local estimate, so importing the mind loads nothing of the compaction package
-// (its index also loads the LLM summarizers, openai and @anthropic-ai/sdk: ~1.3 s measured)
-import type { TokenMeter } from '@hive-mind/compaction/tokens';
 import { estimateTokens } from './estimate.js';
 
 /** The frame model: what a caller saves and reads back, the option shapes of {@link Mind}, and the row mapping. */
@@ -212,12 +209,12 @@ export interface MindOptions {
   /** SQLite `busy_timeout` in ms: how long a writer waits for another process's lock. Default 30000. */
   busyTimeoutMs?: number;
   /**
-   * Token meter for recall budgets: a `TokenMeter` from @hive-mind/compaction (or anything with
-   * `countText`). Default: {@link ESTIMATE_METER}, a script-aware estimate that never counts fewer
-   * tokens than o200k_base on typical text, without importing the compaction package (whose index
-   * loads the LLM SDKs: ~1.3 s measured).
+   * Token meter for recall budgets: anything with `countText`, such as a `TokenMeter` from
+   * @hive-mind/compaction (the mind does not depend on that package). Default: {@link ESTIMATE_METER},
+   * a script-aware estimate that never counts fewer tokens than o200k_base on typical text, without
+   * loading a tokenizer.
    */
-  meter?: TokenCounter | TokenMeter;
+  meter?: TokenCounter;
   /** Content larger than this (UTF-8 bytes, after cleaning) is refused with `TOO_LARGE`. Default 16 MiB. */
   maxContentBytes?: number;
   /** Content longer than this (characters) is split into linked part frames. Default 8000. */
@@ -239,7 +236,7 @@ export interface MindOptions {
   now?: () => Date;
 }
 
-/** What recall needs from a token meter. `TokenMeter` satisfies it. */
+/** What recall needs from a token meter (tokens of `text`). `TokenMeter` of @hive-mind/compaction satisfies it. */
 export interface TokenCounter {
   countText(text: string): number;
 }

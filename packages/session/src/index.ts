@@ -5,4 +5,3 @@ export * from './surface.js';
 export * from './pairing.js';
 export * from './invariants.js';
 export { BaseSessionLog, MemorySessionLog, type SessionLog } from './log.js';
-export { SqliteSessionLog, type SqliteLogOptions } from './sqlite.js';

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   MemorySessionLog,
-  SqliteSessionLog,
   analyzePairing,
   assertInvariants,
   balancedCuts,
@@ -17,6 +16,7 @@ import {
   type NewEvent,
   type SessionLog,
 } from '../src/index.js';
+import { SqliteSessionLog } from '../src/sqlite.js';
 
 const user = (t: string): NewEvent => ({ type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: t }] });
 const call = (id: string): NewEvent => ({ type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'tool-call', id, name: 'bash', input: { cmd: 'ls' } }] });
