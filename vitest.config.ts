@@ -23,6 +23,7 @@ export default defineConfig({
       '@hive-mind/adapters/langchain': fileURLToPath(new URL('./packages/adapters/src/langchain.ts', import.meta.url)),
       '@hive-mind/adapters/pi': fileURLToPath(new URL('./packages/adapters/src/pi.ts', import.meta.url)),
       '@hive-mind/adapters': pkg('adapters'),
+      '@hive-mind/mcp/stdio': fileURLToPath(new URL('./packages/mcp/src/stdio.ts', import.meta.url)),
       '@hive-mind/mcp': pkg('mcp'),
     },
   },

@@ -2,8 +2,12 @@
 // Benchmark of the hive-mind MCP server (packages/mcp), printed, never asserted.
 //
 // 1. Start-up: wall time from spawning `hive-mind mcp` to the answer of the first
-//    `tools/list` (initialize + initialized + tools/list written at once on stdin),
-//    p50/p95 over RUNS runs, beside spawning `node -e 0` to exit in the same run.
+//    `tools/list` (initialize + initialized + tools/list written at once on stdin), and to
+//    the answer of a first `tools/call` sent right after it, with the fast start (answers the
+//    build recorded, packages/mcp/src/fast-start.ts) and without it (HIVE_MIND_MCP_FAST_START=0),
+//    p50/p95 over RUNS runs, beside spawning `node -e 0` to exit and importing the MCP SDK
+//    server and stdio transport, v1 (@modelcontextprotocol/sdk, what the server uses) and the
+//    split v2 packages (@modelcontextprotocol/server and its stdio transport), in the same run.
 // 2. search_memory over stdio at 10k frames: round-trip p50/p95 through the SDK client,
 //    beside the same queries run in-process with Mind.search (the store's own cost).
 //
@@ -36,17 +40,26 @@ function spawnNode(args) {
   });
 }
 
-function startToToolsList(home) {
+/** Spawn `hive-mind mcp`; ms to the tools/list answer and, when `call`, to the answer of a tools/call sent after it. */
+function startToToolsList(home, { env = {}, call = false } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const c = spawn(process.execPath, [cli, 'mcp'], { env: { ...process.env, HIVE_MIND_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, [cli, 'mcp'], { env: { ...process.env, HIVE_MIND_HOME: home, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let buf = '';
     let err = '';
+    let listed;
+    const send = (m) => c.stdin.write(JSON.stringify(m) + '\n');
+    const finish = (value) => {
+      c.stdin.end();
+      c.on('exit', () => resolve(value));
+    };
     c.stderr.on('data', (d) => (err += d));
     c.stdout.on('data', (d) => {
       buf += d;
-      for (const line of buf.split('\n')) {
-        if (!line.trim()) continue;
+      let nl;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
         let m;
         try {
           m = JSON.parse(line);
@@ -54,19 +67,21 @@ function startToToolsList(home) {
           continue;
         }
         if (m.id === 2) {
-          const dt = performance.now() - t0;
-          if (!m.result?.tools?.length) reject(new Error(`tools/list failed: ${line}`));
-          c.stdin.end();
-          c.on('exit', () => resolve(dt));
-          return;
+          listed = performance.now() - t0;
+          if (!m.result?.tools?.length) return reject(new Error(`tools/list failed: ${line}`));
+          if (!call) return finish({ listed });
+          send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'mind_stats', arguments: {} } });
+        }
+        if (m.id === 3) {
+          if (m.result?.isError !== false && !m.result?.content) return reject(new Error(`tools/call failed: ${line}`));
+          return finish({ listed, called: performance.now() - t0 });
         }
       }
     });
     c.on('error', reject);
     c.on('exit', (code) => {
-      if (!buf.includes('"id":2')) reject(new Error(`server exited ${code} before tools/list: ${err}`));
+      if (listed === undefined) reject(new Error(`server exited ${code} before tools/list: ${err}`));
     });
-    const send = (m) => c.stdin.write(JSON.stringify(m) + '\n');
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
@@ -87,19 +102,40 @@ try {
   console.log(`\n## start-up: spawn -> first tools/list answer (${RUNS} runs each, interleaved)`);
   const noop = [];
   const sdk = [];
-  const mcp = [];
+  const v2 = [];
+  const fast = [];
+  const slow = [];
   const SDK_ONLY = "await import('@modelcontextprotocol/sdk/server/mcp.js'); await import('@modelcontextprotocol/sdk/server/stdio.js')";
-  await startToToolsList(home); // warm the file cache once
-  await spawnNode(['-e', SDK_ONLY]);
+  const V2_ONLY = "await import('@modelcontextprotocol/server'); await import('@modelcontextprotocol/server/stdio')";
+  let hasV2 = true;
+  try {
+    await import('@modelcontextprotocol/server');
+  } catch {
+    hasV2 = false;
+  }
+  await startToToolsList(home, { call: true }); // warm the file cache once
+  await spawnNode(['--input-type=module', '-e', SDK_ONLY]);
   for (let i = 0; i < RUNS; i++) {
     noop.push(await spawnNode(['-e', '0']));
     sdk.push(await spawnNode(['--input-type=module', '-e', SDK_ONLY]));
-    mcp.push(await startToToolsList(home));
+    if (hasV2) v2.push(await spawnNode(['--input-type=module', '-e', V2_ONLY]));
+    fast.push(await startToToolsList(home, { call: true }));
+    slow.push(await startToToolsList(home, { call: true, env: { HIVE_MIND_MCP_FAST_START: '0' } }));
   }
-  console.log(`node -e 0 (spawn to exit)                 p50 ${ms(pct(noop, 50))}  p95 ${ms(pct(noop, 95))}`);
-  console.log(`node importing the MCP SDK server (exit)  p50 ${ms(pct(sdk, 50))}  p95 ${ms(pct(sdk, 95))}`);
-  console.log(`hive-mind mcp (spawn to tools/list)       p50 ${ms(pct(mcp, 50))}  p95 ${ms(pct(mcp, 95))}`);
-  console.log(`ratio (p50)                               ${(pct(mcp, 50) / pct(noop, 50)).toFixed(2)}x node -e 0, ${(pct(mcp, 50) / pct(sdk, 50)).toFixed(2)}x the SDK import alone`);
+  const row = (label, xs) => console.log(`${label.padEnd(58)} p50 ${ms(pct(xs, 50))}  p95 ${ms(pct(xs, 95))}`);
+  const ratio = (xs) => `${(pct(xs, 50) / pct(noop, 50)).toFixed(2)}x`;
+  row('node -e 0 (spawn to exit)', noop);
+  row('node importing the v1 SDK server + stdio (exit)', sdk);
+  if (hasV2) row('node importing the v2 SDK server + stdio (exit)', v2);
+  else console.log('(v2 not installed: npm install @modelcontextprotocol/server to compare)');
+  row('hive-mind mcp: spawn to tools/list, fast start', fast.map((r) => r.listed));
+  row('hive-mind mcp: spawn to tools/list, fast start off', slow.map((r) => r.listed));
+  row('hive-mind mcp: spawn to first tools/call, fast start', fast.map((r) => r.called));
+  row('hive-mind mcp: spawn to first tools/call, fast start off', slow.map((r) => r.called));
+  console.log(
+    `ratios (p50) to node -e 0: tools/list ${ratio(fast.map((r) => r.listed))} with the fast start (target <= 1.5x), ${ratio(slow.map((r) => r.listed))} without; ` +
+      `SDK import v1 ${ratio(sdk)}${hasV2 ? `, v2 ${ratio(v2)}` : ''}`,
+  );
 
   console.log(`\n## search_memory at ${FRAMES} frames (${QUERIES} queries)`);
   const path = join(home, 'personal.mind');

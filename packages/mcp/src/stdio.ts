@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ServerContext, type ServerOptions } from './context.js';
-import { createMcpServer } from './server.js';
+import { loadStartManifest, startFast } from './fast-start.js';
+
+export type { ServerOptions } from './context.js';
 
 /**
  * Keep stdout for the protocol only: anything a dependency prints with `console.log`,
@@ -16,27 +19,37 @@ export function protectStdout(): void {
 
 /**
  * Serve MCP over this process's stdin/stdout until stdin ends or the process gets
- * SIGINT/SIGTERM. Resolves once connected; the returned `closed` promise settles on shutdown.
+ * SIGINT/SIGTERM. Resolves once it reads stdin; the returned `closed` promise settles on
+ * shutdown. The SDK is imported here, not by this module: with the build's start manifest
+ * (fast-start.ts) `initialize` and `tools/list` are answered before it loads.
  */
 export async function serveStdio(opts: ServerOptions = {}): Promise<{ closed: Promise<void>; close: () => Promise<void> }> {
   protectStdout();
   const ctx = new ServerContext(opts);
-  const server = createMcpServer(ctx, `stdio-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const transport = new StdioServerTransport();
+  const sessionId = `stdio-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let server: McpServer | undefined;
+  let fast: { stop: () => void } | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   let closing = false;
   const close = async () => {
     if (closing) return closed;
     closing = true;
+    fast?.stop();
     try {
-      await server.close();
+      await server?.close();
     } catch (err) {
       ctx.log(`close failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     ctx.close();
     resolveClosed();
     return closed;
+  };
+  const connect = async (input: Readable, output: Writable) => {
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./server.js')]);
+    if (closing) return;
+    server = createMcpServer(ctx, sessionId);
+    await server.connect(new StdioServerTransport(input, output));
   };
   process.stdin.once('end', () => void close());
   process.stdin.once('close', () => void close());
@@ -46,6 +59,16 @@ export async function serveStdio(opts: ServerOptions = {}): Promise<{ closed: Pr
     else ctx.log(`stdout error: ${err.message}`);
   });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void close());
-  await server.connect(transport);
+  const manifest = loadStartManifest(ctx.limits, ctx.env, ctx.log);
+  if (!manifest) await connect(process.stdin, process.stdout);
+  else
+    fast = startFast(manifest, {
+      connect,
+      onFailure: (err) => {
+        ctx.log(`cannot start the server: ${err instanceof Error ? err.message : String(err)}`);
+        process.exitCode = 1;
+        void close();
+      },
+    });
   return { closed, close };
 }

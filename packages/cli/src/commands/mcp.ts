@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { CliError, runProgram } from '../errors.js';
+import { DEFAULT_MAX_RESULT_CHARS, serveStdioUntilClosed } from '../mcp-stdio.js';
 
 function intOption(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -25,23 +26,19 @@ export function register(program: Command): void {
     .option('--workspace <dir>', "the project whose workspace mind (<home>/workspaces/<id>.mind) the tools use beside the personal one (default: the client's first root, else the working directory)")
     .option('--no-workspace', 'use the personal mind only')
     .option('--allow-origin <origin>', 'with --http: also accept browser requests from this exact origin (scheme://host:port; repeatable); the server\'s own origin is always allowed', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--max-result-chars <n>', 'upper bound of one tool result in characters', intOption('--max-result-chars', 2000, 1_000_000), 16000)
+    .option('--max-result-chars <n>', 'upper bound of one tool result in characters', intOption('--max-result-chars', 2000, 1_000_000), DEFAULT_MAX_RESULT_CHARS)
     .addHelpText(
       'after',
       '\nstdout carries only the MCP protocol; diagnostics go to stderr.\nAdd to Claude Code: claude mcp add hive-mind -- hive-mind mcp\nWith --http every request needs the bearer token stored in <home>/mcp-http.token; the server prints ready configs for Claude Code, Codex and Cursor on start.',
     )
     .action(async (opts: { http?: number; mind?: string; workspace?: string | boolean; maxResultChars: number; allowOrigin: string[] }) => {
-      const mcp = await import('@hive-mind/mcp');
       const base = {
         ...(opts.mind ? { mindPath: resolve(opts.mind) } : {}),
         ...(opts.workspace === false ? { workspace: false as const } : typeof opts.workspace === 'string' ? { workspace: resolve(opts.workspace) } : {}),
         limits: { maxResultChars: opts.maxResultChars },
       };
-      if (opts.http === undefined) {
-        const { closed } = await mcp.serveStdio(base);
-        await closed;
-        return;
-      }
+      if (opts.http === undefined) return serveStdioUntilClosed(base);
+      const mcp = await import('@hive-mind/mcp');
       let running: Awaited<ReturnType<typeof mcp.serveHttp>>;
       try {
         running = await mcp.serveHttp({ ...base, port: opts.http, allowedOrigins: opts.allowOrigin });
