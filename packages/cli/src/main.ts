@@ -8,6 +8,7 @@ import { register as registerMind } from './commands/mind.js';
 import { register as registerNotes } from './commands/notes.js';
 import { register as registerHooks } from './commands/hooks.js';
 import { register as registerMcp } from './commands/mcp.js';
+import { register as registerStatus, printStatus, SHORT_USAGE } from './commands/status.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerNotes(program);
   registerHooks(program);
   registerMcp(program);
+  registerStatus(program, pkg.version);
   // `hook` is routed by bin.ts before this program is built (a lean path with no CLI
   // framework); it is declared here for --help and for callers of buildProgram().
   program
@@ -47,6 +49,12 @@ export function buildProgram(): Command {
  * stderr (with the stack only under `--debug`) and set `process.exitCode`.
  */
 export async function main(argv: string[]): Promise<void> {
+  if (argv.length === 0) {
+    // no command: a short usage, then what is installed and how it is doing
+    process.stdout.write(`${SHORT_USAGE}\n\n`);
+    await printStatus(pkg.version);
+    return;
+  }
   const program = buildProgram();
   await runProgram(program, argv);
 }

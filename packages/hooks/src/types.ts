@@ -128,4 +128,6 @@ export interface HostInstaller {
   install(opts?: InstallOptions): Promise<InstallReport>;
   uninstall(opts?: InstallOptions): Promise<InstallReport>;
   verify(opts?: InstallOptions): Promise<VerifyReport>;
+  /** Our hooks as they are in the host's config files now (event, command, file), without running them; none when not installed. */
+  installed(opts?: InstallOptions): Array<{ event: string; command: string; file: string }>;
 }

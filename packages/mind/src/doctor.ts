@@ -63,7 +63,7 @@ const HOOK_LOG_LINE = /^(\d{4}-\d\d-\d\dT[\d:.]+Z) (\S+) (\S+): (.*)$/;
  * entries that tail holds. Every line the hooks write is a failure or a notice (a spooled capture, a bad
  * setting): the runner logs nothing else. Lines of another shape are skipped. Secrets are redacted again.
  */
-function tailHookLog(path: string, n: number): { lines: string[]; count: number } {
+export function tailHookLog(path: string, n: number): { lines: string[]; count: number } {
   if (!existsSync(path)) return { lines: [], count: 0 };
   const total = size(path);
   const len = Math.min(total, 256 * 1024);

@@ -102,6 +102,7 @@ export const installer: HostInstaller = {
   host: 'claude-code',
   install: (opts = {}) => runInstaller(claudeCodeSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(claudeCodeSpec, 'uninstall', opts),
+  installed: (opts = {}) => installedHooks(claudeCodeSpec, opts),
   verify: (opts = {}) =>
     verifyInstalled(claudeCodeSpec, opts, {
       // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored

@@ -118,6 +118,7 @@ export const installer: HostInstaller = {
   host: 'codex',
   install: (opts = {}) => runInstaller(codexSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(codexSpec, 'uninstall', opts),
+  installed: (opts = {}) => installedHooks(codexSpec, opts),
   verify: (opts = {}) =>
     verifyInstalled(codexSpec, opts, {
       events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionStart'],

@@ -14,7 +14,7 @@
 import * as path from 'node:path';
 import { hookCommand, ourHookEvent } from '../install/command.js';
 import { JSON_FORMAT } from '../install/format-json.js';
-import { runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
+import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { homeOf } from '../install/state.js';
 import type { HostInstaller } from '../types.js';
 import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
@@ -102,6 +102,7 @@ export const cursorInstaller: HostInstaller = {
   host: 'cursor',
   install: (opts = {}) => runInstaller(cursorSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(cursorSpec, 'uninstall', opts),
+  installed: (opts = {}) => installedHooks(cursorSpec, opts),
   // Cursor runs each command through a shell, as verifyCommands does (/bin/sh -c).
   verify: (opts = {}) => verifyInstalled(cursorSpec, opts, { events: CURSOR_INSTALLED_EVENTS, sample: cursorSamplePayload, check: checkCursorStdout }),
 };

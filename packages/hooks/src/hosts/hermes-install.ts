@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { hookCommand, ourHookEvent } from '../install/command.js';
 import { YAML_FORMAT } from '../install/format-yaml.js';
-import { HOST_HOOK_TIMEOUT_S, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
+import { HOST_HOOK_TIMEOUT_S, installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { homeOf } from '../install/state.js';
 import type { HostInstaller, InstallOptions, VerifyReport } from '../types.js';
 import { HERMES_INSTALLED_EVENTS } from './hermes.js';
@@ -107,6 +107,7 @@ export const hermesInstaller: HostInstaller = {
   host: 'hermes',
   install: (opts = {}) => runInstaller(hermesSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(hermesSpec, 'uninstall', opts),
+  installed: (opts = {}) => installedHooks(hermesSpec, opts),
   async verify(opts: InstallOptions = {}): Promise<VerifyReport> {
     // Hermes splits the command with shlex and runs it without a shell; for the commands we
     // write (plain or single-quoted words) /bin/sh -c yields the same argv.

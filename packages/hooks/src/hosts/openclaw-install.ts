@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readText } from '../install/files.js';
 import { JSON5_FORMAT } from '../install/format-json5.js';
-import { runInstaller, type InstallerSpec } from '../install/installer.js';
+import { installedHooks, runInstaller, type InstallerSpec } from '../install/installer.js';
 import { homeOf, launcherPath } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import type { HostInstaller, InstallOptions, VerifyReport } from '../types.js';
@@ -160,6 +160,7 @@ export const openclawInstaller: HostInstaller = {
   host: 'openclaw',
   install: (opts = {}) => runInstaller(openclawSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(openclawSpec, 'uninstall', opts),
+  installed: (opts = {}) => installedHooks(openclawSpec, opts),
   verify,
 };
 
