@@ -50,7 +50,7 @@ export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.e
         .map(([k, c]) => `${n(c)} ${k}`)
         .join(', ');
       const extra = [m.stats.quarantined ? `${n(m.stats.quarantined)} quarantined` : '', m.stats.superseded ? `${n(m.stats.superseded)} superseded` : ''].filter(Boolean).join(', ');
-      out.push(`${head}  ${n(m.stats.frames)} frames, ${n(m.stats.live)} live${imp ? ` (${imp})` : ''}${extra ? `; ${extra}` : ''}${m.stats.newest ? `; newest ${m.stats.newest.slice(0, 10)}` : ''}`);
+      out.push(`${head}  ${n(m.stats.frames)} ${m.stats.frames === 1 ? 'frame' : 'frames'}, ${n(m.stats.live)} live${imp ? ` (${imp})` : ''}${extra ? `; ${extra}` : ''}${m.stats.newest ? `; newest ${m.stats.newest.slice(0, 10)}` : ''}`);
     }
   }
 
