@@ -156,6 +156,28 @@ describe('installed from the tarballs into an empty folder', () => {
     expect(answer.hookSpecificOutput.additionalContext).toContain('bastion host jump-7 on port 2222');
     expect(existsSync(join(home, 'logs/hooks.log')) ? readFileSync(join(home, 'logs/hooks.log'), 'utf8') : '').toBe('');
   });
+
+  it('serves MCP: initialize and tools/list from the installed server (its build record matches the installed SDK)', async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack-test', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const r = await run(hiveMind, ['mcp'], { cwd: app, env: env(), input: lines.map((l) => JSON.stringify(l) + '\n').join('') });
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: { serverInfo?: { name: string }; tools?: unknown[] } });
+    expect(answers[0]!.result.serverInfo?.name).toBe('hive-mind');
+    expect(answers[1]!.result.tools?.length).toBeGreaterThanOrEqual(9);
+    expect(r.stderr).not.toContain('another build');
+  });
+
+  it('prints hive-mind status --json', async () => {
+    const r = await run(hiveMind, ['status', '--json'], { cwd: app, env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { home: { path: string }; minds: Array<{ name: string; stats?: { frames: number } }> };
+    expect(s.home.path).toBe(home);
+    expect(s.minds.find((m) => m.name === 'personal')?.stats?.frames).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe('@hive-mind/compaction installed alone', () => {
