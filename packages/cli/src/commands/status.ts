@@ -74,7 +74,7 @@ export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.e
   for (const s of r.sessions) {
     const c = s.lastCompaction;
     const what = c
-      ? `${c.at ? c.at.slice(0, 16).replace('T', ' ') : 'at an unknown time'} by ${c.by}${c.tokensBefore !== undefined && c.tokensAfter !== undefined ? `, ${n(c.tokensBefore)} -> ${n(c.tokensAfter)} tokens` : ''} (${s.compactions.ours} by hive-mind, ${s.compactions.host} by the host)`
+      ? `${c.at ? c.at.slice(0, 16).replace('T', ' ') : 'at an unknown time'} by ${c.by}${c.tokensBefore !== undefined ? (c.tokensAfter !== undefined ? `, ${n(c.tokensBefore)} -> ${n(c.tokensAfter)} tokens` : `, from ${n(c.tokensBefore)} tokens`) : ''} (${s.compactions.ours} by hive-mind, ${s.compactions.host} by the host)`
       : 'never compacted';
     out.push(`  ${s.host.padEnd(12)} ${s.id.slice(0, 36).padEnd(36)} ${s.modified.slice(0, 16).replace('T', ' ')}  ${what}${s.note ? `; ${s.note}` : ''}`);
   }
