@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,10 +115,14 @@ describe('hive-mind status on a machine in use', () => {
       join(claudeDir, 'plugins', 'installed_plugins.json'),
       JSON.stringify({ version: 2, plugins: { 'hive-mind@hive-mind': [{ scope: 'user', installPath: copy, version: '0.1.0', installedAt: '2026-12-01T10:54:51.886Z', lastUpdated: '2026-12-01T10:54:51.886Z' }] } }, null, 2),
     );
+    const settingsPath = join(claudeDir, 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, enabledPlugins: { 'hive-mind@hive-mind': true } }, null, 2));
     let j = await status();
     let cc = j.hosts.find((h) => h.host === 'claude-code')!;
     expect(cc.via).toEqual(['plugin', 'hooks']);
-    expect(cc.plugins).toEqual([expect.objectContaining({ id: 'hive-mind@hive-mind', version: '0.1.0', path: copy, enabled: true, problems: [] })]);
+    expect(cc.plugins).toEqual([expect.objectContaining({ id: 'hive-mind@hive-mind', version: '0.1.0', root: copy })]);
+    expect(cc.problems.join('\n')).toContain('each session would recall twice');
     expect(cc.problems.join('\n')).toContain('finds no hive-mind CLI');
     // with hive-mind on PATH the plugin's launcher finds it
     mkdirSync(bin, { recursive: true });

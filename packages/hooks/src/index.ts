@@ -25,8 +25,7 @@ export { unifiedDiff, writeAtomic, backupFile, commitFile } from './install/file
 export { shQuote, hookCommand, ourHookEvent, defaultHookCommand, locateCli } from './install/command.js';
 export { launcherScript, launcherRecord, isLauncher, type LauncherRecord } from './install/launcher.js';
 export { commandHealth, type CommandHealth } from './install/health.js';
-export { installedPlugins, pluginCli, PLUGIN_NAME, type InstalledPlugin } from './plugins.js';
 export { launcherPath } from './install/state.js';
-export { claudeCodePlugin, codexPlugin, PLUGIN_ID, type InstalledPlugin } from './install/plugins.js';
+export { claudeCodePlugin, codexPlugin, pluginCli, PLUGIN_ID, type InstalledPlugin } from './install/plugins.js';
 export { verifyCommands, type VerifyTarget } from './install/verify.js';
 export { statePath, readState, homeOf, type InstallState } from './install/state.js';

@@ -6,6 +6,7 @@
 
 /** Hosts hive-mind installs into: derived from the host table (registry.ts). */
 export type { HostId } from './registry.js';
+import type { InstalledPlugin } from './install/plugins.js';
 import type { HostId } from './registry.js';
 
 /** hive-mind's lifecycle events (DESIGN.md "Hooks"). */
@@ -130,4 +131,6 @@ export interface HostInstaller {
   verify(opts?: InstallOptions): Promise<VerifyReport>;
   /** Our hooks as they are in the host's config files now (event, command, file), without running them; none when not installed. */
   installed(opts?: InstallOptions): Array<{ event: string; command: string; file: string }>;
+  /** The host's enabled hive-mind plugin (hosts with a plugin format: Claude Code, Codex), undefined when none. */
+  plugin?(opts?: InstallOptions): InstalledPlugin | undefined;
 }

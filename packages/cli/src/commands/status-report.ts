@@ -19,7 +19,7 @@ export const STATUS_SESSION_READ_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface HostStatus {
   host: HostId;
-  /** How hive-mind is installed: a plugin the host manages, hooks `hive-mind install` wrote, both, or neither. */
+  /** How hive-mind is installed: a plugin the host manages (enabled), hooks `hive-mind install` wrote, both, or neither. */
   via: Array<'plugin' | 'hooks'>;
   plugins: InstalledPlugin[];
   hooks: Array<{ event: string; command: string; file: string }>;
@@ -110,21 +110,25 @@ async function hostStatuses(env: NodeJS.ProcessEnv): Promise<HostStatus[]> {
   const hooks = await import('@hive-mind/hooks');
   const out: HostStatus[] = [];
   for (const host of hooks.installableHosts()) {
-    const s: HostStatus = { host, via: [], plugins: hooks.installedPlugins(host, env), hooks: [], problems: [], notes: [] };
+    const s: HostStatus = { host, via: [], plugins: [], hooks: [], problems: [], notes: [] };
     const inst = await hooks.loadInstaller(host);
     try {
       s.hooks = inst?.installed({ env }) ?? [];
+      const plugin = inst?.plugin?.({ env });
+      if (plugin) s.plugins.push(plugin);
     } catch (err) {
       s.problems.push(`cannot read its config: ${(err as Error).message}`);
     }
     if (s.plugins.length) s.via.push('plugin');
     if (s.hooks.length) s.via.push('hooks');
-    if (s.hooks.length && s.plugins.some((p) => p.enabled)) {
+    if (s.hooks.length && s.plugins.length) {
       s.problems.push(`both the plugin and the hooks from \`hive-mind install ${host}\` are on, so each session would recall twice; keep one (\`hive-mind uninstall ${host}\` removes the hooks)`);
     }
     for (const p of s.plugins) {
-      s.problems.push(...p.problems);
-      if (p.enabled && !p.problems.length) {
+      const launcher = join(p.root, 'scripts', 'run-hive-mind');
+      if (!existsSync(launcher)) s.problems.push(`the ${p.id} plugin's copy ${p.root} has no scripts/run-hive-mind: reinstall the plugin`);
+      else if (!p.hooks.length) s.problems.push(`the ${p.id} plugin's ${p.hooksFile} lists no hive-mind hook: reinstall the plugin`);
+      else {
         const cli = hooks.pluginCli(env);
         if (!cli.found) s.problems.push(`the ${p.id} plugin finds no hive-mind CLI: ${cli.fix}`);
       }

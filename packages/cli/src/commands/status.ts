@@ -30,7 +30,7 @@ export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.e
   out.push('', 'hosts');
   for (const h of r.hosts) {
     const parts: string[] = [];
-    for (const p of h.plugins) parts.push(`plugin ${p.id}${p.version ? ` ${p.version}` : ''}${p.enabled ? '' : ' (disabled)'}`);
+    for (const p of h.plugins) parts.push(`plugin ${p.id}${p.version ? ` ${p.version}` : ''} in ${t(p.root)}`);
     if (h.hooks.length) parts.push(`hooks (${h.hooks.length} events) in ${[...new Set(h.hooks.map((x) => t(x.file)))].join(', ')}`);
     const verdict = !h.via.length ? 'not installed' : h.problems.length ? 'BROKEN' : h.notes.length ? 'ok (through a fallback)' : 'ok';
     out.push(`  ${h.host.padEnd(12)} ${verdict}${parts.length ? `: ${parts.join('; ')}` : ''}`);

@@ -103,12 +103,13 @@ export const installer: HostInstaller = {
   install: (opts = {}) => runInstaller(claudeCodeSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(claudeCodeSpec, 'uninstall', opts),
   installed: (opts = {}) => installedHooks(claudeCodeSpec, opts),
+  plugin: (opts = {}) => claudeCodePlugin(join(homeOf(opts), '.claude'), CLAUDE_CODE_EVENTS),
   verify: (opts = {}) =>
     verifyInstalled(claudeCodeSpec, opts, {
       // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored
       events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd', 'SessionStart'],
       sample,
-      plugin: () => claudeCodePlugin(join(homeOf(opts), '.claude'), CLAUDE_CODE_EVENTS),
+      plugin: () => installer.plugin!(opts),
       configProblems: () => {
         const file = claudeSettingsPath(opts);
         const text = readText(file);

@@ -119,11 +119,12 @@ export const installer: HostInstaller = {
   install: (opts = {}) => runInstaller(codexSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(codexSpec, 'uninstall', opts),
   installed: (opts = {}) => installedHooks(codexSpec, opts),
+  plugin: (opts = {}) => codexPlugin(codexDir(opts), CODEX_EVENTS),
   verify: (opts = {}) =>
     verifyInstalled(codexSpec, opts, {
       events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionStart'],
       sample,
-      plugin: () => codexPlugin(codexDir(opts), CODEX_EVENTS),
+      plugin: () => installer.plugin!(opts),
       configProblems: () => {
         const file = join(codexDir(opts), 'hooks.json');
         const text = readText(file);

@@ -11,6 +11,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostId } from '../types.js';
+import { onPath } from './health.js';
 import { listOurs } from './core.js';
 import { readText } from './files.js';
 import { JSON_FORMAT } from './format-json.js';
@@ -79,4 +80,20 @@ export function codexPlugin(codexDir: string, events: readonly string[]): Instal
   if (!version) return undefined;
   const root = join(base, version);
   return withHooks('codex', events, PLUGIN_ID, root, version, { PLUGIN_ROOT: root, CLAUDE_PLUGIN_ROOT: root });
+}
+
+/**
+ * The CLI a plugin's `scripts/run-hive-mind` would run outside any project: `HIVE_MIND_CLI`
+ * when that file exists, else `hive-mind` on `PATH` (the launcher then tries the project's
+ * `node_modules/.bin/hive-mind`, which only a session in that project sees). For `hive-mind status`.
+ */
+export function pluginCli(env: NodeJS.ProcessEnv = process.env): { found: true; cli: string } | { found: false; fix: string } {
+  const fromEnv = env.HIVE_MIND_CLI?.trim();
+  if (fromEnv) {
+    if (existsSync(fromEnv)) return { found: true, cli: fromEnv };
+    return { found: false, fix: `HIVE_MIND_CLI=${fromEnv} does not exist; point it at the hive-mind bin, or unset it and \`npm install -g hive-mind\`` };
+  }
+  const cli = onPath('hive-mind', env);
+  if (cli) return { found: true, cli };
+  return { found: false, fix: 'hive-mind is not on PATH, so its hooks do nothing outside projects that have it in node_modules/.bin; run `npm install -g hive-mind` (or set HIVE_MIND_CLI to its bin/hive-mind.js)' };
 }
