@@ -62,6 +62,7 @@ for (const c of Object.keys(cats)) per[c] = { mind: score(), base: score() };
 const share = (ev, got) => ev.filter((e) => got.includes(e)).length / ev.length;
 
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const perConv = {};
 const tmp = mkdtempSync(join(tmpdir(), 'hm-locomo-'));
 let nTurns = 0;
 let searchMs = 0;
@@ -79,6 +80,7 @@ for (const f of files) {
   const ins = base.prepare('INSERT INTO t (dia, text) VALUES (?, ?)');
   for (const t of turns) ins.run(t.id, t.text);
   const q = base.prepare('SELECT dia FROM t WHERE t MATCH ? ORDER BY bm25(t, 0, 1) LIMIT ?');
+  const conv10 = (perConv[f] = { n: 0, mind: 0, base: 0 });
   for (const qa of conv.qa) {
     if (!cats[qa.category] || !qa.evidence?.length) continue;
     const ev = qa.evidence.map(String);
@@ -100,6 +102,9 @@ for (const f of files) {
     const recIds = rec.frames.map((fr) => idOf.get(fr.id));
     const words = [...new Set((qa.question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !BASE_STOP.has(w)))];
     const bhits = words.length ? q.all(words.map((w) => `"${w}"`).join(' OR '), Math.max(K, 10)).map((r) => r.dia) : [];
+    conv10.n++;
+    conv10.mind += share(ev, hits.slice(0, 10));
+    conv10.base += share(ev, bhits.slice(0, 10));
     for (const [name, got] of [['mind', hits], ['base', bhits]]) {
       for (const s of [tot[name], per[qa.category][name]]) {
         s.n++;
@@ -132,4 +137,5 @@ const row = (label, s) => {
 };
 for (const [c, name] of Object.entries(cats)) row(`${c} ${name}`, per[c]);
 row('overall', tot);
+console.log(`\nper conversation, search @10 (FTS5 BM25 OR @10): ${Object.entries(perConv).map(([f, c]) => `${f} ${f3(c.mind / c.n)} (${f3(c.base / c.n)})`).join(', ')}`);
 console.log(`\ntarget: search recall@10 >= 0.75 with the raw question: ${tot.mind.r10 / tot.mind.n >= 0.75 ? 'met' : 'NOT met'} (${f3(tot.mind.r10 / tot.mind.n)})`);

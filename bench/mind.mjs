@@ -9,6 +9,8 @@
 //    beside raw FTS5 queries with the same strategy (MATCH of all words ORDER BY rank LIMIT 10, then any word
 //    when that found fewer than 10), and the OR query Mind.search itself builds (ftsQuery) run raw, on the
 //    same file: the difference is the join with the frame filters, the row fetch and the re-rank.
+//    Then each query as the best of 5 runs (Mind.search and the raw AND-then-OR), which leaves out
+//    the scheduling noise of a machine shared with other work; both are printed.
 // 3. Recall time at 100k frames (no query, and with a query; budget 1500 tokens, estimate meter);
 //    the UserPromptSubmit hook (per-prompt recall + save) as a whole process at 100k frames, against
 //    its floor: a bare node script that opens the same .mind and runs one FTS5 query.
@@ -215,7 +217,30 @@ try {
     say(
       `${String(size).padStart(6)} frames: Mind.search p50 ${f1(pct(times, 50))} ms, p95 ${f1(pct(times, 95))} ms | raw FTS5 AND-then-OR p50 ${f1(pct(rawTimes, 50))} ms, p95 ${f1(pct(rawTimes, 95))} ms | raw FTS5 of Mind.search's OR query p50 ${f1(pct(orTimes, 50))} ms, p95 ${f1(pct(orTimes, 95))} ms (Mind.search / that: p95 ${f1(pct(times, 95) / Math.max(0.001, pct(orTimes, 95)))}x) | filled in ${f1(buildS)} s via saveMany`,
     );
-    if (size === 100000) say(`target: Mind.search p95 <= 5 ms at 100k frames: ${pct(times, 95) <= 5 ? 'met' : 'NOT met'} (${f1(pct(times, 95))} ms)`);
+    // the same queries, each the best of 5 runs: what a query costs without the scheduling noise of a
+    // shared machine (single runs above include it); Mind.search beside the raw AND-then-OR query
+    const bestOf = (fn) => {
+      let b = Infinity;
+      for (let k = 0; k < 5; k++) {
+        const t0 = performance.now();
+        fn();
+        b = Math.min(b, performance.now() - t0);
+      }
+      return b;
+    };
+    const bestMind = queries.map((q) => bestOf(() => m.search(q, { limit: 10 })));
+    const bestRaw = queries.map((q) =>
+      bestOf(() => {
+        const ws = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}]+/gu))].map((w) => `"${w}"`);
+        const a = raw.all(ws.join(' AND '));
+        if (ws.length > 1 && a.length < 10) raw.all(ws.join(' OR '));
+      }),
+    );
+    say(
+      `${String(size).padStart(6)} frames, best of 5 runs per query: Mind.search p50 ${f1(pct(bestMind, 50))} ms, p95 ${f1(pct(bestMind, 95))} ms | raw FTS5 AND-then-OR p50 ${f1(pct(bestRaw, 50))} ms, p95 ${f1(pct(bestRaw, 95))} ms (Mind.search / raw: p95 ${f1(pct(bestMind, 95) / Math.max(0.001, pct(bestRaw, 95)))}x)`,
+    );
+    if (size === 100000)
+      say(`target: Mind.search p95 <= 5 ms at 100k frames: single runs ${pct(times, 95) <= 5 ? 'met' : 'NOT met'} (${f1(pct(times, 95))} ms), best of 5 ${pct(bestMind, 95) <= 5 ? 'met' : 'NOT met'} (${f1(pct(bestMind, 95))} ms)`);
   }
 
   // 3. recall at the largest size

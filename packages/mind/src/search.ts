@@ -89,7 +89,8 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   // match set larger than what was asked
   const top = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH '${BM25_WEIGHTS}' ORDER BY rank LIMIT ${candidates * 4}`;
   const newest = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH '${BM25_WEIGHTS}' ORDER BY rowid DESC LIMIT ${candidates * 4}`;
-  const pick = `SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${filters}`;
+  const pass = `SELECT f.id FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${filters}`;
+  const pick = 'SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?))';
   const full = `SELECT f.id AS id, bm25(frames_fts, ${COLUMN_WEIGHTS.join(', ')}) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
   return ctx.guard(() => {
@@ -105,16 +106,19 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
     let hits = ctx.stmt(topSql).all(match) as Array<{ id: number; bm25: number }>;
     if (onlyFrequent && hits.length === 0) hits = ctx.stmt(newest).all(matchOf(q)) as Array<{ id: number; bm25: number }>;
     const exhausted = hits.length < candidates * 4;
-    const pickOf = (hs: typeof hits) => (hs.length ? (ctx.stmt(pick).all(JSON.stringify(hs.map((h) => h.id)), ...params) as Row[]) : []);
-    // the best `candidates` first; the rest of the top only when filters removed some
-    let picked = pickOf(hits.slice(0, candidates));
-    if (picked.length < candidates && hits.length > candidates) picked = picked.concat(pickOf(hits.slice(candidates)));
-    if (picked.length < candidates && !exhausted && !onlyFrequent) {
+    // which hits pass the frame filters: ids only (a full row costs ~4x more to read), then the
+    // rows of the best `candidates` of them; the full filtered join only when the filters left too
+    // few of a match set larger than what was asked
+    const passing = (hs: typeof hits) => new Set(hs.length ? (ctx.stmt(pass).pluck().all(JSON.stringify(hs.map((h) => h.id)), ...params) as number[]) : []);
+    const ok = passing(hits.slice(0, candidates));
+    if (ok.size < candidates && hits.length > candidates) for (const id of passing(hits.slice(candidates))) ok.add(id);
+    if (ok.size < candidates && !exhausted && !onlyFrequent) {
       hits = ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>;
-      picked = ctx.stmt(pick).all(JSON.stringify(hits.map((h) => h.id)), ...params) as Row[];
+      for (const h of hits) ok.add(h.id);
     }
-    const byId = new Map(picked.map((r) => [r.id, r]));
-    const rows = hits.flatMap((h) => (byId.has(h.id) ? [{ ...byId.get(h.id)!, bm25: h.bm25 }] : [])).slice(0, candidates);
+    const best = hits.filter((h) => ok.has(h.id)).slice(0, candidates);
+    const byId = new Map((best.length ? (ctx.stmt(pick).all(JSON.stringify(best.map((h) => h.id))) as Row[]) : []).map((r) => [r.id, r]));
+    const rows = best.flatMap((h) => (byId.has(h.id) ? [{ ...byId.get(h.id)!, bm25: h.bm25 }] : []));
     const neighbours = neighbourMap(ctx, rows);
     return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words }).slice(0, limit);
   });

@@ -43,6 +43,11 @@ describe('search beyond plain BM25', () => {
     m.save({ content: 'request a pull of the latest images' });
     expect(m.search('"pull request"').map((h) => h.id)).toEqual([a]);
     for (const q of ['foo* AND (bar OR', 'NEAR(a b, 3)', 'col:value ^start "unbalanced', 'a OR OR b -c +d']) expect(() => m.search(q)).not.toThrow();
+    // the operators are words like any other: what they would have excluded or required is not
+    const ops = m.save({ content: 'foo and bar went to the NEAR side of the column value' }).id;
+    expect(m.search('foo* AND (bar OR').map((h) => h.id)).toEqual([ops]);
+    expect(m.search('column:value -foo').map((h) => h.id)).toEqual([ops]);
+    expect(m.search('NEAR(foo bar, 3)').map((h) => h.id)).toEqual([ops]);
     m.close();
   });
 
@@ -146,10 +151,17 @@ describe('search beyond plain BM25', () => {
   });
   it('a 10,000-word query and a 1 MB frame are handled (bounded, no error)', () => {
     const m = Mind.open(path);
-    const big = m.save({ content: 'needle '.repeat(20) + 'hay '.repeat(260_000) });
+    const big = m.save({ content: 'needle '.repeat(20) + 'hay '.repeat(260_000) + 'haystack end marker' });
     expect(big.ids.length).toBeGreaterThan(1);
     const q = Array.from({ length: 10_000 }, (_, i) => `word${i}`).join(' ') + ' needle';
     expect(() => m.search(q)).not.toThrow();
+    // the first 64 words of a long query are searched (analyzeQuery), so a pasted page still finds its subject
+    expect(analyzeQuery(q).words).toHaveLength(64);
+    expect(m.search('needle ' + q).map((h) => h.id)).toEqual([big.id]);
+    // every part of the 1 MB frame is indexed: a word only in its last part finds that part
+    const tail = m.search('haystack marker');
+    expect(tail.map((h) => h.id)).toEqual([big.ids.at(-1)]);
+    expect(tail[0]!.partOf).toBe(big.id);
     m.close();
   });
 
