@@ -182,13 +182,33 @@ export function environmentFacts(text: string): string[] {
     .slice(0, 2);
 }
 
-/** A lasting fact a user message states: its standing instruction, or a stated value. */
+/**
+ * A choice the user makes for the project ("let's cache in memory instead of adding Redis", "we
+ * decided to keep SQLite"), in the leads of {@link DECISION} or a first-person plural plan.
+ */
+const USER_CHOICE = /^(?:let's|let us|we(?:'ll| will|'re going to| are going to)|we(?:'ve| have)? (?:decided|agreed|chose|settled on)|I(?:'ve| have)? decided)\b/i;
+/** The reason or the alternative given up that makes a choice a decision worth keeping. */
+const CHOICE_REASON = /\b(?:because|since|so that|given that|instead of|rather than)\b|\b(?:weil|da wir|statt|parce que|au lieu de|porque|en lugar de|perché|invece di)\b|ので|ため|から|대신|때문에|因为|而不是/i;
+
+/**
+ * The decision sentences of a user message: a choice with its reason or the alternative it
+ * replaces (at most 2), not questions, hedges, open alternatives or a bare request.
+ */
+export function userDecisionsOf(text: string): string[] {
+  const t = text.trim();
+  if (!t || isProtocol(t)) return [];
+  return sentencesOf(proseOf(t), CJK.test(t))
+    .filter((x) => (USER_CHOICE.test(x) || DECISION.test(x)) && CHOICE_REASON.test(x) && !/[?？]$/.test(x) && !HEDGED.test(x) && !UNDECIDED.test(x) && !CODE_LINE.test(x) && !isNoise(x))
+    .slice(0, 2);
+}
+
+/** A lasting fact a user message states: its standing instruction, a decision with its reason, or a stated value. */
 export interface UserFact {
-  kind: 'instruction' | 'environment';
+  kind: 'instruction' | 'decision' | 'environment';
   content: string;
   /** `important` for an instruction with remember / always / never / from now on (or its equivalent). */
   importance: 'important' | 'normal';
-  /** Stable within the message: `rule`, `env0`, `env1`. */
+  /** Stable within the message: `rule`, `dec0`, `env0`, `env1`. */
   key: string;
 }
 
@@ -201,10 +221,15 @@ export interface UserFact {
 export function userFacts(text: string): UserFact[] {
   if (isProtocol(text)) return [];
   const out: UserFact[] = [];
-  const rule = instructionOf(text);
+  // a decision sentence is a decision, unless it is phrased as a standing rule (always, never, from now on)
+  const decisions = userDecisionsOf(text).filter((d) => !EMPHATIC.test(d));
+  const ruleText = instructionOf(text);
+  const rule = ruleText && decisions.length ? sentencesOf(ruleText, CJK.test(ruleText)).filter((x) => !decisions.some((d) => d.includes(x) || x.includes(d))).join(' ') || undefined : ruleText;
   if (rule) out.push({ kind: 'instruction', content: rule, importance: EMPHATIC.test(rule) ? 'important' : 'normal', key: 'rule' });
+  decisions.forEach((d, i) => out.push({ kind: 'decision', content: d, importance: 'normal', key: `dec${i}` }));
+  const said = [rule, ...decisions].filter((x): x is string => !!x);
   environmentFacts(text)
-    .filter((f) => !rule || !rule.includes(f))
+    .filter((f) => !said.some((x) => x.includes(f)))
     .forEach((f, i) => out.push({ kind: 'environment', content: f, importance: 'normal', key: `env${i}` }));
   return out;
 }

@@ -139,7 +139,7 @@ export function harvestEvents(events: readonly SessionEvent[], ctx: { host: stri
           importance: f.importance,
           content: clip(f.content, rule ? 1200 : 400),
           turnId: rule ? `import:${ev.seq}` : `import:${ev.seq}:${f.key}`,
-          tags: rule ? ['user'] : ['environment', 'user'],
+          tags: f.kind === 'environment' ? ['environment', 'user'] : f.kind === 'decision' ? ['decision', 'user'] : ['user'],
         });
         counts[f.kind]++;
       }

@@ -283,3 +283,24 @@ describe('venting', () => {
     expect(h.frames.map((f) => f.content)).toEqual(['I would only want e2e tests for AgentSession', 'The footer should be "error" above 90%']);
   });
 });
+
+describe('decisions the user states', () => {
+  const u = (text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
+  it('a choice with its reason is a decision, not an instruction; a rule stays an instruction', () => {
+    const log = new MemorySessionLog('s-dec');
+    log.append([
+      u("Let's cache prices in memory with a 60 second TTL instead of adding Redis, because the shop runs on a single server."),
+      u('We decided to keep SQLite for the job queue since there is no other server to run.'),
+      u('From now on, always run the test suite with make check before you commit.'),
+    ]);
+    const h = harvestEvents(log.events(), { host: 'claude-code', sessionId: 's-dec' });
+    const byKind = (k: string) => h.frames.filter((f) => f.kind === k).map((f) => f.content);
+    expect(byKind('decision')).toEqual([
+      "Let's cache prices in memory with a 60 second TTL instead of adding Redis, because the shop runs on a single server.",
+      'We decided to keep SQLite for the job queue since there is no other server to run.',
+    ]);
+    expect(byKind('instruction')).toEqual(['From now on, always run the test suite with make check before you commit.']);
+    expect(h.counts.decision).toBe(2);
+    expect(h.counts.instruction).toBe(1);
+  });
+});
