@@ -16,6 +16,8 @@ export { estimateTokens } from './estimate.js';
 export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './analyze.js';
 export { nearDuplicate, NEAR_DUPLICATE_JACCARD } from './text.js';
 export { Mind } from './store.js';
+export type { ListOptions } from './inspect.js';
+export type { FrameSnapshot } from './snapshot.js';
 export { ftsQuery } from './search.js';
 export { RECALL_HEADER } from './recall.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS } from './prompt-floor.js';

@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
-import { IMPORTANCES, toFrame, type Frame, type Importance, type MindStats, type Row } from './frame.js';
+import { IMPORTANCES, SCOPES, SOURCES, toFrame, type Frame, type FrameSource, type Importance, type MindStats, type Row, type Scope } from './frame.js';
 import { wrapSqliteError } from './open.js';
 import { SUPERSEDE_CHAIN } from './sql.js';
 
-/** Reading frames and the file itself: by id, version history, listing, quarantine flag, counts, integrity. */
+/** Reading frames and the file itself: by id, version history, listing and counting, importance and quarantine flag, counts, integrity. */
 
 /** One frame by id (including retired and quarantined ones), or undefined. */
 export function getFrame(ctx: StoreContext, id: number): Frame | undefined {
@@ -29,27 +29,94 @@ export function frameHistory(ctx: StoreContext, id: number): Frame[] {
   });
 }
 
-/** Frames, most recently updated first. */
-export function listFrames(ctx: StoreContext, opts: { limit?: number; offset?: number; importance?: Importance; kind?: string; quarantinedOnly?: boolean; includeRetired?: boolean } = {}): Frame[] {
+/** Filters of {@link listFrames} and {@link countFrames} (every one optional; they combine with AND). */
+export interface ListOptions {
+  /** Frames at most, 1-100000. Default 50 (ignored by count). */
+  limit?: number;
+  /** Frames skipped first (paging). Default 0 (ignored by count). */
+  offset?: number;
+  importance?: Importance;
+  kind?: string;
+  /** Only frames saved by this host (`claude-code`, `cli`, `mcp`, ...; '' for none recorded). */
+  host?: string;
+  source?: FrameSource;
+  scope?: Scope;
+  /** Only frames of this thread key. */
+  threadKey?: string;
+  /** Only quarantined frames (superseded ones included). */
+  quarantinedOnly?: boolean;
+  /** Only frames past their `expiresAt` (still stored until cleanup deletes them). */
+  expiredOnly?: boolean;
+  /** Only superseded frames (retired versions still in the table). */
+  supersededOnly?: boolean;
+  /** Include superseded frames. Default false. */
+  includeRetired?: boolean;
+}
+
+function listWhere(ctx: StoreContext, opts: ListOptions): { sql: string; params: unknown[] } {
+  const where: string[] = ['1 = 1'];
+  const params: unknown[] = [];
+  const eq = (col: string, v: unknown) => {
+    where.push(`${col} = ?`);
+    params.push(v);
+  };
+  if (opts.importance) {
+    if (!IMPORTANCES.includes(opts.importance)) throw new MindError(`list option \`importance\` must be one of ${IMPORTANCES.join(', ')}`, 'INVALID');
+    eq('importance', opts.importance);
+  }
+  if (opts.source !== undefined) {
+    if (!SOURCES.includes(opts.source)) throw new MindError(`list option \`source\` must be one of ${SOURCES.join(', ')}`, 'INVALID');
+    eq('source', opts.source);
+  }
+  if (opts.scope !== undefined) {
+    if (!SCOPES.includes(opts.scope)) throw new MindError(`list option \`scope\` must be one of ${SCOPES.join(', ')}`, 'INVALID');
+    eq('scope', opts.scope);
+  }
+  if (opts.kind) eq('kind', opts.kind);
+  if (opts.host !== undefined) eq('host', opts.host);
+  if (opts.threadKey !== undefined) eq('thread_key', opts.threadKey);
+  if (opts.quarantinedOnly) where.push('quarantined <> 0');
+  if (opts.expiredOnly) {
+    where.push('expires_at IS NOT NULL AND expires_at <= ?');
+    params.push(ctx.now().toISOString());
+  }
+  if (opts.supersededOnly) where.push('superseded_by IS NOT NULL');
+  else if (!opts.includeRetired && !opts.quarantinedOnly) where.push('superseded_by IS NULL');
+  return { sql: where.join(' AND '), params };
+}
+
+/** Frames, most recently updated first. Throws `INVALID` for a bad option. */
+export function listFrames(ctx: StoreContext, opts: ListOptions = {}): Frame[] {
   const limit = opts.limit ?? 50;
   const offset = opts.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) throw new MindError(`list option \`limit\` must be an integer 1-100000, got ${opts.limit}`, 'INVALID');
   if (!Number.isInteger(offset) || offset < 0) throw new MindError(`list option \`offset\` must be a non-negative integer`, 'INVALID');
-  const where: string[] = ['1 = 1'];
-  const params: unknown[] = [];
-  if (opts.importance) {
-    if (!IMPORTANCES.includes(opts.importance)) throw new MindError(`list option \`importance\` must be one of ${IMPORTANCES.join(', ')}`, 'INVALID');
-    where.push('importance = ?');
-    params.push(opts.importance);
-  }
-  if (opts.kind) {
-    where.push('kind = ?');
-    params.push(opts.kind);
-  }
-  if (opts.quarantinedOnly) where.push('quarantined <> 0');
-  if (!opts.includeRetired && !opts.quarantinedOnly) where.push('superseded_by IS NULL');
+  const w = listWhere(ctx, opts);
   return ctx.guard(() =>
-    (ctx.stmt(`SELECT * FROM frames WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as Row[]).map(toFrame),
+    (ctx.stmt(`SELECT * FROM frames WHERE ${w.sql} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`).all(...w.params, limit, offset) as Row[]).map(toFrame),
+  );
+}
+
+/** How many frames {@link listFrames} would page through with these filters. Throws `INVALID` for a bad option. */
+export function countFrames(ctx: StoreContext, opts: ListOptions = {}): number {
+  const w = listWhere(ctx, opts);
+  return ctx.guard(() => (ctx.stmt(`SELECT count(*) AS n FROM frames WHERE ${w.sql}`).get(...w.params) as { n: number }).n);
+}
+
+/**
+ * Set the importance of frame `id` (a person's correction; `updatedAt` becomes now). Returns the
+ * previous importance, or undefined when no such frame exists. Throws `INVALID` for an unknown level.
+ */
+export function setImportance(ctx: StoreContext, id: number, importance: Importance): Importance | undefined {
+  ctx.writable();
+  if (!IMPORTANCES.includes(importance)) throw new MindError(`importance must be one of ${IMPORTANCES.join(', ')}, got ${JSON.stringify(importance)}`, 'INVALID');
+  return ctx.guard(() =>
+    ctx.tx(() => {
+      const r = ctx.stmt('SELECT importance FROM frames WHERE id = ?').get(id) as { importance: Importance } | undefined;
+      if (!r) return undefined;
+      ctx.stmt('UPDATE frames SET importance = ?, updated_at = ? WHERE id = ?').run(importance, ctx.now().toISOString(), id);
+      return r.importance;
+    }),
   );
 }
 

@@ -16,7 +16,8 @@ import type {
   SearchOptions,
   TokenCounter,
 } from './frame.js';
-import { frameHistory, getFrame, integrityCheck, listFrames, mindStats, quickCheck, setQuarantined } from './inspect.js';
+import { countFrames, frameHistory, getFrame, integrityCheck, listFrames, mindStats, quickCheck, setImportance, setQuarantined, type ListOptions } from './inspect.js';
+import { restoreSnapshot, snapshotFrame, type FrameSnapshot } from './snapshot.js';
 import { openDatabase } from './open.js';
 import { recallFrames } from './recall.js';
 import { prepareSave, saveOne } from './save.js';
@@ -168,9 +169,32 @@ export class Mind {
     return setQuarantined(this.ctx, id, quarantined);
   }
 
-  /** Frames, most recently updated first. Throws `INVALID` for a bad option. */
-  list(opts: { limit?: number; offset?: number; importance?: Importance; kind?: string; quarantinedOnly?: boolean; includeRetired?: boolean } = {}): Frame[] {
+  /** Frames, most recently updated first, filtered by {@link ListOptions}. Throws `INVALID` for a bad option. */
+  list(opts: ListOptions = {}): Frame[] {
     return listFrames(this.ctx, opts);
+  }
+
+  /** How many frames {@link Mind.list} pages through with these filters. Throws `INVALID` for a bad option. */
+  count(opts: ListOptions = {}): number {
+    return countFrames(this.ctx, opts);
+  }
+
+  /** Set a frame's importance (a person's correction). Returns the previous level, or undefined when missing. Throws `INVALID` for an unknown level. */
+  setImportance(id: number, importance: Importance): Importance | undefined {
+    return setImportance(this.ctx, id, importance);
+  }
+
+  /**
+   * The stored rows of frame `id` (with `versions`: also what {@link Mind.forget} would delete),
+   * for an undo through {@link Mind.restore}; undefined when missing. See `snapshot.ts`.
+   */
+  snapshot(id: number, opts: { versions?: boolean } = {}): FrameSnapshot | undefined {
+    return snapshotFrame(this.ctx, id, opts);
+  }
+
+  /** Put a {@link Mind.snapshot} back exactly (ids, times, index). Returns the frame rows written. */
+  restore(snap: FrameSnapshot): number {
+    return restoreSnapshot(this.ctx, snap);
   }
 
   /** Maintenance (`compact` or `reconcile`), in short transactions; see `cleanup.ts` and README "Cleanup". */

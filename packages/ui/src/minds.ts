@@ -1,0 +1,96 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Mind, mindHome, personalMindPath } from '@hive-mind/mind';
+
+/**
+ * The minds a person can pick: the personal mind and every workspace mind under
+ * `<home>/workspaces/`. The browser names a mind by its id (`personal`, or `workspace:<file stem>`),
+ * never by a path: an id is looked up in this list, so no request can open a file elsewhere.
+ * Threads are a filter inside a mind (frames with a thread key), listed by {@link threadsOf}.
+ */
+
+/** One pickable mind. `workspace` is the workspace path its frames record, when any does. */
+export interface MindEntry {
+  id: string;
+  label: string;
+  path: string;
+  kind: 'personal' | 'workspace';
+  exists: boolean;
+  bytes: number;
+  workspace?: string;
+}
+
+/** Open handles, one per file for the server's life (WAL lets hooks and the CLI write beside them). */
+export class MindRegistry {
+  private readonly open = new Map<string, Mind>();
+
+  constructor(readonly env: NodeJS.ProcessEnv) {}
+
+  /** Every mind on disk, the personal one first (listed even before it exists). */
+  list(): MindEntry[] {
+    const out: MindEntry[] = [];
+    const personal = personalMindPath(this.env);
+    out.push({ id: 'personal', label: 'personal', path: personal, kind: 'personal', exists: existsSync(personal), bytes: sizeOf(personal) });
+    const dir = join(mindHome(this.env), 'workspaces');
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.mind')).sort();
+    } catch {
+      /* no workspace mind yet */
+    }
+    for (const n of names) {
+      const path = join(dir, n);
+      const stem = basename(n, '.mind');
+      const workspace = this.workspaceOf(path);
+      out.push({ id: `workspace:${stem}`, label: workspace ?? stem, path, kind: 'workspace', exists: true, bytes: sizeOf(path), ...(workspace ? { workspace } : {}) });
+    }
+    return out;
+  }
+
+  /** The entry of `id`, or undefined when no such mind is listed. */
+  entry(id: string): MindEntry | undefined {
+    return this.list().find((m) => m.id === id);
+  }
+
+  /** The open mind of `id` (created on first write for the personal one). Undefined when the id is unknown or, with `mustExist`, the file is missing. */
+  get(id: string, mustExist = true): Mind | undefined {
+    const e = this.entry(id);
+    if (!e || (mustExist && !existsSync(e.path))) return undefined;
+    let m = this.open.get(e.path);
+    if (!m) {
+      m = Mind.open(e.path);
+      this.open.set(e.path, m);
+    }
+    return m;
+  }
+
+  /** The workspace path recorded by the frames of the mind at `path` (the hooks store it on every capture). */
+  private workspaceOf(path: string): string | undefined {
+    const m = this.open.get(path);
+    const read = (mind: Mind) => (mind.database.prepare("SELECT workspace FROM frames WHERE workspace <> '' ORDER BY id DESC LIMIT 1").get() as { workspace: string } | undefined)?.workspace;
+    try {
+      if (m) return read(m);
+      const ro = Mind.open(path, { readonly: true });
+      try {
+        return read(ro);
+      } finally {
+        ro.close();
+      }
+    } catch {
+      return undefined;
+    }
+  }
+
+  close(): void {
+    for (const m of this.open.values()) m.close();
+    this.open.clear();
+  }
+}
+
+function sizeOf(p: string): number {
+  try {
+    return statSync(p).size;
+  } catch {
+    return 0;
+  }
+}
