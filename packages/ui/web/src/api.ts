@@ -1,7 +1,7 @@
 /** Calls to the server's JSON API, with the per-run token the server put in the page. */
 
 const meta = document.querySelector<HTMLMetaElement>('meta[name="hive-mind-token"]');
-const TOKEN = meta?.content ?? '';
+const pageToken = meta?.content ?? '';
 
 /** An API answer that was not 2xx: its status and the server's one-line reason. */
 export class ApiFailure extends Error {
@@ -18,9 +18,8 @@ export class ApiFailure extends Error {
 export async function api<T = any>(path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-hive-mind-token': TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { 'x-hive-mind-token': pageToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    credentials: 'same-origin',
   });
   const text = await res.text();
   let json: any;
