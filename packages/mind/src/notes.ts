@@ -129,7 +129,7 @@ export type NotesResult =
       pendingFrameId?: number;
     };
 
-/** A line of ARCHIVE.jsonl: every entry removed by consolidation (merged or evicted). */
+/** A line of ARCHIVE.jsonl: every entry removed by consolidation (merged or evicted) or archived by hand (`archiveEntry`). */
 export interface ArchiveRecord {
   id: string;
   ts: string;
@@ -137,7 +137,7 @@ export interface ArchiveRecord {
   thread?: string;
   path: string;
   entry: string;
-  reason: 'evicted' | 'merged';
+  reason: 'evicted' | 'merged' | 'archived';
   /** For merges: the entry it was merged into. */
   keptAs?: string;
 }
@@ -315,7 +315,22 @@ export class Notes {
     return this.write(target, ops, 'batch', opts);
   }
 
-  /** Archived entries (evicted or merged by consolidation) for a target, oldest first. */
+  /**
+   * Move the entry matching `old` (matched as {@link Notes.remove} does) to the archive: a remove
+   * that keeps the entry restorable with {@link Notes.restore} (`reason: 'archived'`). Same typed
+   * results as remove.
+   */
+  archiveEntry(target: NotesTarget, old: string, opts: WriteOptions = {}): NotesResult {
+    const state = this.read(target);
+    const m = this.match(state.entries, old);
+    if ('error' in m) return this.fail(target, opts, m.error);
+    const entry = state.entries[m.index]!;
+    const r = this.write(target, [{ op: 'remove', old: entry }], 'remove', opts);
+    if (r.ok) this.appendArchive(target, [this.archiveRecord(target, this.pathFor(target), entry, 'archived')]);
+    return r;
+  }
+
+  /** Archived entries (evicted or merged by consolidation, or archived by hand) for a target, oldest first. */
   archive(target: NotesTarget): ArchiveRecord[] {
     const path = this.archivePath(target);
     if (!existsSync(path)) return [];
@@ -627,16 +642,7 @@ export class Notes {
    */
   private consolidate(target: NotesTarget, path: string, entries: string[], limit: number, protectedEntries: Set<string>) {
     const archived: ArchiveRecord[] = [];
-    const rec = (entry: string, reason: 'evicted' | 'merged', keptAs?: string): ArchiveRecord => ({
-      id: `${this.now().getTime().toString(36)}-${randomBytes(3).toString('hex')}`,
-      ts: this.now().toISOString(),
-      file: target.file,
-      ...(target.file === 'memory' && target.thread ? { thread: target.thread } : {}),
-      path,
-      entry,
-      reason,
-      ...(keptAs ? { keptAs: preview(keptAs, 80) } : {}),
-    });
+    const rec = (entry: string, reason: 'evicted' | 'merged', keptAs?: string) => this.archiveRecord(target, path, entry, reason, keptAs);
     let out = [...entries];
     let merged = 0;
     for (let i = 0; i < out.length; i++) {
@@ -672,6 +678,19 @@ export class Notes {
       evicted++;
     }
     return { entries: out, merged, evicted, archived };
+  }
+
+  private archiveRecord(target: NotesTarget, path: string, entry: string, reason: ArchiveRecord['reason'], keptAs?: string): ArchiveRecord {
+    return {
+      id: `${this.now().getTime().toString(36)}-${randomBytes(3).toString('hex')}`,
+      ts: this.now().toISOString(),
+      file: target.file,
+      ...(target.file === 'memory' && target.thread ? { thread: target.thread } : {}),
+      path,
+      entry,
+      reason,
+      ...(keptAs ? { keptAs: preview(keptAs, 80) } : {}),
+    };
   }
 
   private appendArchive(target: NotesTarget, records: ArchiveRecord[]): void {

@@ -8,3 +8,6 @@ export { newToken, cookieName, TOKEN_HEADER, SECURITY_HEADERS } from './security
 export { highlight, type Marks } from './highlight.js';
 export { framePage, parseFrameQuery, facets, PAGE_MAX, SEARCH_MAX, type FramePage, type FrameQuery, type FrameRow } from './api/frames.js';
 export { MindRegistry, type MindEntry } from './minds.js';
+export { notesFiles, pinned, type NotesFile } from './api/notes.js';
+export { nextSession, findInjection, PREVIEW_HOSTS, PREVIEW_SESSION, type NextSession, type ItemVerdict } from './api/next.js';
+export { compactionPreview, compactInMemory, DEFAULT_WINDOW, type CompactionIO } from './api/compaction.js';

@@ -6,6 +6,10 @@ import { MindError } from '@hive-mind/mind';
 import { loadAssets } from './assets.js';
 import { ApiError } from './api/errors.js';
 import { mountFrames } from './api/frames.js';
+import { mountNotes } from './api/notes.js';
+import { mountNext } from './api/next.js';
+import { mountCompaction, type CompactionIO } from './api/compaction.js';
+import { Notes } from '@hive-mind/mind';
 import { MindRegistry } from './minds.js';
 import { SECURITY_HEADERS, guard, newToken } from './security.js';
 import { UndoSlot } from './undo.js';
@@ -23,6 +27,8 @@ export interface UiServerOptions {
   token?: string;
   /** Folder of the built page; default `dist/web` of this package. */
   assetsDir?: string;
+  /** How compacted files are written: the CLI passes its own rule (`hive-mind compact`'s output and backup). */
+  compaction: CompactionIO;
 }
 
 /** A running server. `url` holds the token: it is what a person opens. */
@@ -35,7 +41,7 @@ export interface UiServer {
 }
 
 /** The hono app: security first (security.ts), then the API, then the page's files. */
-export function createApp(opts: { token: string; port: () => number; env: NodeJS.ProcessEnv; assetsDir?: string }): { app: Hono; minds: MindRegistry } {
+export function createApp(opts: { token: string; port: () => number; env: NodeJS.ProcessEnv; assetsDir?: string; compaction: CompactionIO }): { app: Hono; minds: MindRegistry } {
   const assets = loadAssets(opts.assetsDir);
   const minds = new MindRegistry(opts.env);
   const undo = new UndoSlot(minds);
@@ -50,6 +56,9 @@ export function createApp(opts: { token: string; port: () => number; env: NodeJS
     c.res.headers.set('Cache-Control', 'no-store');
   });
   mountFrames(app, minds, undo);
+  mountNotes(app, (o = {}) => new Notes({ env: opts.env, ...o }));
+  mountNext(app, opts.env);
+  mountCompaction(app, opts.env, opts.compaction);
   app.all('/api/*', (c) => c.json({ error: `no such API: ${c.req.method} ${c.req.path}` }, 404));
   const index = assets.get('/index.html')!;
   app.get('*', (c) => {
@@ -72,11 +81,11 @@ export function createApp(opts: { token: string; port: () => number; env: NodeJS
  * Start the UI server on 127.0.0.1 (never another interface). Resolves once listening.
  * Throws an Error when the page is not built, or the port is taken (`EADDRINUSE`, naming it).
  */
-export async function startUiServer(opts: UiServerOptions = {}): Promise<UiServer> {
+export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   const token = opts.token ?? newToken();
   let port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0-65535, got ${opts.port}`);
-  const { app, minds } = createApp({ token, port: () => port, env: opts.env ?? process.env, ...(opts.assetsDir ? { assetsDir: opts.assetsDir } : {}) });
+  const { app, minds } = createApp({ token, port: () => port, env: opts.env ?? process.env, compaction: opts.compaction, ...(opts.assetsDir ? { assetsDir: opts.assetsDir } : {}) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: UI_HOST }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} on ${UI_HOST} is already in use; pick another with --port, or 0 for a free one`) : e);

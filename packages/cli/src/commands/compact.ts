@@ -94,7 +94,7 @@ const DEFAULT_WINDOW = 200_000;
  * an agent loop that compacts often; a one-off `compact` should use the budget it is given), and
  * always below what the checkpoint leaves (`--summary-max`, default min(4096, 15%)).
  */
-function cliRetainDefault(surfaceBudget: number, summaryMax: number | undefined): number {
+export function cliRetainDefault(surfaceBudget: number, summaryMax: number | undefined): number {
   // the budget less the overhead (what the transcript may take); below 1 the config names --overhead
   const budget = Math.max(1, surfaceBudget);
   const ck = summaryMax ?? Math.min(4096, Math.floor(budget * 0.15));

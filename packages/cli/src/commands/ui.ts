@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { CliError } from '../errors.js';
+import { cliRetainDefault } from './compact.js';
+import { planOutput, writeOutput } from './compact-output.js';
 
 function portArg(v: string): number {
   const n = Number(v);
@@ -35,7 +37,15 @@ export function register(program: Command): void {
       const { startUiServer } = await import('@hive-mind/ui');
       let server: Awaited<ReturnType<typeof startUiServer>>;
       try {
-        server = await startUiServer({ port: o.port });
+        server = await startUiServer({
+          port: o.port,
+          // the page writes compacted files by `hive-mind compact`'s own rule (output path, backup)
+          compaction: {
+            retainDefault: (surfaceBudget) => cliRetainDefault(surfaceBudget, undefined),
+            planOutput: (file, out) => planOutput(file, out, 'same'),
+            writeOutput: (plan, file, text) => writeOutput({ ...plan, explicit: plan.inPlace }, file, text),
+          },
+        });
       } catch (err) {
         throw new CliError((err as Error).message, 1);
       }

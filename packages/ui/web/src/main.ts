@@ -2,10 +2,18 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { FramesView } from './frames.js';
+import { NotesView } from './notes.js';
+import { NextView } from './next.js';
+import { CompactionView } from './compaction.js';
 
 /** The page: a header with the four views (hash routes), a theme switch, and the current view. */
 
-const VIEWS = [{ id: 'frames', label: 'Frames', key: '1', view: FramesView }] as const;
+const VIEWS = [
+  { id: 'frames', label: 'Frames', key: '1', view: FramesView },
+  { id: 'notes', label: 'Notes', key: '2', view: NotesView },
+  { id: 'next', label: 'Next session', key: '3', view: NextView },
+  { id: 'compaction', label: 'Compaction', key: '4', view: CompactionView },
+] as const;
 type ViewId = (typeof VIEWS)[number]['id'];
 
 function currentView(): ViewId {
