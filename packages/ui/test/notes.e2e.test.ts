@@ -58,7 +58,10 @@ describe('Notes view', () => {
     expect(pending).toBeGreaterThan(0);
     expect(mindShow(home.home, pending)!.frame).toMatchObject({ kind: 'pending-note', content: long });
     expect(show()).toEqual(before); // nothing written
-    await page.screenshot({ path: shotPath('notes.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 1500 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: shotPath('notes.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
     // the consolidation on offer makes room (the oldest unpinned entries go to the archive)
     await result.getByRole('button', { name: 'Write it with consolidation' }).click();
     await expect.poll(() => memory().locator('.result').innerText()).toContain('consolidated');

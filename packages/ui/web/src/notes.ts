@@ -32,7 +32,7 @@ function UsageBar(props: { usage: any; limit: number; id: string }) {
     <div class="bar ${over ? 'over' : pct >= 85 ? 'high' : ''}" role="meter" aria-valuemin="0" aria-valuemax=${props.limit} aria-valuenow=${props.usage.chars} aria-labelledby=${props.id}>
       <span style=${{ width: `${pct}%` }}></span>
     </div>
-    <span id=${props.id} class="usage-text">${num(props.usage.chars)} / ${num(props.limit)} characters (${props.usage.percent}%) · ~${num(props.usage.tokens)} tokens · ${props.usage.entries} entries${over ? ' · OVER THE LIMIT' : ''}</span>
+    <span id=${props.id} class="usage-text">${num(props.usage.chars)} / ${num(props.limit)} characters (${props.usage.percent}%) · ~${num(props.usage.tokens)} tokens · ${props.usage.entries} entr${props.usage.entries === 1 ? 'y' : 'ies'}${over ? ' · OVER THE LIMIT' : ''}</span>
   </div>`;
 }
 
