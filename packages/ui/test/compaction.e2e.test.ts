@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, seriousA11yViolations, type Browser } from '../../../test-support/chromium.js';
-import { REPO, cli, requireBuilt, shotPath, startUi, tempHome, type RunningUi } from './helpers.js';
+import { launchChromium, type Browser } from '../../../test-support/chromium.js';
+import { a11yViolations, cli, closeAll, REPO, requireBuilt, type RunningUi, shotPath, startUi, tempHome } from './helpers.js';
 
 // The Compaction view on a real Claude Code transcript from ../shared/data/transcripts: its
 // figures must be the CLI's (`hive-mind compact --json`), and writing follows the CLI's rule.
@@ -28,11 +28,7 @@ beforeAll(async () => {
   await page.goto(`${ui.url}#/compaction`);
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  home?.cleanup();
-});
+afterAll(() => closeAll(browser, ui, home));
 
 describe('Compaction view', () => {
   it('opens a shared transcript: size against the window, the cut, the checkpoint beside its span, the anchors', async () => {
@@ -73,18 +69,12 @@ describe('Compaction view', () => {
   });
 
   it('has no serious accessibility violation', async () => {
-    const b = await launchChromium({ bypassCSP: true });
-    try {
-      const p = await b.newPage();
-      await p.goto(`${ui.url}#/compaction`);
+    const found = await a11yViolations(ui, 'compaction', async (p) => {
       await p.getByLabel('Session file').fill(join(home.home, 'session.compacted.jsonl'));
       await p.getByLabel('Window').fill(WINDOW);
       await p.getByRole('button', { name: 'Open' }).click();
       await p.locator('.gauge').waitFor({ timeout: 60_000 });
-      const v = await seriousA11yViolations(p);
-      expect(v.map((x) => `${x.id}: ${x.help} ${JSON.stringify(x.nodes.map((n) => n.target))}`)).toEqual([]);
-    } finally {
-      await b.close();
-    }
+    });
+    expect(found).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, seriousA11yViolations, type Browser } from '../../../test-support/chromium.js';
-import { mindShow, requireBuilt, shotPath, startUi, tempHome, type RunningUi } from './helpers.js';
+import { launchChromium, type Browser } from '../../../test-support/chromium.js';
+import { a11yViolations, closeAll, mindShow, requireBuilt, type RunningUi, shotPath, startUi, tempHome } from './helpers.js';
 import { seedMinds, type Seeded } from './seed.js';
 
 // The Frames view in headless Chromium against the real `hive-mind ui` process; every change
@@ -23,11 +23,7 @@ beforeAll(async () => {
   await page.goto(ui.url);
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  home?.cleanup();
-});
+afterAll(() => closeAll(browser, ui, home));
 
 const count = () => page.locator('.count').innerText();
 const detail = () => page.locator('aside.detail');
@@ -134,20 +130,14 @@ describe('Frames view', () => {
 
   it('has no serious accessibility violation, light or dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const b = await launchChromium({ bypassCSP: true, colorScheme });
-      try {
-        const p = await b.newPage();
-        await p.goto(ui.url);
+      const prepare = async (p: Page) => {
         await p.getByRole('searchbox').fill('deploy');
         await p.getByRole('searchbox').press('Enter');
         await expect.poll(() => p.locator('button.row').count()).toBeGreaterThan(0);
         await p.locator('button.row').first().click();
         await p.locator('aside.detail h2').waitFor();
-        if (colorScheme === 'dark') await p.screenshot({ path: shotPath('frames-dark.png') });
-        expect(await seriousA11yViolations(p)).toEqual([]);
-      } finally {
-        await b.close();
-      }
+      };
+      expect(await a11yViolations(ui, '', prepare, { colorScheme, ...(colorScheme === 'dark' ? { shot: 'frames-dark.png' } : {}) })).toEqual([]);
     }
   });
 });

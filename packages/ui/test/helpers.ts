@@ -4,6 +4,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium, seriousA11yViolations, type Browser } from '../../../test-support/chromium.js';
 
 /** Repository root, computed from this file. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -104,4 +106,29 @@ export function rawRequest(port: number, opts: { method?: string; path: string; 
 export function shotPath(name: string): string {
   mkdirSync(SHOTS, { recursive: true });
   return join(SHOTS, name);
+}
+
+/**
+ * axe-core's serious and critical violations on `view` (`''` for Frames, `notes`, `next`,
+ * `compaction`), one line each, in a new headless Chromium (CSP bypassed there only, to inject
+ * axe). `prepare` brings the page to the state to check.
+ */
+export async function a11yViolations(ui: RunningUi, view: string, prepare: (p: Page) => Promise<void>, opts: { colorScheme?: 'light' | 'dark'; shot?: string } = {}): Promise<string[]> {
+  const b = await launchChromium({ bypassCSP: true, colorScheme: opts.colorScheme ?? 'light' });
+  try {
+    const p = await b.newPage();
+    await p.goto(view ? `${ui.url}#/${view}` : ui.url);
+    await prepare(p);
+    if (opts.shot) await p.screenshot({ path: shotPath(opts.shot) });
+    return (await seriousA11yViolations(p)).map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  } finally {
+    await b.close();
+  }
+}
+
+/** The end of a browser test file: the browser, the UI process, the temporary home. */
+export async function closeAll(browser: Browser | undefined, ui: RunningUi | undefined, home: { cleanup: () => void } | undefined): Promise<void> {
+  await browser?.close();
+  await ui?.stop();
+  home?.cleanup();
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, seriousA11yViolations, type Browser } from '../../../test-support/chromium.js';
-import { cli, requireBuilt, shotPath, startUi, tempHome, type RunningUi } from './helpers.js';
+import { launchChromium, type Browser } from '../../../test-support/chromium.js';
+import { a11yViolations, cli, closeAll, requireBuilt, type RunningUi, shotPath, startUi, tempHome } from './helpers.js';
 import { seedMinds, type Seeded } from './seed.js';
 
 // "Next session" in headless Chromium: the preview must be what the real `hive-mind hook HOST
@@ -29,11 +29,7 @@ beforeAll(async () => {
   await page.goto(`${ui.url}#/next`);
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  home?.cleanup();
-});
+afterAll(() => closeAll(browser, ui, home));
 
 async function preview(host: string, workspace: string): Promise<string> {
   await page.getByLabel('Host').selectOption(host);
@@ -76,16 +72,11 @@ describe('Next session view', () => {
   });
 
   it('has no serious accessibility violation', async () => {
-    const b = await launchChromium({ bypassCSP: true });
-    try {
-      const p = await b.newPage();
-      await p.goto(`${ui.url}#/next`);
+    const found = await a11yViolations(ui, 'next', async (p) => {
       await p.getByLabel('Workspace').fill(seed.workspace);
       await p.getByRole('button', { name: 'Preview' }).click();
       await p.locator('pre.injected').waitFor();
-      expect(await seriousA11yViolations(p)).toEqual([]);
-    } finally {
-      await b.close();
-    }
+    });
+    expect(found).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, seriousA11yViolations, type Browser } from '../../../test-support/chromium.js';
-import { cli, mindShow, requireBuilt, shotPath, startUi, tempHome, type RunningUi } from './helpers.js';
+import { launchChromium, type Browser } from '../../../test-support/chromium.js';
+import { a11yViolations, cli, closeAll, mindShow, requireBuilt, type RunningUi, shotPath, startUi, tempHome } from './helpers.js';
 
 // The Notes view in headless Chromium against the real `hive-mind ui`; every write is read
 // back with the real `hive-mind notes show`. A 300-character MEMORY.md limit makes "past the
@@ -29,11 +29,7 @@ beforeAll(async () => {
   await memory().waitFor();
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  home?.cleanup();
-});
+afterAll(() => closeAll(browser, ui, home));
 
 describe('Notes view', () => {
   it('shows USER.md and MEMORY.md with their usage against the limit and each entry with its size', async () => {
@@ -96,14 +92,6 @@ describe('Notes view', () => {
   });
 
   it('has no serious accessibility violation', async () => {
-    const b = await launchChromium({ bypassCSP: true });
-    try {
-      const p = await b.newPage();
-      await p.goto(`${ui.url}#/notes`);
-      await p.locator('article.notes-file').first().waitFor();
-      expect(await seriousA11yViolations(p)).toEqual([]);
-    } finally {
-      await b.close();
-    }
+    expect(await a11yViolations(ui, 'notes', (p) => p.locator('article.notes-file').first().waitFor())).toEqual([]);
   });
 });

@@ -25,9 +25,10 @@ function currentView(): ViewId {
 if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
 
 type Theme = 'auto' | 'light' | 'dark';
+const prefersDark = matchMedia('(prefers-color-scheme: dark)');
+/** The stylesheet has one dark palette, under `data-theme="dark"`; auto follows the system's setting. */
 function applyTheme(t: Theme) {
-  if (t === 'auto') delete document.documentElement.dataset.theme;
-  else document.documentElement.dataset.theme = t;
+  document.documentElement.dataset.theme = t === 'auto' ? (prefersDark.matches ? 'dark' : 'light') : t;
 }
 
 function App() {
@@ -41,6 +42,9 @@ function App() {
   useEffect(() => {
     applyTheme(theme);
     localStorage.setItem('hive-mind-theme', theme);
+    const on = () => applyTheme(theme);
+    prefersDark.addEventListener('change', on);
+    return () => prefersDark.removeEventListener('change', on);
   }, [theme]);
   useEffect(() => {
     // Alt+1..4 switch views from anywhere
