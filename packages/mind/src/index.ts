@@ -16,8 +16,6 @@ export { estimateTokens } from './estimate.js';
 export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './analyze.js';
 export { nearDuplicate, NEAR_DUPLICATE_JACCARD } from './text.js';
 export { Mind } from './store.js';
-export type { ListOptions } from './inspect.js';
-export type { FrameSnapshot } from './snapshot.js';
 export { ftsQuery } from './search.js';
 export { RECALL_HEADER } from './recall.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS } from './prompt-floor.js';
@@ -77,3 +75,5 @@ export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteO
 export { doctor, repairMind, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
 export { harvestEvents, harvestTranscriptFile, instructionOf, outcomeOf, userFacts, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts, type UserFact } from './harvest.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
+export type { ListOptions } from './inspect.js';
+export type { FrameSnapshot } from './snapshot.js';
