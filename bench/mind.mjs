@@ -29,29 +29,9 @@ const distIndex = join(root, 'packages/mind/dist/index.js');
 const { Mind, ftsQuery, workspaceMindPath } = await import(distIndex);
 const Database = createRequire(join(root, 'packages/mind/package.json'))('better-sqlite3');
 
-// ---- deterministic synthetic frames: words drawn from the real transcripts in ../shared/data
-// (frequency-ranked vocabulary, Zipf-sampled: rank r with probability ~ 1/r); a small built-in
-// engineering vocabulary when the data set is not there.
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { cli, percentile, root } from './lib.mjs';
-function loadVocab() {
-  const dataDir = join(root, '..', 'shared', 'data', 'transcripts');
-  const counts = new Map();
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else for (const w of readFileSync(p, 'utf8').toLowerCase().match(/[a-z][a-z0-9_]{2,20}/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
-    }
-  };
-  if (existsSync(dataDir)) walk(dataDir);
-  const ranked = [...counts.entries()].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).map(([w]) => w);
-  if (ranked.length >= 1000) return { words: ranked.slice(0, 20000), source: `${Math.min(ranked.length, 20000)} words from ../shared/data/transcripts` };
-  return {
-    words: 'deploy build test server client database index query cache token budget memory frame session hook compaction summary checkpoint tool call result error fix branch merge commit release staging production cluster container image registry config schema migration backup restore latency throughput retry timeout lock queue worker thread process file path parser lexer compiler linter formatter bundle module package version dependency upgrade rollback feature flag metric alert dashboard log trace span user admin role permission secret key vault policy network proxy gateway route handler request response stream socket buffer encoding unicode json yaml toml markdown python rust typescript node sqlite fts5'.split(' '),
-    source: 'built-in 120-word vocabulary',
-  };
-}
+// ---- deterministic synthetic frames: words of the shared transcripts (lib.mjs loadVocab), Zipf-sampled
+// (rank r with probability ~ 1/r)
+import { cli, loadVocab, percentile, root } from './lib.mjs';
 const { words: VOCAB, source: VOCAB_SOURCE } = loadVocab();
 let seed = 42;
 const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);

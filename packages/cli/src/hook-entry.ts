@@ -18,7 +18,8 @@ export async function runHookEntry(argv: string[]): Promise<void> {
   }
   try {
     const { runHook } = await import('@hive-mind/hooks/run');
-    await runHook(argv);
+    // a SessionStart may start a background team sync: this same CLI, detached (hooks team-sync.ts)
+    await runHook(argv, { teamSyncCommand: [process.execPath, ...process.execArgv, process.argv[1]!, 'team', 'sync', '--all', '--quiet', '--timeout', '20'] });
   } catch {
     // even a broken install must not break the host
   }

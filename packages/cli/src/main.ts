@@ -10,6 +10,7 @@ import { register as registerHooks } from './commands/hooks.js';
 import { register as registerMcp } from './commands/mcp.js';
 import { register as registerStatus, printStatus, SHORT_USAGE } from './commands/status.js';
 import { register as registerUi } from './commands/ui.js';
+import { register as registerTeam } from './commands/team.js';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerStatus(program, pkg.version);
   registerUi(program);
+  registerTeam(program);
   // `hook` is routed by bin.ts before this program is built (a lean path with no CLI
   // framework); it is declared here for --help and for callers of buildProgram().
   program

@@ -2,12 +2,14 @@
  * How a hook writes its captures: save within the hook's busy timeout, or, when the .mind stays
  * busy past it (a long import or cleanup holding the lock), append them to the mind's pending spool
  * (`<mind>.pending-….jsonl`, see the mind's spool.ts) and log one line, so no capture is dropped.
- * After a save that succeeds, whatever earlier hooks spooled is replayed in the same open.
+ * After a save that succeeds, whatever earlier hooks spooled is replayed in the same open. Captures of
+ * the kinds listed in `HIVE_MIND_TEAM_KINDS` are saved as team frames instead (team-sync.ts).
  */
 import { dirname } from 'node:path';
 import { Mind, replaySpool, spoolFrames, type FrameInput } from '@hive-mind/mind';
 import { ensureDir } from './mkdir.js';
 import { hookLogPath, logHookLine } from './log.js';
+import { shareCaptures } from './team-sync.js';
 
 /** What {@link saveCaptures} did with the frames. */
 export type CaptureOutcome = { saved: number; replayed: number } | { spooled: number; spool: string };
@@ -17,7 +19,9 @@ export type CaptureOutcome = { saved: number; replayed: number } | { spooled: nu
  * on `BUSY`, spool them instead and log `store busy …; N captures spooled to …`. Other errors
  * (a corrupt file, a full disk) are thrown for the runner to log.
  */
-export function saveCaptures(path: string, busyTimeoutMs: number, inputs: FrameInput[], env: NodeJS.ProcessEnv, where: { host: string; event: string }): CaptureOutcome {
+export function saveCaptures(path: string, busyTimeoutMs: number, all: FrameInput[], env: NodeJS.ProcessEnv, where: { host: string; event: string }): CaptureOutcome {
+  // the kinds the user shares with the team go to the team's outbox first (team-sync.ts)
+  const inputs = shareCaptures(all, env, busyTimeoutMs);
   if (!inputs.length) return { saved: 0, replayed: 0 };
   ensureDir(dirname(path), 0o700); // bounded: the recursive mkdir inside Mind.open can spin forever on some paths
   try {

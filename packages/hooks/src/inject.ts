@@ -37,7 +37,8 @@ export interface RecallSource {
   path: string;
 }
 
-function envBudget(env: NodeJS.ProcessEnv, name: string, def: number, allowZero: boolean): number {
+/** A non-negative integer setting from `env[name]`, else `def` (an unusable value is logged by the runner, see mind settings.ts). */
+export function envBudget(env: NodeJS.ProcessEnv, name: string, def: number, allowZero: boolean): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return def;
   const v = Number(raw);

@@ -2,7 +2,8 @@
  * The lifecycle handlers shared by every host (DESIGN.md "Hooks"):
  *
  * - `session-start`: the curated notes, then the recall of the workspace mind and of the
- *   personal mind, in one token budget (inject.ts), returned as `additionalContext`;
+ *   personal mind, in one token budget (inject.ts), returned as `additionalContext`; then, with a
+ *   team connection whose cache is stale, a detached background `team sync` (team-sync.ts);
  * - `user-prompt-submit`: recall for the prompt (inject.ts; hosts that can add context to a
  *   prompt print it), then save the prompt as a temporary frame (expires after 72 h), plus
  *   each durable statement in it ("remember that ...", "I prefer ...") as its own frame with
@@ -30,6 +31,7 @@ import { saveCaptures } from './capture.js';
 import { NOTES_SHARE, PROMPT_ITEM_CHARS, givenIds, notesBlock, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
+import { startTeamSyncIfStale } from './team-sync.js';
 
 /** Lifetime of a temporary prompt frame: 72 hours. */
 export const PROMPT_TTL_MS = 72 * 3600 * 1000;
@@ -44,6 +46,8 @@ export interface LifecycleOptions {
   now?: () => Date;
   /** SQLite busy timeout when a mind is locked by another process, in ms. Default 1500. */
   busyTimeoutMs?: number;
+  /** argv of a background team sync a SessionStart may start (team-sync.ts); none when absent. */
+  teamSyncCommand?: readonly string[];
 }
 
 export { DEFAULT_RECALL_TOKENS, DEFAULT_PROMPT_RECALL_TOKENS, recallBudget, promptRecallBudget } from './inject.js';
@@ -73,8 +77,12 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
   const now = opts.now ?? (() => new Date());
   const busy = opts.busyTimeoutMs ?? 1500;
   switch (input.lifecycle) {
-    case 'session-start':
-      return sessionStart(input, env, busy);
+    case 'session-start': {
+      const out = sessionStart(input, env, busy);
+      // after the recall: the cache it read is what this session gets; the next one gets the synced cache
+      if (opts.teamSyncCommand) startTeamSyncIfStale(env, opts.teamSyncCommand);
+      return out;
+    }
     case 'user-prompt-submit': {
       // recall first: the frames this prompt is about to save must not come back as its context
       const out = promptRecall(input, env, busy);

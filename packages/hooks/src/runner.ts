@@ -38,6 +38,8 @@ export interface RunHookOptions {
   /** Watchdog in ms; default `HIVE_MIND_HOOK_TIMEOUT_MS` when a positive number, else 10,000. */
   timeoutMs?: number;
   stdinTimeoutMs?: number;
+  /** argv of the background team sync a SessionStart may start (the CLI passes its own `team sync`). */
+  teamSyncCommand?: readonly string[];
   /** Called by the watchdog after printing the fallback output. Default `process.exit(0)`. */
   onTimeout?: () => void;
 }
@@ -118,7 +120,7 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookInputError('stdin JSON is not an object');
     const input: LifecycleInput = adapter.normalize(event, redactJson(payload).value);
     const { runLifecycle, cleanupMinds } = await import('./lifecycles.js');
-    const lopts = { env, now: opts.now };
+    const lopts = { env, now: opts.now, ...(opts.teamSyncCommand ? { teamSyncCommand: opts.teamSyncCommand } : {}) };
     const ctx: HookContext = {
       env,
       now: opts.now ?? (() => new Date()),

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RECALL_HEADER, estimateTokens, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
@@ -26,6 +28,11 @@ const importance = z
 const scope = z
   .enum(['personal', 'workspace', 'thread'])
   .describe('personal: about the user, valid everywhere (default). workspace: about the current project. thread: only this conversation thread.');
+const saveScope = z
+  .enum(['personal', 'workspace', 'thread', 'team'])
+  .describe(
+    'personal: about the user, valid everywhere (default). workspace: about the current project. thread: only this conversation thread. team: shared with the whole team (conventions, decisions, where things are), sent to the team server; only when a team is connected (`hive-mind team connect`).',
+  );
 const kind = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'kind must be a lowercase word of 1-40 characters (a-z, 0-9, _ or -), e.g. fact, decision, preference')
@@ -52,6 +59,7 @@ export interface MindSource {
  * file exists) then the personal mind. Reads never create a file.
  */
 export async function readSources(ctx: ServerContext, session: SessionInfo, which: 'all' | 'personal' | 'workspace' = 'all'): Promise<MindSource[]> {
+  await syncTeamCacheOnce(ctx);
   const out: MindSource[] = [];
   if (which !== 'personal') {
     const dir = await session.workspace();
@@ -73,6 +81,61 @@ async function oneSource(ctx: ServerContext, session: SessionInfo, which: 'perso
   if (!dir) throw new FieldError(create ? 'scope' : 'mind', 'this session has no workspace (start the server from the project folder or with --workspace DIR)');
   const ws = await ctx.workspaceMind(dir, create);
   return ws.mind ? { name: 'workspace', id: ws.id, path: ws.path, mind: ws.mind } : undefined;
+}
+
+/**
+ * `save_memory` with scope `team`: into the local mind of the team connection serving the session's
+ * workspace (else the one for every workspace) and its outbox, then a background sync of this
+ * process (bounded; the answer never waits for the network).
+ */
+async function saveTeam(
+  ctx: ServerContext,
+  dir: string | undefined,
+  args: { content: string; kind?: string; importance?: FrameInput['importance']; tags?: string[]; supersedes?: number; thread?: string },
+  host: string,
+  max: number,
+) {
+  if (args.thread !== undefined) throw new FieldError('thread', 'applies only to scope "thread"');
+  const team = await import('@hive-mind/team');
+  const wsId = dir ? (await ctx.workspaceMind(dir, false)).id : undefined;
+  const input: FrameInput = {
+    content: args.content,
+    kind: args.kind ?? 'fact',
+    importance: args.importance ?? 'normal',
+    source: 'agent_inferred',
+    host,
+    ...(args.tags ? { tags: args.tags } : {}),
+    ...(args.supersedes !== undefined ? { supersedes: args.supersedes } : {}),
+  };
+  let r: import('@hive-mind/team').TeamSaveResult;
+  try {
+    r = team.saveTeamFrame(input, wsId, ctx.env);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'NOT_CONNECTED') throw new FieldError('scope', `${(e as Error).message}; use scope "workspace" or "personal"`);
+    throw e;
+  }
+  void team.syncSoon({ env: ctx.env, deadlineMs: TEAM_SYNC_DEADLINE_MS });
+  const note =
+    r.status === 'quarantined'
+      ? 'Stored but quarantined (it looked like an instruction injection or hid invisible characters); it stays on this machine and is never sent to the team.'
+      : r.frameUids.length
+        ? `Saved, and queued for team ${r.team}; it reaches the other members at their next sync.`
+        : 'The team already has this; nothing new was written.';
+  return jsonResult({ id: r.id, mind: 'team', team: r.team, status: r.status, redactions: r.redactions, threats: r.threats, note }, max);
+}
+
+/** Time budget of the MCP server's background team sync, ms. */
+export const TEAM_SYNC_DEADLINE_MS = 20_000;
+
+let startupSync = false;
+
+/** The first read of a session's memories in this process starts one background team sync, when a team is connected. */
+async function syncTeamCacheOnce(ctx: ServerContext): Promise<void> {
+  if (startupSync) return;
+  startupSync = true;
+  const { mindHome } = await ctx.mindModule();
+  if (!existsSync(join(mindHome(ctx.env), 'team.json'))) return;
+  void import('@hive-mind/team').then((t) => t.syncSoon({ env: ctx.env, deadlineMs: TEAM_SYNC_DEADLINE_MS })).catch(() => undefined);
 }
 
 /** Register save_memory, search_memory, get_memory, recall, forget_memory, cleanup_frames, mind_stats. */
@@ -98,7 +161,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
           .describe('The memory itself, self-contained and concise.'),
         importance: importance.optional(),
         kind: kind.optional(),
-        scope: scope.optional(),
+        scope: saveScope.optional(),
         thread: z.string().min(1).max(300).optional().describe('Thread key (conversation or task id) for scope "thread".'),
         tags: z.array(z.string().min(1).max(40)).max(10).optional().describe('Up to 10 short labels.'),
         supersedes: frameId.optional().describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history.'),
@@ -112,6 +175,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       // workspace and thread memories belong to the project when there is one (as the hooks store them)
       const dir = scopeOf === 'personal' ? undefined : await session.workspace();
       if (scopeOf === 'workspace' && !dir) throw new FieldError('scope', 'this session has no workspace (start the server from the project folder or with --workspace DIR); use scope "personal"');
+      if (scopeOf === 'team') return saveTeam(ctx, dir, args, session.host(), max);
       const target = (await oneSource(ctx, session, dir ? 'workspace' : 'personal', true))!;
       const input: FrameInput = {
         content: args.content,

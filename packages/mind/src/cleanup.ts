@@ -2,12 +2,14 @@ import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { DAY_MS, toFrame, type CleanupReport, type Row } from './frame.js';
 import { SUPERSEDE_CHAIN, ftsRowOf } from './sql.js';
+import { queueTeamForgets } from './team-local.js';
 
 /** Removing frames: `forget` one frame with its versions and parts, and the `cleanup` maintenance passes. */
 
 /**
  * Delete frame `id`, every older version it superseded (still in the table or folded into
- * history), and its parts when it was chunked. Returns false when no such frame exists.
+ * history), and its parts when it was chunked. Returns false when no such frame exists. A team
+ * frame's forget is queued for the team server in the same transaction (team-local.ts).
  */
 export function forgetFrame(ctx: StoreContext, id: number): boolean {
   ctx.writable();
@@ -18,6 +20,8 @@ export function forgetFrame(ctx: StoreContext, id: number): boolean {
         const older = ctx.stmt(
           `${SUPERSEDE_CHAIN} SELECT id FROM chain`,
         ).all(id) as Array<{ id: number }>;
+        // a team frame's forget travels: queued for the server, a tombstone here (team-local.ts)
+        queueTeamForgets(ctx, [...older.map((o) => o.id), id]);
         const del = ctx.stmt('DELETE FROM frames WHERE id = ? OR part_of = ?');
         for (const o of older) del.run(o.id, o.id);
         del.run(id, id);

@@ -5,13 +5,13 @@ import { estimateTokens } from './estimate.js';
 
 /** How much a frame matters. `temporary` frames expire; `deprecated` ones are kept only for history. */
 export type Importance = 'critical' | 'important' | 'normal' | 'temporary' | 'deprecated';
-/** Where a frame applies. */
-export type Scope = 'personal' | 'workspace' | 'thread';
+/** Where a frame applies. `team` frames are shared through a team server (team-local.ts, @hive-mind/team). */
+export type Scope = 'personal' | 'workspace' | 'thread' | 'team';
 /** Who vouches for a frame. */
 export type FrameSource = 'user_stated' | 'tool_verified' | 'agent_inferred' | 'import';
 
 export const IMPORTANCES: readonly Importance[] = ['critical', 'important', 'normal', 'temporary', 'deprecated'];
-export const SCOPES: readonly Scope[] = ['personal', 'workspace', 'thread'];
+export const SCOPES: readonly Scope[] = ['personal', 'workspace', 'thread', 'team'];
 export const SOURCES: readonly FrameSource[] = ['user_stated', 'tool_verified', 'agent_inferred', 'import'];
 
 /** What a caller passes to {@link Mind.save}. Only `content` is required. */

@@ -4,7 +4,7 @@
  * the hooks package imports this on every hook process.
  */
 export { MindError, type MindErrorCode } from './errors.js';
-export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName } from './paths.js';
+export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName, teamSyncStampPath } from './paths.js';
 export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
 export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
 export { ENV_SETTINGS, envProblems, envProblem, formatEnvProblem, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
@@ -16,6 +16,8 @@ export { estimateTokens } from './estimate.js';
 export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './analyze.js';
 export { nearDuplicate, NEAR_DUPLICATE_JACCARD } from './text.js';
 export { Mind } from './store.js';
+export { teamFilePath, readTeamFile, connectionFor, cacheMindPath, urlHasPassword, type TeamConnection, type TeamFile } from './team-config.js';
+export { TeamLocal, checkTeamName, type TeamOrigin, type TeamFramePayload, type OutboxEntry, type OutboxStatus, type PulledEvent, type ApplyReport } from './team-local.js';
 export { ftsQuery } from './search.js';
 export { RECALL_HEADER } from './recall.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS } from './prompt-floor.js';

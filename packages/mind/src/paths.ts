@@ -31,6 +31,14 @@ export function memoriesDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(mindHome(env), 'memories');
 }
 
+/**
+ * `<home>/team/synced`: its mtime is the last complete team sync of this home (written by
+ * `@hive-mind/team`; the SessionStart hook compares it with one `stat`).
+ */
+export function teamSyncStampPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(mindHome(env), 'team', 'synced');
+}
+
 /** `<home>/logs/hooks.log` (written by the hooks package; read by `doctor`). */
 export function hooksLogPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(mindHome(env), 'logs', 'hooks.log');

@@ -7,6 +7,7 @@ import { redactSecrets } from './redact.js';
 import { searchFrames } from './search.js';
 import { scanThreats } from './threats.js';
 import { preview } from './text.js';
+import { teamOriginLabel } from './team-local.js';
 
 /** Recall: choose the frames to inject and render them as one labelled block within a token budget. */
 
@@ -100,7 +101,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
       droppedByScan.push(f.id);
       continue;
     }
-    const line = renderItem(f, neutralize(content), itemChars); // scanned as stored, injected escaped
+    const line = renderItem(f, neutralize(content), itemChars, f.scope === 'team' ? teamOriginLabel(ctx, f.id) : undefined); // scanned as stored, injected escaped
     const cost = ctx.config.meter.countText((lines.length ? '' : header) + line + '\n');
     if (used + cost > budget) {
       omitted++;
@@ -131,9 +132,9 @@ function origin(f: Frame): string {
 }
 
 /** One line of recall: provenance label, then the content cut at `itemChars` (a cut or multi-part memory says how to read the rest). */
-function renderItem(f: Frame, content: string, itemChars: number): string {
+function renderItem(f: Frame, content: string, itemChars: number, team?: string): string {
   const kind = f.kind === 'pending-note' ? `pending note for ${f.tags.find((t) => t.endsWith('.md')) ?? 'notes'}` : f.kind;
-  const label = `#${f.id} ${f.importance} · ${kind} · ${f.source} · ${origin(f)} · ${f.createdAt.slice(0, 10)}`;
+  const label = `#${f.id} ${f.importance} · ${kind} · ${f.source} · ${team ? `${team} via ${origin(f)}` : origin(f)} · ${f.createdAt.slice(0, 10)}`;
   const whole = f.parts > 1 || content.length > itemChars;
   const rest = f.parts > 1 ? ` (part 1 of ${f.parts}; get_memory id ${f.id} for the whole memory)` : ` (cut; get_memory id ${f.id} for the whole text)`;
   const body = whole ? preview(content, Math.max(40, itemChars - rest.length)) + rest : content;

@@ -3,7 +3,7 @@ import { indexText } from './analyze.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -22,7 +22,7 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
         content TEXT NOT NULL,
         kind TEXT NOT NULL DEFAULT 'fact',
         importance TEXT NOT NULL CHECK (importance IN ('critical','important','normal','temporary','deprecated')),
-        scope TEXT NOT NULL CHECK (scope IN ('personal','workspace','thread')),
+        scope TEXT NOT NULL CHECK (scope IN ('personal','workspace','thread','team')),
         source TEXT NOT NULL CHECK (source IN ('user_stated','tool_verified','agent_inferred','import')),
         host TEXT NOT NULL DEFAULT '',
         session_id TEXT NOT NULL DEFAULT '',
@@ -149,4 +149,70 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
       END;
     `);
   },
+  // v5 -> v6: the `team` scope (frames shared through a team server, README "Team mind") and the
+  // local side of team sync (team-local.ts): the outbox, the map of team frame ids, the pull cursor.
+  // SQLite cannot alter a CHECK constraint, so `frames` is rebuilt (SQLite's documented 12-step
+  // procedure, https://www.sqlite.org/lang_altertable.html#otheralter): ids, and so the FTS rows keyed
+  // by them, are kept, and the AUTOINCREMENT counter too (a forgotten id is never reused).
+  (db) => {
+    // a file created by this version already allows `team` (v0 above): only older files are rebuilt
+    const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'frames'").get() as { sql: string }).sql;
+    if (!ddl.includes("'team'")) rebuildFramesForTeamScope(db);
+    db.exec(TEAM_TABLES);
+  },
 ];
+
+/** The local tables of team sync (team-local.ts), added by v6. */
+const TEAM_TABLES = `
+      CREATE TABLE team_frames (
+        frame_uid TEXT PRIMARY KEY,
+        team TEXT NOT NULL,
+        frame_id INTEGER,
+        member TEXT NOT NULL,
+        machine TEXT NOT NULL,
+        host TEXT NOT NULL DEFAULT '',
+        session_id TEXT NOT NULL DEFAULT '',
+        server_seq INTEGER
+      );
+      CREATE INDEX team_frames_frame ON team_frames(frame_id);
+      CREATE TABLE team_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        team TEXT NOT NULL,
+        event_uid TEXT NOT NULL UNIQUE,
+        op TEXT NOT NULL CHECK (op IN ('save','forget')),
+        frame_uid TEXT NOT NULL,
+        payload TEXT,
+        created_at TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending','rejected','held')),
+        reason TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_attempt_at TEXT
+      );
+      CREATE INDEX team_outbox_team ON team_outbox(team, state, id);
+      CREATE TABLE team_state (team TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (team, key));
+`;
+
+/**
+ * v6 on a file made before it: `frames` again with `team` in its scope CHECK (see MIGRATIONS[5]),
+ * from the file's own definitions: the table's DDL with the wider CHECK, then its indexes and
+ * triggers (FTS, vectors) as they were.
+ */
+function rebuildFramesForTeamScope(db: Database.Database): void {
+  const seq = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'frames'").get() as { seq: number } | undefined)?.seq ?? 0;
+  const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'frames'").get() as { sql: string }).sql;
+  const wider = ddl.replace("CHECK (scope IN ('personal','workspace','thread'))", "CHECK (scope IN ('personal','workspace','thread','team'))");
+  if (wider === ddl) throw new Error("schema v6: the frames table has no scope CHECK of the form this migration widens; refusing to rebuild it");
+  const dependents = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'frames' AND sql IS NOT NULL").all() as Array<{ type: string; name: string; sql: string }>;
+  const cols = (db.prepare("SELECT name FROM pragma_table_info('frames')").all() as Array<{ name: string }>).map((r) => r.name).join(', ');
+  // triggers first: none may fire while the rows move (DELETE triggers would empty the FTS index)
+  for (const d of dependents) if (d.type === 'trigger') db.exec(`DROP TRIGGER "${d.name}"`);
+  db.exec(`
+    ${wider.replace(/^CREATE TABLE "?frames"?/, 'CREATE TABLE frames_v6')};
+    INSERT INTO frames_v6 (${cols}) SELECT ${cols} FROM frames;
+    DROP TABLE frames;
+    ALTER TABLE frames_v6 RENAME TO frames;
+  `);
+  for (const d of dependents) db.exec(d.sql);
+  if (seq > 0 && db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'frames'").run(seq).changes === 0)
+    db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('frames', ?)").run(seq);
+}

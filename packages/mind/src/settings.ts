@@ -24,7 +24,7 @@ export interface EnvSetting {
   onInvalid: 'default' | 'refused';
 }
 
-/** Every `HIVE_MIND_*` override except `HIVE_MIND_HOME` and `HIVE_MIND_THREAD` (paths and names, taken as given). */
+/** Every `HIVE_MIND_*` override except `HIVE_MIND_HOME`, `HIVE_MIND_THREAD` and `HIVE_MIND_TEAM_KINDS` (paths and names, taken as given). */
 export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_RECALL_TOKENS', kind: 'positive-int', def: 1500, what: 'session-start injection budget, tokens', onInvalid: 'default' },
   { name: 'HIVE_MIND_PROMPT_RECALL_TOKENS', kind: 'non-negative-int', def: 300, what: 'per-prompt recall budget, tokens (0 = off)', onInvalid: 'default' },
@@ -37,6 +37,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_OPENCLAW_DEBOUNCE_MS', kind: 'positive-int', def: 1500, what: 'OpenClaw reply debounce, ms', onInvalid: 'default' },
   { name: 'HIVE_MIND_OPENCLAW_TIMEOUT_MS', kind: 'positive-int', def: 8000, what: 'OpenClaw hook timeout, ms', onInvalid: 'default' },
   { name: 'HIVE_MIND_NOTES_AUTO_CONSOLIDATE', kind: 'flag', def: false, what: 'notes auto-consolidation', onInvalid: 'default' },
+  { name: 'HIVE_MIND_TEAM_SYNC_AGE_MIN', kind: 'positive-int', def: 15, what: 'team cache age after which SessionStart syncs in the background, minutes', onInvalid: 'default' },
   { name: 'HIVE_MIND_HERMES_COMPACT_ON_STOP', kind: 'flag', def: false, what: 'Hermes compaction from the Stop hook', onInvalid: 'default' },
 ];
 

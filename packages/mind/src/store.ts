@@ -23,6 +23,7 @@ import { recallFrames } from './recall.js';
 import { prepareSave, saveOne } from './save.js';
 import { searchFrames } from './search.js';
 import { embedPendingFrames, searchHybridFrames, type EmbedReport, type HybridSearchResult } from './vectors.js';
+import { TeamLocal } from './team-local.js';
 import { resolveOptions } from './validate.js';
 
 
@@ -210,6 +211,14 @@ export class Mind {
   /** `PRAGMA integrity_check` result lines (`['ok']` when healthy), plus the FTS5 integrity check. */
   integrityCheck(): string[] {
     return integrityCheck(this.ctx);
+  }
+
+  /**
+   * The local side of team `name` in this mind: its outbox and pulled cache (team-local.ts; the
+   * server side is `@hive-mind/team`). Throws `INVALID` for a bad team name.
+   */
+  team(name: string): TeamLocal {
+    return new TeamLocal(this.ctx, (input) => this.save(input), name);
   }
 
   /** The underlying better-sqlite3 handle (advanced use: benchmarks, repair). */

@@ -91,7 +91,7 @@ function oneOf<T extends string>(name: string, values: readonly T[], v: string |
 function line(f: Frame, extra = ''): string {
   const flags = [f.quarantined ? 'QUARANTINED' : '', f.supersededBy ? `superseded by #${f.supersededBy}` : ''].filter(Boolean).join(', ');
   const text = f.content.replace(/\s+/g, ' ');
-  return `#${f.id} [${f.importance} ${f.kind} · ${f.source}${f.host ? ` · ${f.host}` : ''} · ${f.createdAt.slice(0, 10)}]${extra}${flags ? ` (${flags})` : ''} ${text.length > 160 ? text.slice(0, 159) + '…' : text}`;
+  return `#${f.id} [${f.importance} ${f.kind} · ${f.source}${f.host ? ` · ${f.host}` : ''}${f.scope === 'team' ? ' · team' : ''} · ${f.createdAt.slice(0, 10)}]${extra}${flags ? ` (${flags})` : ''} ${text.length > 160 ? text.slice(0, 159) + '…' : text}`;
 }
 
 const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
@@ -115,7 +115,7 @@ export function register(program: Command): void {
     .argument('<text>', 'the content, or - for stdin')
     .option('--importance <level>', `one of ${IMPORTANCES.join(', ')}`, 'normal')
     .option('--kind <kind>', 'fact, decision, preference, instruction, error, ...', 'fact')
-    .option('--scope <scope>', `one of ${SCOPES.join(', ')} (workspace needs --workspace ID or --mind PATH; thread needs --thread KEY)`, 'personal')
+    .option('--scope <scope>', `one of ${SCOPES.join(', ')} (workspace needs --workspace ID or --mind PATH; thread needs --thread KEY; team goes to the team connection's mind and its outbox: \`hive-mind team\`)`, 'personal')
     .option('--thread <key>', 'thread key (conversation or task id) for --scope thread')
     .option('--source <source>', `one of ${SOURCES.join(', ')}`, 'user_stated')
     .option('--tags <list>', 'comma-separated tags')
@@ -129,6 +129,7 @@ export function register(program: Command): void {
       if (scope === 'workspace' && !c.workspace && !c.mind) throw new CliError('--scope workspace needs --workspace ID (or --mind PATH): the workspace is not guessed from the current directory', 2);
       if (scope === 'thread' && !o.thread?.trim()) throw new CliError('--scope thread needs --thread KEY (a non-empty thread key)', 2);
       if (o.thread !== undefined && scope !== 'thread') throw new CliError('--thread applies only to --scope thread', 2);
+      if (scope === 'team' && c.mind) throw new CliError("--scope team saves into the team connection's mind (hive-mind team status names it): drop --mind", 2);
       let content = text;
       if (text === '-') {
         const d = decodeUtf8(readFileSync(0));
@@ -148,6 +149,16 @@ export function register(program: Command): void {
         ...(o.expires ? { expiresAt: o.expires } : {}),
       };
       let r: SaveResult;
+      if (scope === 'team') {
+        // local first: the team connection's mind and its outbox; `hive-mind team sync` sends it
+        const { saveTeamFrame } = await import('@hive-mind/team');
+        const t = saveTeamFrame(input, c.workspace);
+        if (c.json) return printJson(t);
+        const held = t.threats.length ? ` — QUARANTINED (${t.threats.join(', ')}): kept on this machine, never sent` : '';
+        return void process.stdout.write(
+          `${t.status} #${t.id} in team ${t.team}${t.frameUids.length ? `; ${t.frameUids.length} frame(s) queued for the server (hive-mind team sync)` : '; the team already has it'}${t.redactions.length ? ` — redacted: ${t.redactions.join(', ')}` : ''}${held}\n`,
+        );
+      }
       let vectorNote = '';
       try {
         r = await withEmbeddingsMind(c, async (m) => {
@@ -281,10 +292,11 @@ export function register(program: Command): void {
     .option('--json', 'print {forgotten: boolean}')
     .action(function (this: Command, id: number) {
       const c = common(this);
-      const ok = withMind(c, (m) => m.forget(id));
-      if (c.json) return printJson({ id, forgotten: ok });
+      const { ok, team } = withMind(c, (m) => ({ team: m.get(id)?.scope === 'team', ok: m.forget(id) }));
+      if (c.json) return printJson({ id, forgotten: ok, ...(team ? { team: true } : {}) });
       if (!ok) throw new CliError(`no frame #${id} in ${mindPathOf(c)}`, 1);
-      process.stdout.write(`forgot #${id}\n`);
+      // a team frame's forget is queued for the server (mind team-local.ts): every member drops it at its next sync
+      process.stdout.write(`forgot #${id}${team ? '; the team forgets it too at the next `hive-mind team sync`' : ''}\n`);
     });
 
   mind
