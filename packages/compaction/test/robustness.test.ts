@@ -186,17 +186,7 @@ describe('budgets of what the model receives', () => {
   it('the CLI counts the tool definitions a Hermes session records, adds --overhead, and shows them apart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hm-overhead-'));
     try {
-      const tools = Array.from({ length: 30 }, (_, i) => ({
-        type: 'function',
-        function: { name: `tool_${i}`, description: `Runs step ${i} of the research workflow and returns its findings as markdown. `.repeat(6), parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
-      }));
-      const messages: unknown[] = [{ role: 'user', content: 'Research context compaction for coding agents and write notes to notes.md.' }];
-      for (let i = 0; i < 12; i++) {
-        messages.push({ role: 'assistant', content: `Searching part ${i}.`, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'web_search', arguments: JSON.stringify({ query: `compaction ${i}` }) } }] });
-        messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: bigOutput(40, `result${i}`) });
-      }
-      const file = join(dir, 'session_20260101_120000_abcd.json');
-      writeFileSync(file, JSON.stringify({ session_id: '20260101_120000_abcd', model: 'anthropic/claude-sonnet-4', platform: 'cli', system_prompt: 'You are Hermes, a research agent.', tools, messages }));
+      const file = writeHermesResearchSession(dir, 6);
       const r = await runCli(['compact', file, '--budget', '15000', '--overhead', '1000', '--json', '--out', join(dir, 'out.json')]);
       expect(r.code).toBe(0);
       const j = JSON.parse(r.stdout);
@@ -214,17 +204,7 @@ describe('budgets of what the model receives', () => {
   it('the CLI default --retain leaves room for the tool definitions a Hermes session records (a small window, no --retain)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hm-overhead-'));
     try {
-      const tools = Array.from({ length: 30 }, (_, i) => ({
-        type: 'function',
-        function: { name: `tool_${i}`, description: `Runs step ${i} of the research workflow and returns its findings as markdown. `.repeat(12), parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
-      }));
-      const messages: unknown[] = [{ role: 'user', content: 'Research context compaction for coding agents and write notes to notes.md.' }];
-      for (let i = 0; i < 12; i++) {
-        messages.push({ role: 'assistant', content: `Searching part ${i}.`, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'web_search', arguments: JSON.stringify({ query: `compaction ${i}` }) } }] });
-        messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: bigOutput(40, `result${i}`) });
-      }
-      const file = join(dir, 'session_20260101_120000_abcd.json');
-      writeFileSync(file, JSON.stringify({ session_id: '20260101_120000_abcd', model: 'anthropic/claude-sonnet-4', platform: 'cli', system_prompt: 'You are Hermes, a research agent.', tools, messages }));
+      const file = writeHermesResearchSession(dir, 12);
       const r = await runCli(['compact', file, '--window', '16000', '--json', '--out', join(dir, 'out.json')]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
@@ -328,3 +308,22 @@ describe('one agent turn whose every tool result is huge', () => {
     expect(isFullyPaired(t.log.surface())).toBe(true);
   });
 });
+
+/**
+ * A Hermes session file in `dir` that records 30 tool definitions (each description repeated
+ * `descriptionRepeats` times) and 12 web searches with 40-line results; returns its path.
+ */
+function writeHermesResearchSession(dir: string, descriptionRepeats: number): string {
+  const tools = Array.from({ length: 30 }, (_, i) => ({
+    type: 'function',
+    function: { name: `tool_${i}`, description: `Runs step ${i} of the research workflow and returns its findings as markdown. `.repeat(descriptionRepeats), parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+  }));
+  const messages: unknown[] = [{ role: 'user', content: 'Research context compaction for coding agents and write notes to notes.md.' }];
+  for (let i = 0; i < 12; i++) {
+    messages.push({ role: 'assistant', content: `Searching part ${i}.`, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'web_search', arguments: JSON.stringify({ query: `compaction ${i}` }) } }] });
+    messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: bigOutput(40, `result${i}`) });
+  }
+  const file = join(dir, 'session_20260101_120000_abcd.json');
+  writeFileSync(file, JSON.stringify({ session_id: '20260101_120000_abcd', model: 'anthropic/claude-sonnet-4', platform: 'cli', system_prompt: 'You are Hermes, a research agent.', tools, messages }));
+  return file;
+}
