@@ -343,14 +343,18 @@ export class BasicCompactionEngine implements CompactionEngine {
       }
     }
     const nodes = log.surface();
-    const plan = planRetention(ctx, nodes, before);
+    let plan = planRetention(ctx, nodes, before);
     if (plan.kind === 'nothing') {
       // No span to summarize (the whole surface fits the retained tail once its oversized tool
       // results are pruned, as in one agent turn of huge results): the pruning alone is the pass.
       const whole = spanPlan(nodes, nodeTokens(ctx, nodes), headEndOf(nodes), nodes.length, before);
       const enough = before > this.limit() ? pruneInProportion(planPrune(ctx, whole), before, this.target()) : [];
       if (enough.length) return this.landReplacements(log, opts, before, enough, 'prune');
-      return this.noop(before, 'nothing-to-compact');
+      // Over the threshold and pruning is not enough (large leading system messages beside a
+      // tail that fits only once pruned): summarize the oldest units instead of giving up.
+      if (before <= this.limit()) return this.noop(before, 'nothing-to-compact');
+      plan = planRetention(ctx, nodes, before, { requireSpan: true });
+      if (plan.kind === 'nothing') return this.noop(before, 'nothing-to-compact');
     }
     if (plan.kind === 'too-small') throw this.budgetTooSmall(plan);
     // Prune oversized old tool results; if that alone is enough, land only the pruning it needs

@@ -148,10 +148,13 @@ function prunedCopy(ctx: PlanContext, node: SurfaceNode, tokens: number, minToke
 
 /**
  * The retention walk: the oldest span ending at the balanced cut that keeps at most
- * `retainTokens` verbatim (at least the newest indivisible unit), never the leading
- * system messages. `too-small` when the newest unit leaves no room for a checkpoint.
+ * `retainTokens` verbatim (at least the newest indivisible unit) and leaves the checkpoint its
+ * room under the threshold, never the leading system messages. `too-small` when the newest
+ * unit leaves no room for a checkpoint; `nothing` when everything after the leading system
+ * messages fits the retained tail, unless `requireSpan` (the surface is over the threshold and
+ * pruning alone cannot bring it under: then the oldest units are summarized).
  */
-export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], before: number): RetentionPlan {
+export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], before: number, opts: { requireSpan?: boolean } = {}): RetentionPlan {
   const tokens = nodeTokens(ctx, nodes);
   const headEnd = headEndOf(nodes);
   const n = nodes.length;
@@ -172,7 +175,7 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
   const lastUnitStart = cuts.filter((c) => c < n).pop()!;
   let cut = lastUnitStart;
   for (const c of cuts) {
-    if (c < n && suffix[c]! <= ctx.config.retainTokens) {
+    if (c < n && (!opts.requireSpan || c > headEnd) && suffix[c]! <= ctx.config.retainTokens) {
       cut = Math.min(c, lastUnitStart);
       break;
     }
@@ -180,7 +183,8 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
   const headTokens = sumRange(tokens, 0, headEnd);
   const unitTokens = suffix[lastUnitStart]!;
   const room = (tail: number) => Math.min(ctx.config.summaryMaxTokens, ctx.limit - headTokens - tail);
-  if (cut < lastUnitStart && room(suffix[cut]!) < ctx.minCheckpoint) cut = lastUnitStart;
+  // a tail that leaves no room for the checkpoint gives up its oldest units until it does
+  if (cut < lastUnitStart && room(suffix[cut]!) < ctx.minCheckpoint) cut = cuts.find((c) => c > cut && c <= lastUnitStart && room(suffix[c]!) >= ctx.minCheckpoint) ?? lastUnitStart;
   if (room(unitTokens) < ctx.minCheckpoint) {
     return { kind: 'too-small', fromSeq: nodes[lastUnitStart]!.seq, toSeq: nodes[n - 1]!.seq, unitTokens, headTokens };
   }

@@ -414,9 +414,11 @@ function files(f: SpanFacts, add: Add): void {
   const read = new Set<string>();
   for (const c of f.calls) {
     if (c.info.kind === 'read') for (const p of c.info.paths) read.add(p);
+    if (!c.failed) for (const p of c.info.reads ?? []) read.add(p);
     if (!modifiesFiles(c.info) && !c.info.deleted && !c.info.renamed) continue;
     for (const p of c.info.paths) {
-      const s = st.get(p) ?? { edits: 0, state: c.info.kind === 'write' && !read.has(p) ? 'created' : 'modified', failedOnly: true };
+      const created = (c.info.kind === 'write' && !read.has(p)) || (c.info.created?.includes(p) && !st.has(p));
+      const s = st.get(p) ?? { edits: 0, state: created ? 'created' : 'modified', failedOnly: true };
       if (s.state === 'deleted' || s.state === 'renamed') s.state = 'modified';
       s.edits++;
       if (!c.failed) s.failedOnly = false;
@@ -464,7 +466,7 @@ const ROOT_ITEM = /^Paths are relative to `([^`]+)`/;
  */
 function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointLike[]): void {
   const priorPaths = priors.flatMap((p) => p.get('Files') ?? []).map((it) => it.key).filter((k): k is string => !!k && k.startsWith('/'));
-  const abs = [...f.calls.flatMap((c) => c.info.paths), ...priorPaths].filter((p) => p.startsWith('/') && !SCRATCH.test(p));
+  const abs = [...f.calls.flatMap((c) => [...c.info.paths, ...(c.info.reads ?? [])]), ...priorPaths].filter((p) => p.startsWith('/') && !SCRATCH.test(p));
   const priorRoot = priors.flatMap((p) => p.get('Files') ?? []).map((it) => ROOT_ITEM.exec(it.text)?.[1]).filter(Boolean).pop();
   let root: string | undefined;
   if (abs.length) {

@@ -101,6 +101,14 @@ export interface ToolInfo {
   deleted?: string[];
   /** Renames by the call (`*** Move to:`, `mv`, `git mv`). */
   renamed?: Array<{ from: string; to: string }>;
+  /** Paths the call creates (`*** Add File:` of a patch, also one given to a shell's `apply_patch`). */
+  created?: string[];
+  /**
+   * Files a shell command reads or searches (`cat`, `nl`, `head`, `tail`, `sed -n`, `less`,
+   * `bat`, `rg`/`grep` with file operands): how Codex reads files, through `exec_command` /
+   * `shell`. Relative to a `cd` of the same command line when it has one.
+   */
+  reads?: string[];
   /** What a sub-agent or research call was about (its description, query or URL). */
   subject?: string;
   /** Where the outcome lives. */
@@ -138,11 +146,21 @@ export function patchPaths(patch: string): string[] {
   return [...new Set(out)];
 }
 
-function patchEffects(patch: string): { deleted: string[]; renamed: Array<{ from: string; to: string }> } {
+function patchEffects(patch: string): { deleted: string[]; renamed: Array<{ from: string; to: string }>; created: string[] } {
   const deleted = [...patch.matchAll(/^\*\*\* Delete File: (.+)$/gm)].map((m) => m[1]!.trim());
+  const created = [...patch.matchAll(/^\*\*\* Add File: (.+)$/gm)].map((m) => m[1]!.trim());
   const renamed: Array<{ from: string; to: string }> = [];
   for (const m of patch.matchAll(/^\*\*\* Update File: (.+)\n\*\*\* Move to: (.+)$/gm)) renamed.push({ from: m[1]!.trim(), to: m[2]!.trim() });
-  return { deleted, renamed };
+  return { deleted, renamed, created };
+}
+
+/** Set what a patch body does on `info` (its paths go to `paths`). */
+function applyPatchBody(info: ToolInfo, paths: string[], body: string): void {
+  paths.push(...patchPaths(body));
+  const fx = patchEffects(body);
+  if (fx.deleted.length) info.deleted = [...(info.deleted ?? []), ...fx.deleted];
+  if (fx.renamed.length) info.renamed = [...(info.renamed ?? []), ...fx.renamed];
+  if (fx.created.length) info.created = fx.created;
 }
 
 function commandOf(o: Record<string, unknown>, fields: readonly string[]): string | undefined {
@@ -181,17 +199,17 @@ export function toolInfo(name: string, rawInput: unknown): ToolInfo {
   const info: ToolInfo = { kind: spec.kind, paths: [], outcome: spec.outcome };
   if (spec.kind === 'patch') {
     const body = typeof input === 'string' ? input : str(o[spec.patchField ?? 'input']) ?? str(o.patch) ?? str(o.diff);
-    if (body) {
-      paths.push(...patchPaths(body));
-      const fx = patchEffects(body);
-      if (fx.deleted.length) info.deleted = fx.deleted;
-      if (fx.renamed.length) info.renamed = fx.renamed;
-    }
+    if (body) applyPatchBody(info, paths, body);
   }
   if (spec.kind === 'shell' && spec.commandFields) {
     const command = commandOf(o, spec.commandFields) ?? (typeof input === 'string' ? input : undefined);
     if (command) {
       info.command = command;
+      // Codex runs `apply_patch` through its shell tools too (an argv `["apply_patch", patch]`
+      // or a heredoc), and intercepts it as a patch (codex-rs apply-patch, maybe_parse_apply_patch)
+      if (/^(?:cd\s+\S+\s*&&\s*)?apply_patch\b/.test(command) && command.includes('*** Begin Patch')) applyPatchBody(info, paths, command);
+      const reads = shellReads(command);
+      if (reads.length) info.reads = reads;
       paths.push(...redirectPaths(command));
       const fx = shellEffects(command);
       if (fx.deleted.length) info.deleted = fx.deleted;
@@ -230,6 +248,71 @@ function redirectPaths(cmd: string): string[] {
   for (const m of c.matchAll(/\bsed\s+-i(?:\s*'[^']*'|\S*)?(?:\s+-e)?\s+(?:'[^']*'|"[^"]*")\s+([^\s;&|<>'"]+)/g)) out.push(m[1]!);
   // drop what the patterns catch inside quoted code (`=> x)`, `$VAR`, `a=b`): not file names
   return out.filter((p) => p !== '&1' && p !== '&2' && !/[()$`=*?]/.test(p));
+}
+
+/** Words of one shell stage, quotes removed (no expansion). */
+function shellWords(stage: string): string[] {
+  const out: string[] = [];
+  for (const m of stage.matchAll(/'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]!);
+  return out;
+}
+
+/** Programs that print or page a file given as an operand. */
+const READERS = new Set(['cat', 'nl', 'head', 'tail', 'less', 'more', 'bat', 'batcat', 'wc', 'sed', 'awk']);
+/** Options that take the next word as their value, per program (`head -n 40`, `rg -g '*.ts'`, `sed -e s/a/b/`); `grep -n` and `sed -n` take none. */
+const VALUE_OPTS: Record<string, RegExp> = {
+  head: /^-(?:n|c|-lines|-bytes)$/,
+  tail: /^-(?:n|c|-lines|-bytes)$/,
+  sed: /^-(?:e|f|-expression|-file)$/,
+  awk: /^-(?:f|v|F)$/,
+  search: /^-(?:e|f|g|m|A|B|C|t|T|-regexp|-file|-glob|-type|-max-count|-context|-after-context|-before-context)$/,
+};
+
+/**
+ * Files a shell command line reads: operands of `cat`, `nl -ba`, `head`, `tail`, `sed -n '1,80p'`,
+ * `less`, `bat`, `wc`, `awk` and the file operands of `rg`/`grep` (after the pattern). Literal
+ * paths only (no globs, variables, option values); a relative path after `cd dir &&` is joined to
+ * `dir`. Heredoc bodies are data, not commands.
+ */
+export function shellReads(cmd: string): string[] {
+  const out: string[] = [];
+  let dir = '';
+  for (const stage of stripHeredocs(cmd).split(/&&|\|\||;|\||\n/)) {
+    const w = shellWords(stage.trim()).filter((x) => !/^\w+=/.test(x));
+    while (w[0] === 'sudo' || w[0] === 'command' || w[0] === 'env' || w[0] === 'time') w.shift();
+    const prog = w[0]?.split('/').pop();
+    if (!prog) continue;
+    if (prog === 'cd') {
+      const d = w[1];
+      if (d && !/[$`*?~]/.test(d) && d !== '-') dir = d.startsWith('/') ? d : dir ? `${dir}/${d}` : d;
+      continue;
+    }
+    const search = prog === 'rg' || prog === 'grep' || prog === 'egrep' || prog === 'fgrep' || (prog === 'git' && w[1] === 'grep');
+    if (!READERS.has(prog) && !search) continue;
+    const args = w.slice(prog === 'git' ? 2 : 1);
+    const operands: string[] = [];
+    let script = prog === 'sed' || prog === 'awk' || search;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') continue;
+      if (a.startsWith('-') && a.length > 1) {
+        if ((a === '-e' || a === '-f' || a === '--regexp') && (prog === 'sed' || search)) script = false;
+        if (VALUE_OPTS[search ? 'search' : prog]?.test(a)) i++;
+        continue;
+      }
+      if (/^[<>]|^\d*>/.test(a)) break; // a redirection ends the operands
+      if (script) {
+        script = false; // the sed/awk script or the search pattern
+        continue;
+      }
+      operands.push(a);
+    }
+    for (const a of operands) {
+      if (/[*?$`{}[\]()]/.test(a) || a.startsWith('/dev/') || !/\.\w+$|^\.[\w.-]+$|\/[A-Z][A-Za-z]*file$|^(?:Makefile|Justfile|Dockerfile|LICENSE|README)$/.test(a.split('/').pop()!)) continue;
+      out.push(a.startsWith('/') || !dir ? a : `${dir}/${a.replace(/^\.\//, '')}`);
+    }
+  }
+  return [...new Set(out)];
 }
 
 /** The command with heredoc bodies removed (`<<'EOF' ... EOF`). */
