@@ -11,6 +11,7 @@
  * Host and hook protocol messages, tool-usage errors (an edit that did not match, a file not found)
  * and minified code are never kept.
  */
+import { STOP_WORDS } from './analyze.js';
 
 /** Decision phrasing: a commitment to an approach ("I'll use", "we decided to", "switched to", "the root cause was"). */
 export const DECISION =
@@ -64,9 +65,56 @@ const REQUEST = /\b(?:please|pls|can you|could you|would you|tell me|let me know
 /** A value a fact can hold: hex color, percentage, port, version, path, URL, command in backticks. */
 const VALUE =
   /#[0-9a-f]{6}\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6}\b|\d+(?:\.\d+)?\s?%|(?:\bport|ポート|端口|포트)\s*\d{2,5}\b|[\w-]+(?:\.[\w-]+)+:\d{2,5}\b|\b\d+\.\d+(?:\.\d+)?\b|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\b[\w.-]+\/[\w./-]*\.[a-z]{1,5}\b|\b[\w-]+\/[\w-]+\/[\w./-]+|https?:\/\/\S+|`[^`]{2,80}`/i;
+/**
+ * Words before a number that count, order or measure things rather than name a product ("step 2",
+ * "line 16", "page 3", "sprint 14", "day 3", "March 5", "at least 2", "costs 30", "turned 30"), in
+ * English and the European languages of {@link LASTING_INTL}: the number after them is never a
+ * version. Words ending in -ed (past tenses: "waited 3") are treated the same.
+ */
+const COUNTERS: ReadonlySet<string> = new Set(
+  `step steps line lines page pages chapter chapters section sections paragraph item items part parts phase stage round rounds option options
+   choice level levels room table tables figure fig row rows column columns col cell test tests case cases attempt attempts try tries number
+   num no nr point points sprint task tasks todo question questions example examples slide slides grade floor gate seat episode season volume
+   vol track rank top bottom issue issues ticket tickets pr prs bug bugs comment comments commit commits patch patches file files arg argument
+   day days week weeks month months year years hour hours minute minutes min mins second seconds sec secs time times kid kids child children
+   people person persons user users member members player players team teams group groups batch batches worker workers thread
+   threads core cores cpu cpus gpu gpus box boxes machine machines server servers instance instances replica replicas shard shards retry
+   retries exit code status error errors warning warnings rule rules lesson module modules package packages unit units size count max min
+   score rating article least around approximately roughly nearly almost exactly total per plus minus last first next previous final every
+   cost costs weigh weighs take takes took get gets got give gives gave pay pays paid earn earns owe owes wait waits buy buys sell sells sold
+   turn turns age aged worth equals equal multiply divide times aged
+   january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+   monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun
+   schritt zeile seite kapitel abschnitt tag tage woche wochen monat jahr jahre stunde stunden minuten kinder punkt aufgabe frage
+   étape ligne chapitre jour jours semaine semaines mois an ans heure heures enfants question tâche
+   paso línea página capítulo día días semana semanas mes año años hora horas hijos pregunta tarea
+   passo riga pagina capitolo giorno giorni settimana anno anni ora ore figli domanda compito
+   linha dia dias ano anos filhos pergunta tarefa regel pagina dag dagen week jaar uur kinderen vraag taak`.split(/\s+/),
+);
+/** Words a version can carry after its number ("Node 20 LTS", "Python 3 only"). */
+const VERSION_TAIL = /^(?:lts|beta|alpha|rc\d*|preview|nightly|stable|only|everywhere|now|today|last|recently|yesterday|already|locally|in|on|with|and|or|for|as|via|because|since|but|so|is|are|was|too)$/i;
+
+/**
+ * A product or tool named with its major version and no dot ("postgres 16", "Node 20", "Python 3",
+ * "node v20", "Elasticsearch 8"): a name of two or more characters (letters, digits, `.`, `+`, `#`,
+ * `-`; not a number, a stop word or a counting word of {@link COUNTERS}), then an integer of 1-3
+ * digits (or `v` and one) at the end of the clause or before a word a version carries
+ * ({@link VERSION_TAIL}). "I have 3 kids", "step 2", "line 16" and "takes 3 minutes" are not.
+ */
+export function majorVersionOf(sentence: string): string | undefined {
+  for (const m of sentence.matchAll(/(?<![\p{L}\p{N}_.+#-])([\p{L}][\p{L}\p{N}.+#-]*[\p{L}+#]|[\p{L}]{2,})\s+(v?\d{1,3})(?![\p{L}\p{N}%.,:/_-]*[\p{L}\p{N}%])(?:\s*([^\s,;:.!?)]+))?/gu)) {
+    const name = m[1]!.toLowerCase();
+    if (name.length < 2 || STOP_WORDS.has(name) || COUNTERS.has(name) || COUNTERS.has(name.replace(/s$/, '')) || /ed$/.test(name)) continue;
+    const next = m[3];
+    if (next !== undefined && !VERSION_TAIL.test(next) && !STOP_WORDS.has(next.toLowerCase())) continue;
+    return `${m[1]} ${m[2]}`;
+  }
+  return undefined;
+}
+
 /** Copulas of a stated fact ("X is Y", "X lives in Y", "X uses Y", "X -> Y"), in the languages of {@link LASTING_INTL}. */
 const STATES =
-  /\b(?:is|are|was|should be|uses?|lives? in|runs? on|listens? on|goes? (?:to|in)|means|ist|sind|läuft|liegt|nutzt|est|sont|utilise|es|está|usa|è|é)\b|[:=]|->|→|です|で動|にあ|を使|は\S+で|是|在|用|입니다|에서|사용|이에요|예요/iu;
+  /\b(?:is|are|was|should be|uses?|lives? in|runs? on|listens? on|goes? (?:to|in)|means|ist|sind|läuft|liegt|nutzt|est|sont|utilise|es|está|usa|è|é)\b|[:=]|->|→|です|で動|にあ|を使|は\S+で|是|在|用|입니다|에서|사용|이에요|예요|(?<=[\p{L}\p{N}]\s+)(?:run|runs|needs?(?!\s+to\b)|requires?|targets?|pinned to|upgraded to|built with|written in)\b|\b(?:we're|we are|i'm|i am) on\b/iu;
 /** What an outcome says: the work done and its result. */
 const OUTCOME = /\b(?:done|(?:is|are|now|fully) complete|completed?(?= *[.!]|$)|implemented|ported|added|created|fixed|migrated|committed|released|all (?:\d+ )?tests pass(?:ed)?|tests pass|passing|coverage|works now|now works|verified|reverted|failed on|broke|breaks)\b/i;
 /**
@@ -174,11 +222,15 @@ export function instructionOf(text: string): string | undefined {
   return keep.slice(0, 3).join(' ');
 }
 
-/** Environment facts the user states: a value (hex color, percentage, port, version, path, URL, command) with a copula; not requests or questions. */
+/**
+ * Environment facts the user states: a value (hex color, percentage, port, version, path, URL,
+ * command; a product's major version without a dot: {@link majorVersionOf}) with a copula; not
+ * requests or questions.
+ */
 export function environmentFacts(text: string): string[] {
   if (isProtocol(text)) return [];
   return sentencesOf(proseOf(text), CJK.test(text))
-    .filter((x) => !/[?？]$/.test(x) && !REQUEST.test(x) && !HEDGED.test(x) && !CORRECTION_ONLY.test(x) && VALUE.test(x) && STATES.test(x) && !CODE_LINE.test(x))
+    .filter((x) => !/[?？]$/.test(x) && !REQUEST.test(x) && !HEDGED.test(x) && !CORRECTION_ONLY.test(x) && (VALUE.test(x) || majorVersionOf(x) !== undefined) && STATES.test(x) && !CODE_LINE.test(x))
     .slice(0, 2);
 }
 

@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Mind, harvestTranscriptFile, harvestEvents } from '@hive-mind/mind';
+import { Mind, harvestTranscriptFile, harvestEvents, userFacts } from '@hive-mind/mind';
+import { majorVersionOf } from '../src/harvest-rules.js';
 import { MemorySessionLog } from '@hive-mind/session';
 import { tmp, REPO_DIR } from './helpers.js';
 
@@ -302,5 +303,48 @@ describe('decisions the user states', () => {
     expect(byKind('instruction')).toEqual(['From now on, always run the test suite with make check before you commit.']);
     expect(h.counts.decision).toBe(2);
     expect(h.counts.instruction).toBe(1);
+  });
+});
+
+describe('versions without a dot', () => {
+  const u = (text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
+  const envOf = (...texts: string[]) => {
+    const log = new MemorySessionLog('s-ver');
+    log.append(texts.map(u));
+    return harvestEvents(log.events(), { host: 'pi', sessionId: 's-ver' }).frames.filter((f) => f.kind === 'environment').map((f) => f.content);
+  };
+
+  it('a product or tool named with its major version is an environment fact, in English and German', () => {
+    expect(
+      envOf('the database is postgres 16', 'we run Node 20', 'The scripts need Python 3.', 'CI uses node v20 LTS', 'Die Datenbank ist Postgres 16', 'We upgraded to React 18 last month', 'Chrome 120 is the oldest browser we support'),
+    ).toEqual(['the database is postgres 16', 'we run Node 20', 'The scripts need Python 3.', 'CI uses node v20 LTS', 'Die Datenbank ist Postgres 16', 'We upgraded to React 18 last month', 'Chrome 120 is the oldest browser we support']);
+    expect(majorVersionOf('Python 3 and Node 20 are required')).toBe('Python 3');
+    expect(majorVersionOf('the staging box runs Elasticsearch 8 on port 9200')).toBe('Elasticsearch 8');
+  });
+
+  it('counts, steps, lines, dates and quantities are not versions', () => {
+    const not = [
+      'I have 3 kids',
+      'see step 2 of the guide, it is short',
+      'the bug is on line 16',
+      'the build takes 3 minutes',
+      'the meeting is on March 5',
+      'our team has 5 members',
+      'exit code 1 is what the script returns',
+      'I am 34',
+      'the release is in sprint 14',
+      'it needs at least 2.',
+      'we waited 3 hours for the deploy',
+      'the cluster is 8 GB of memory',
+      'the answer is 42',
+    ];
+    for (const s of not) expect(majorVersionOf(s), s).toBeUndefined();
+    expect(envOf(...not)).toEqual([]);
+  });
+
+  it('the prompt capture keeps it too (userFacts, as the UserPromptSubmit hook calls it)', () => {
+    expect(userFacts('ok so the database is postgres 16, keep that in mind when you write the migration')).toEqual([
+      { kind: 'environment', content: 'The database is postgres 16, keep that in mind when you write the migration', importance: 'normal', key: 'env0' },
+    ]);
   });
 });
