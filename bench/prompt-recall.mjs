@@ -6,13 +6,21 @@
 // that have a relevant frame, the share that got one (answered); of the prompts that have none,
 // the share that still got an injection (noise). At most `--items` frames per prompt (default 3).
 //
-// Usage: node bench/prompt-recall.mjs [--items 3]
+// With --vectors: the same probes and the cross-language ones (bench/probes/prompt-recall-xlang.json,
+// German, Spanish and French prompts about the English frames) through Mind.promptHits with the
+// embeddings plug-in, for several cosine floors, against a loopback /v1/embeddings server whose
+// vectors come from a stand-in (test-support glossaryEmbedding: the probe file's glossary, then a
+// hashed bag of words): NOT a model. Those rows say how the pipeline and the floor behave when
+// translations land near each other; a real model's cosines differ, so calibrate
+// HIVE_MIND_PROMPT_MIN_COSINE with --url URL --model NAME against your own endpoint.
+//
+// Usage: node bench/prompt-recall.mjs [--items 3] [--vectors [--url http://host/v1 --model NAME] [--dims 512]]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg, root } from './lib.mjs';
+import { arg, importTs, root } from './lib.mjs';
 
-const { Mind, analyzeQuery, TASK_WORDS } = await import(join(root, 'packages/mind/dist/index.js'));
+const { Mind, analyzeQuery, TASK_WORDS, PROMPT_MIN_COSINE } = await import(join(root, 'packages/mind/dist/index.js'));
 const set = JSON.parse(readFileSync(join(root, 'bench/probes/prompt-recall.json'), 'utf8'));
 const items = arg('--items', 3);
 const tmp = mkdtempSync(join(tmpdir(), 'hm-prompt-'));
@@ -93,4 +101,58 @@ for (const [name, [rule, generic]] of Object.entries(rules)) {
   console.log(`| ${name} | ${injected} | ${injected ? (good / injected).toFixed(2) : '-'} | ${answered}/${withRel} (${(answered / withRel).toFixed(2)}) | ${noisy}/${without} (${(noisy / without).toFixed(2)}) |`);
 }
 m.close();
+
+if (process.argv.includes('--vectors')) await vectors();
 rmSync(tmp, { recursive: true, force: true });
+
+/** The vector side of the floor (Mind.promptHits with the prompt's vector), English and cross-language probes. */
+async function vectors() {
+  const xlang = JSON.parse(readFileSync(join(root, 'bench/probes/prompt-recall-xlang.json'), 'utf8'));
+  const urlArg = process.argv.indexOf('--url');
+  let server;
+  let baseUrl;
+  let model = 'embed-test';
+  if (urlArg > 0) {
+    baseUrl = process.argv[urlArg + 1];
+    const mi = process.argv.indexOf('--model');
+    if (mi < 0) throw new Error('--url needs --model NAME');
+    model = process.argv[mi + 1];
+  } else {
+    const { startEmbeddingsServer, glossaryEmbedding } = await importTs(join(root, 'test-support/llm-servers.ts'));
+    server = await startEmbeddingsServer({ dimensions: arg('--dims', 512), embed: glossaryEmbedding(xlang.glossary) });
+    baseUrl = `${server.url}/v1`;
+  }
+  const vm = Mind.open(join(tmp, 'vectors.mind'), { embeddings: { baseUrl, model } });
+  const vids = set.frames.map((content) => vm.save({ content }).id);
+  const rep = await vm.embedPending();
+  if (rep.error) throw new Error(rep.error);
+  const sets = [
+    ['English (prompt-recall.json)', set.probes],
+    ['cross-language (prompt-recall-xlang.json)', xlang.probes],
+  ];
+  const qv = new Map();
+  for (const [, probes] of sets) for (const p of probes) if (!qv.has(p.prompt)) qv.set(p.prompt, (await vm.embedQuery(p.prompt, { backfill: 0 })).vector);
+  const floors = [null, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7];
+  console.log(`\nvector side: ${urlArg > 0 ? `${model} at ${baseUrl}` : `loopback stand-in (glossary + hashed bag of words, ${arg('--dims', 512)} dimensions; not a model)`}; shipped floor PROMPT_MIN_COSINE ${PROMPT_MIN_COSINE}\n`);
+  console.log('| probes | floor | frames injected | precision | answered | noise |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, probes] of sets) {
+    for (const floor of floors) {
+      let injected = 0, good = 0, answered = 0, noisy = 0;
+      const withRel = probes.filter((p) => p.relevant.length).length;
+      const without = probes.length - withRel;
+      for (const p of probes) {
+        const rel = new Set(p.relevant.map((i) => vids[i - 1]));
+        const got = floor === null ? vm.promptHits(p.prompt).map((h) => h.id) : vm.promptHits(p.prompt, { queryVector: qv.get(p.prompt), minCosine: floor }).map((h) => h.id);
+        injected += got.length;
+        good += got.filter((id) => rel.has(id)).length;
+        if (rel.size && got.some((id) => rel.has(id))) answered++;
+        if (!rel.size && got.length) noisy++;
+      }
+      const label = floor === null ? 'offline (no vector)' : `cosine >= ${floor}${floor === PROMPT_MIN_COSINE ? ' (shipped)' : ''}`;
+      console.log(`| ${name} | ${label} | ${injected} | ${injected ? (good / injected).toFixed(2) : '-'} | ${answered}/${withRel} (${(answered / withRel).toFixed(2)}) | ${noisy}/${without} (${(noisy / without).toFixed(2)}) |`);
+    }
+  }
+  vm.close();
+  await server?.close();
+}

@@ -1135,6 +1135,8 @@ export interface EmbeddingsServerOptions extends ServerOptions {
   dimensions?: number;
   /** Models listed by `GET /v1/models`. Default: ['embed-test']. */
   models?: string[];
+  /** How a vector is computed when the reply scripts none. Default {@link hashedEmbedding}. */
+  embed?: (text: string, dimensions: number) => number[];
 }
 
 /**
@@ -1154,6 +1156,16 @@ export function hashedEmbedding(text: string, dimensions: number): number[] {
 }
 
 /**
+ * A stand-in for a multilingual model: each word found in `glossary` (lower case) is replaced by its
+ * entry (English words, or '' to drop it) before {@link hashedEmbedding}, so a text and its
+ * translation get close vectors as far as the glossary reaches. Not a model either: what it aligns
+ * is what the glossary says.
+ */
+export function glossaryEmbedding(glossary: Readonly<Record<string, string>>): (text: string, dimensions: number) => number[] {
+  return (text, dimensions) => hashedEmbedding(text.toLowerCase().replace(/[\p{L}\p{N}]+/gu, (w) => glossary[w] ?? w), dimensions);
+}
+
+/**
  * OpenAI `POST /v1/embeddings`: `{model, input: string | string[], dimensions?, encoding_format?}`
  * answered `{object: 'list', data: [{object: 'embedding', index, embedding}], model, usage}`
  * (`encoding_format: 'base64'` sends little-endian float32 as base64, as the API does).
@@ -1162,11 +1174,13 @@ export function hashedEmbedding(text: string, dimensions: number): number[] {
 export class OpenAIEmbeddingsServer extends ModelServer<EmbeddingsReply> {
   readonly models: string[];
   readonly dimensions: number;
+  private readonly embed: (text: string, dimensions: number) => number[];
 
   constructor(opts: EmbeddingsServerOptions = {}) {
     super({ ...opts, fallback: opts.fallback ?? {} });
     this.models = opts.models ?? ['embed-test'];
     this.dimensions = opts.dimensions ?? 64;
+    this.embed = opts.embed ?? hashedEmbedding;
     this.route('POST', '/v1/embeddings', (ctx) => this.embeddings(ctx));
     this.route('GET', '/v1/models', (ctx) => ctx.json(200, openaiModels(this.models)));
   }
@@ -1187,7 +1201,7 @@ export class OpenAIEmbeddingsServer extends ModelServer<EmbeddingsReply> {
       return;
     }
     const dims = Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : this.dimensions;
-    const vectors = next.vectors ?? inputs.map((t) => hashedEmbedding(t as string, dims));
+    const vectors = next.vectors ?? inputs.map((t) => this.embed(t as string, dims));
     const encode = (v: number[]) => (body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v);
     const tokens = inputs.reduce<number>((n, t) => n + estimateTokens(t as string), 0);
     ctx.json(

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Mind, Notes } from '@hive-mind/mind';
+import type { EmbeddingsConfig, Mind, Notes } from '@hive-mind/mind';
 import { resolveLimits, type Limits } from './limits.js';
 
 /** Options of the hive-mind MCP server. */
@@ -55,6 +55,11 @@ export class ServerContext {
   private notesInstance: Notes | undefined;
   readonly notesTurnGapMs: number;
   private readonly notesOpts: ServerOptions['notes'];
+  private embeddingsRead: { cfg?: EmbeddingsConfig; problem?: string } | undefined;
+  /** Set when the embeddings endpoint last failed: searches use BM25 alone until `until` (epoch ms); see embeddings.ts. */
+  embeddingsDown: { until: number; at: number; why: string } | undefined;
+  /** Which of a search's minds embeds frames still without a vector with the next query (turn by turn). */
+  backfillTurn = 0;
 
   constructor(opts: ServerOptions = {}) {
     this.env = opts.env ?? process.env;
@@ -77,6 +82,26 @@ export class ServerContext {
   /** The mind module, imported on first use. */
   async mindModule(): Promise<typeof import('@hive-mind/mind')> {
     return import('@hive-mind/mind');
+  }
+
+  /**
+   * The embeddings plug-in of this server, from the environment (`HIVE_MIND_EMBEDDINGS_URL`,
+   * `_MODEL`, `_API_KEY_ENV`, `_DIMENSIONS`, `_TIMEOUT_MS`; mind README "Embeddings (optional)"), read once:
+   * `cfg` when configured, `problem` (logged once) when the variables are set but invalid, neither
+   * when unset (the offline default).
+   */
+  async embeddingsConfig(): Promise<{ cfg?: EmbeddingsConfig; problem?: string }> {
+    if (!this.embeddingsRead) {
+      const { embeddingsConfigFromEnv } = await this.mindModule();
+      try {
+        const cfg = embeddingsConfigFromEnv(this.env);
+        this.embeddingsRead = cfg ? { cfg } : {};
+      } catch (e) {
+        this.embeddingsRead = { problem: (e as Error).message };
+        this.log(`embeddings plug-in off: ${(e as Error).message}`);
+      }
+    }
+    return this.embeddingsRead;
   }
 
   /** Absolute path of the `.mind` file this server uses. */
@@ -103,7 +128,8 @@ export class ServerContext {
         // recall budgets are counted with the real tokenizer (loaded on the first recall, not at start-up)
         const { TokenMeter } = await import('@hive-mind/compaction/tokens');
         const meter = new TokenMeter();
-        const m = Mind.open(path, this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs, meter } : { meter });
+        const { cfg: embeddings } = await this.embeddingsConfig();
+        const m = Mind.open(path, { meter, ...(this.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.busyTimeoutMs } : {}), ...(embeddings ? { embeddings } : {}) });
         // once per file and server: a damaged page that a query skips would make recall/search answer silently with less
         try {
           m.quickCheck();

@@ -7,6 +7,7 @@ import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
 import { FieldError, guarded, type SessionInfo } from './guard.js';
+import { embedSavedSoon, queryVector, searchWith } from './embeddings.js';
 
 /** Longest `content` accepted by `save_memory`, in characters. A memory is a fact, not a document. */
 export const MAX_SAVE_CHARS = 20_000;
@@ -207,6 +208,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
             : r.status === 'idempotent'
               ? 'This write was already applied.'
               : 'Saved.';
+      if (r.status === 'inserted') embedSavedSoon(ctx, target.mind, r.ids);
       const out: Record<string, unknown> = { id: r.id, mind: target.name, status: r.status, redactions: r.redactions, threats: r.threats, note };
       if (r.ids.length > 1) out.ids = r.ids;
       if (r.notices.length) out.notices = r.notices;
@@ -219,7 +221,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     {
       title: 'Search memories',
       description:
-        'Full-text search (BM25, blended with importance and recency) over the long-term memory. Use keywords, not questions. ' +
+        'Full-text search (BM25, blended with importance and recency) over the long-term memory; with the embeddings plug-in configured, fused with vector similarity (`ranking: "hybrid"`), so a query in other words or another language can find a memory. Use keywords, not questions. ' +
         'Returns at most `limit` hits with their ids; long contents are cut (see `truncated`, then call get_memory {id}). ' +
         'When `nextOffset` is present, call again with `offset: nextOffset` for more.',
       inputSchema: z.strictObject({
@@ -236,8 +238,11 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const limit = args.limit ?? 10;
       const offset = args.offset ?? 0;
       const hits: Array<{ hit: SearchHit; from: MindSource }> = [];
-      for (const src of await readSources(ctx, session, args.mind ?? 'all')) {
-        for (const hit of src.mind.search(args.query, {
+      const sources = await readSources(ctx, session, args.mind ?? 'all');
+      // with the embeddings plug-in: the query embedded once for every store (or BM25 and why)
+      const ranked = await queryVector(ctx, sources, args.query);
+      for (const src of sources) {
+        for (const hit of await searchWith(src.mind, args.query, ranked.vector, {
           limit: offset + limit + 1,
           ...(args.scope ? { scopes: [args.scope] } : {}),
           ...(args.includeTemporary ? { includeTemporary: true } : {}),
@@ -245,7 +250,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
           hits.push({ hit, from: src });
         }
       }
-      // one ranking across stores: the blended score is comparable (same formula, same weights)
+      // one ranking across stores: the score is comparable (same formula, same weights, the same query vector)
       hits.sort((a, b) => b.hit.score - a.hit.score || a.hit.id - b.hit.id);
       const page = hits.slice(offset, offset + limit);
       const results: Array<FrameView & { mind: string }> = [];
@@ -258,7 +263,8 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         results.push(v);
       }
       const more = hits.length > offset + results.length;
-      const out: Record<string, unknown> = { query: args.query, offset, count: results.length, results };
+      const out: Record<string, unknown> = { query: args.query, offset, count: results.length, results, ranking: ranked.ranking };
+      if (ranked.notice) out.notice = ranked.notice;
       if (more) {
         out.nextOffset = offset + results.length;
         out.note = `More hits exist: call search_memory again with offset ${offset + results.length}.`;
@@ -318,7 +324,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       title: 'Recall relevant memories',
       description:
         'Get a ready-to-read briefing of what the memory knows, within a token budget, each line labelled with its provenance (source, host, date, importance). ' +
-        'With a `query`: the memories most relevant to it. Without: critical and important memories, then recent decisions. ' +
+        'With a `query`: the memories most relevant to it (ranked as search_memory ranks them). Without: critical and important memories, then recent facts and decisions. ' +
         'Use at the start of a task; use search_memory to look for something specific.',
       inputSchema: z.strictObject({
         query: z.string().trim().min(1, 'query must not be empty when given').max(MAX_QUERY_CHARS).optional().describe('What the task is about.'),
@@ -348,13 +354,19 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       let omitted = 0;
       const dropped: number[] = [];
       let any = false;
-      for (const src of await readSources(ctx, session, args.mind ?? 'all')) {
+      const sources = await readSources(ctx, session, args.mind ?? 'all');
+      // with a query and the embeddings plug-in: the hits of the hybrid search, as search_memory ranks them
+      const ranked = args.query ? await queryVector(ctx, sources, args.query) : undefined;
+      for (const src of sources) {
+        const scopes = args.scope ? { scopes: [args.scope] } : {};
+        const hits = ranked?.vector && src.mind.embeddingsConfigured ? { hits: await searchWith(src.mind, args.query!, ranked.vector, { limit: 40, ...scopes }) } : {};
         // a budget too small for any line still asks, so the answer can say what did not fit
         const r = src.mind.recall({
           budgetTokens: Math.max(0, left - HEADER_RESERVE),
           header: false,
           ...(args.query ? { query: args.query } : {}),
-          ...(args.scope ? { scopes: [args.scope] } : {}),
+          ...scopes,
+          ...hits,
         });
         omitted += r.omitted;
         dropped.push(...r.droppedByScan);
@@ -373,6 +385,8 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         budgetTokens,
         frameIds,
       };
+      if (ranked) out.ranking = ranked.ranking;
+      if (ranked?.notice) out.notice = ranked.notice;
       if (omitted) out.omitted = omitted;
       if (dropped.length) out.droppedByScan = dropped;
       if (c.truncated) out.note = `Cut at ${c.text.length} of ${c.totalChars} characters; ask for a smaller budgetTokens or use search_memory.`;

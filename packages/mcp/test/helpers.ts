@@ -32,12 +32,12 @@ export interface Connected {
   close: () => Promise<void>;
 }
 
-/** Spawn `hive-mind mcp ...args` with HIVE_MIND_HOME=home and connect the SDK client over stdio. */
-export async function connectStdio(home: string, args: string[] = [], clientName = 'hm-test'): Promise<Connected> {
+/** Spawn `hive-mind mcp ...args` with HIVE_MIND_HOME=home (and `env` beside it) and connect the SDK client over stdio. */
+export async function connectStdio(home: string, args: string[] = [], clientName = 'hm-test', env: Record<string, string> = {}): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', ...args],
-    env: { ...(process.env as Record<string, string>), HIVE_MIND_HOME: home },
+    env: { ...(process.env as Record<string, string>), HIVE_MIND_HOME: home, ...env },
     stderr: 'pipe',
   });
   let err = '';

@@ -36,6 +36,7 @@ export const EMBEDDINGS_ENV = {
   model: 'HIVE_MIND_EMBEDDINGS_MODEL',
   apiKeyEnv: 'HIVE_MIND_EMBEDDINGS_API_KEY_ENV',
   dimensions: 'HIVE_MIND_EMBEDDINGS_DIMENSIONS',
+  timeoutMs: 'HIVE_MIND_EMBEDDINGS_TIMEOUT_MS',
 } as const;
 
 /**
@@ -82,13 +83,16 @@ export function validateEmbeddingsConfig(raw: unknown, where = 'option embedding
 export function embeddingsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingsConfig | undefined {
   const url = env[EMBEDDINGS_ENV.baseUrl];
   if (!url) return undefined;
+  const int = (raw: string | undefined) => (raw && /^\d+$/.test(raw) ? Number(raw) : raw);
   const dims = env[EMBEDDINGS_ENV.dimensions];
+  const timeout = env[EMBEDDINGS_ENV.timeoutMs];
   const keyVariable = env[EMBEDDINGS_ENV.apiKeyEnv];
   const cfg: Record<string, unknown> = {
     baseUrl: url,
     model: env[EMBEDDINGS_ENV.model],
     ...(keyVariable ? { apiKeyEnv: keyVariable } : {}),
-    ...(dims ? { dimensions: /^\d+$/.test(dims) ? Number(dims) : dims } : {}),
+    ...(dims ? { dimensions: int(dims) } : {}),
+    ...(timeout ? { timeoutMs: int(timeout) } : {}),
   };
   try {
     return validateEmbeddingsConfig(cfg, 'embeddings');

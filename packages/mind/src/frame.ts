@@ -135,6 +135,12 @@ export interface RecallOptions {
    */
   promptFloor?: boolean;
   /**
+   * With a query: the hits to recall for it, chosen by the caller (the hybrid search
+   * `Mind.searchHybrid`, the per-prompt `Mind.promptHits`), in place of the BM25 search, in order and
+   * as they are (no `minMatched` or floor is applied to them; with either option, nothing else follows).
+   */
+  hits?: readonly SearchHit[];
+  /**
    * Start the block with its own line saying what it is ({@link RECALL_HEADER}: earlier sessions,
    * data, not instructions). False where the caller frames the block itself (the hooks'
    * `frameInjection`, which says it once for the whole injection). Default true.

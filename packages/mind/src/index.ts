@@ -20,7 +20,7 @@ export { teamFilePath, readTeamFile, connectionFor, cacheMindPath, urlHasPasswor
 export { TeamLocal, checkTeamName, type TeamOrigin, type TeamFramePayload, type OutboxEntry, type OutboxStatus, type PulledEvent, type ApplyReport } from './team-local.js';
 export { ftsQuery } from './search.js';
 export { RECALL_HEADER } from './recall.js';
-export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS } from './prompt-floor.js';
+export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS, PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, type PromptHitsOptions } from './prompt-floor.js';
 export {
   validateEmbeddingsConfig,
   embeddingsConfigFromEnv,
@@ -29,7 +29,7 @@ export {
   EMBEDDINGS_ENV,
   type EmbeddingsConfig,
 } from './embeddings.js';
-export { RRF_K, LAZY_BACKFILL, type EmbedReport, type HybridSearchResult } from './vectors.js';
+export { RRF_K, LAZY_BACKFILL, type EmbedReport, type HybridSearchOptions, type HybridSearchResult, type QueryEmbedding } from './vectors.js';
 export {
   IMPORTANCES,
   SCOPES,

@@ -1,6 +1,9 @@
 import type { StoreContext } from './context.js';
+import { MindError } from './errors.js';
 import { analyzeQuery } from './analyze.js';
-import type { SearchHit } from './frame.js';
+import { toFrame, type SearchHit, type SearchOptions } from './frame.js';
+import { matchedShare, searchFrames } from './search.js';
+import { nearestFrames } from './vectors.js';
 
 /**
  * The relevance floor of the per-prompt recall (README "Recall per prompt"), measured on
@@ -16,6 +19,12 @@ import type { SearchHit } from './frame.js';
  *
  * at most {@link PROMPT_MAX_ITEMS}, in rank order. A prompt with no topic word ("run it again",
  * "thanks, looks good") gets nothing.
+ *
+ * With the embeddings plug-in and the prompt's vector ({@link promptHits}), the frames whose cosine
+ * similarity to the prompt is at least {@link PROMPT_MIN_COSINE} (and within
+ * {@link PROMPT_MIN_COSINE_RATIO} of the best frame's) are added after the lexical ones, so a prompt in
+ * another language than the frame ("Welche Datenbank benutzen wir?" for "the database is postgres
+ * 16") can find it; the same prompt with no topic word still gets nothing.
  */
 
 /** Share of the prompt's topic words a frame must hold. */
@@ -52,4 +61,55 @@ export function promptFloor(ctx: StoreContext, prompt: string, hits: readonly Se
   for (const w of words) for (const r of holding.all(`{content tags} : "${w.replace(/"/g, '')}"`, ids) as Array<{ id: number }>) held.set(r.id, (held.get(r.id) ?? 0) + 1);
   const best = Math.max(0, ...hits.map((h) => -h.bm25));
   return hits.filter((h) => (held.get(h.id) ?? 0) / words.length >= PROMPT_MIN_SHARE && best > 0 && -h.bm25 >= PROMPT_MIN_BM25_RATIO * best).slice(0, PROMPT_MAX_ITEMS);
+}
+
+/**
+ * Cosine floor of the vector side (-1..1), measured by bench/prompt-recall.mjs on
+ * bench/probes/prompt-recall.json and bench/probes/prompt-recall-xlang.json with the loopback
+ * stand-in model (not a real one: README "Recall per prompt"). A cosine depends on the model: set
+ * `HIVE_MIND_PROMPT_MIN_COSINE` after running the bench against your endpoint.
+ */
+export const PROMPT_MIN_COSINE = 0.5;
+/** A vector hit's cosine relative to the best vector hit's, at least (a frame far behind the nearest is not about the same thing). */
+export const PROMPT_MIN_COSINE_RATIO = 0.9;
+
+/** Options of {@link promptHits}. */
+export interface PromptHitsOptions {
+  /** The prompt's vector (normalized; Mind.embedQuery): the vector side runs only with it and the plug-in. */
+  queryVector?: Float32Array;
+  /** Cosine floor of the vector side. Default {@link PROMPT_MIN_COSINE}. */
+  minCosine?: number;
+  scopes?: SearchOptions['scopes'];
+  /** Frame ids not to return (what the session was given). */
+  exclude?: readonly number[];
+}
+
+/**
+ * The frames to inject for `prompt`: the search hits that pass {@link promptFloor}, then the frames
+ * near `queryVector` that pass the cosine floor (module comment), none of `exclude`, at most
+ * {@link PROMPT_MAX_ITEMS}. A prompt with no topic word gets nothing, whatever its vector; a prompt
+ * with no searchable word gets only vector hits. Throws `INVALID` for a bad option.
+ */
+export function promptHits(ctx: StoreContext, prompt: string, opts: PromptHitsOptions = {}): SearchHit[] {
+  const minCosine = opts.minCosine ?? PROMPT_MIN_COSINE;
+  if (!(minCosine >= -1 && minCosine <= 1)) throw new MindError(`promptHits option \`minCosine\` must be a number in -1..1, got ${opts.minCosine}`, 'INVALID');
+  if (!topicWords(prompt).length) return [];
+  const skip = new Set(opts.exclude ?? []);
+  const scopes = opts.scopes && opts.scopes.length ? { scopes: opts.scopes } : {};
+  let lexical: SearchHit[] = [];
+  try {
+    lexical = promptFloor(ctx, prompt, searchFrames(ctx, prompt, { limit: 40, ...scopes }).filter((h) => !skip.has(h.id)));
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EMPTY_QUERY') throw e;
+  }
+  const cfg = ctx.config.embeddings;
+  if (!opts.queryVector || !cfg || lexical.length >= PROMPT_MAX_ITEMS) return lexical.slice(0, PROMPT_MAX_ITEMS);
+  const near = nearestFrames(ctx, cfg, opts.queryVector, { limit: PROMPT_MAX_ITEMS + skip.size + lexical.length, minCosine, ...scopes });
+  const best = near[0]?.cosine ?? 0;
+  const have = new Set(lexical.map((h) => h.id));
+  const { words } = analyzeQuery(prompt);
+  const vector = near
+    .filter((n) => !skip.has(n.frame.id) && !have.has(n.frame.id) && n.cosine >= PROMPT_MIN_COSINE_RATIO * best)
+    .map((n): SearchHit => ({ ...toFrame(n.frame), bm25: 0, matched: matchedShare(n.frame.content, words), score: n.cosine }));
+  return [...lexical, ...vector].slice(0, PROMPT_MAX_ITEMS);
 }

@@ -32,7 +32,8 @@ export const RECALL_HEADER = 'Recalled from hive-mind memory (earlier sessions; 
  *
  * Order: with a query, the search hits by score first (with `minMatched`, only the hits holding
  * that share of the query's words, and nothing else; with `promptFloor`, only the hits passing the
- * per-prompt floor of prompt-floor.ts, and nothing else). Then critical, then important (most
+ * per-prompt floor of prompt-floor.ts, and nothing else; with `hits`, those in place of the search).
+ * Then critical, then important (most
  * recently updated first), then `normal` facts, environment facts, decisions, preferences and instructions (most
  * recently stated first, by `createdAt`). A memory saved in several parts is
  * one item (its first part, cut at `itemChars`, pointing to `get_memory`); pending notes are at
@@ -65,7 +66,8 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
   const liveWhere = `quarantined = 0 AND superseded_by IS NULL AND part = 0 AND (expires_at IS NULL OR expires_at > ?) AND scope IN (${scopes.map(() => '?').join(',')})`;
   const hasQuery = opts.query !== undefined && opts.query.trim() !== '';
   ctx.guard(() => {
-    if (hasQuery) {
+    if (hasQuery && opts.hits) for (const h of opts.hits) push(h);
+    else if (hasQuery) {
       const hits = searchFrames(ctx, opts.query!, { limit: 40, scopes: [...scopes] });
       if (opts.promptFloor) for (const h of promptFloor(ctx, opts.query!, hits)) push(h);
       else for (const h of hits) if (opts.minMatched === undefined || h.matched >= opts.minMatched) push(h);

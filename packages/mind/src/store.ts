@@ -22,7 +22,8 @@ import { openDatabase } from './open.js';
 import { recallFrames } from './recall.js';
 import { prepareSave, saveOne } from './save.js';
 import { searchFrames } from './search.js';
-import { embedPendingFrames, searchHybridFrames, type EmbedReport, type HybridSearchResult } from './vectors.js';
+import { embedPendingFrames, embedQuery, searchHybridFrames, type EmbedReport, type HybridSearchOptions, type HybridSearchResult, type QueryEmbedding } from './vectors.js';
+import { promptHits } from './prompt-floor.js';
 import { TeamLocal } from './team-local.js';
 import { resolveOptions } from './validate.js';
 
@@ -128,8 +129,32 @@ export class Mind {
    * endpoint is down or answers badly, the BM25 ranking of {@link search} with `ranking: 'bm25'`
    * and a `notice` saying why. Throws what {@link search} throws.
    */
-  searchHybrid(query: string, opts: SearchOptions = {}): Promise<HybridSearchResult> {
+  searchHybrid(query: string, opts: HybridSearchOptions = {}): Promise<HybridSearchResult> {
     return searchHybridFrames(this.ctx, this.ctx.config.embeddings, query, opts);
+  }
+
+  /**
+   * The vector of `query` from the embeddings plug-in, in one request bounded by `timeoutMs` (at
+   * most the configured `timeoutMs`), with up to `backfill` (default 32; none when read-only)
+   * frames still without a vector (stored). For several minds searched with one query: embed once,
+   * pass the vector as `queryVector` to {@link searchHybrid} or {@link promptHits} of each.
+   * Throws `INVALID` when the mind has no `embeddings`; an endpoint failure is `error`, never thrown.
+   */
+  embedQuery(query: string, opts: { backfill?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<QueryEmbedding> {
+    const cfg = this.ctx.config.embeddings;
+    if (!cfg) throw new MindError(`${this.path}: no embeddings configured (MindOptions.embeddings, or HIVE_MIND_EMBEDDINGS_URL and HIVE_MIND_EMBEDDINGS_MODEL)`, 'INVALID', this.path);
+    return embedQuery(this.ctx, cfg, query, opts);
+  }
+
+  /**
+   * The frames to inject for a prompt (README "Recall per prompt"): the search hits passing the
+   * lexical floor, then, with `queryVector` (the prompt's, from {@link embedQuery}) and the plug-in,
+   * the frames whose cosine passes the vector floor (`minCosine`, default `PROMPT_MIN_COSINE`), at
+   * most 3 together, none of `exclude`. Pass them to {@link recall} as `hits`. Throws `EMPTY_QUERY`
+   * (no searchable word and no vector) and `INVALID` for a bad option.
+   */
+  promptHits(prompt: string, opts: { queryVector?: Float32Array; minCosine?: number; scopes?: SearchOptions['scopes']; exclude?: readonly number[] } = {}): SearchHit[] {
+    return promptHits(this.ctx, prompt, opts);
   }
 
   /**

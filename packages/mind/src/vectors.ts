@@ -120,8 +120,8 @@ function loadVectors(ctx: StoreContext, model: string): VectorCache {
   return cache;
 }
 
-/** Ids of the `n` stored vectors most similar (cosine: the vectors are normalized) to `q`, best first. */
-function nearest(cache: VectorCache, q: Float32Array, n: number): number[] {
+/** The `n` stored vectors most similar (cosine: the vectors are normalized) to `q`: [frame id, cosine], best first. */
+function nearestScored(cache: VectorCache, q: Float32Array, n: number): Array<[number, number]> {
   const scored: Array<[number, number]> = [];
   for (let k = 0; k < cache.vectors.length; k++) {
     const v = cache.vectors[k]!;
@@ -130,43 +130,93 @@ function nearest(cache: VectorCache, q: Float32Array, n: number): number[] {
     for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
     scored.push([cache.ids[k]!, dot]);
   }
+  return scored.sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
+/** Options of {@link searchHybridFrames}: a search's, and the query's vector when the caller embedded it already ({@link embedQuery}). */
+export interface HybridSearchOptions extends SearchOptions {
+  /** The query's vector (normalized, from {@link embedQuery}): no request is made. */
+  queryVector?: Float32Array;
+}
+
+/** Result of {@link embedQuery}: the query's vector, or why there is none. */
+export interface QueryEmbedding {
+  /** The query's vector, L2-normalized; undefined when the endpoint failed. */
+  vector?: Float32Array;
+  /** Frames without a vector embedded in the same request (the lazy backfill) and stored. */
+  embedded: number;
+  /** Why there is no vector (endpoint down, timed out, a bad response), for the caller to say. */
+  error?: string;
+}
+
+/**
+ * Embed `query` together with up to `backfill` (default {@link LAZY_BACKFILL}; none when the mind is
+ * read-only) frames that have no vector yet, in one request limited to `timeoutMs` (default: the
+ * configuration's `timeoutMs`, never more), and store those frames' vectors. Never throws for the
+ * endpoint: a failure is `error`, nothing stored changes.
+ */
+export async function embedQuery(ctx: StoreContext, cfg: ResolvedEmbeddings, query: string, opts: { backfill?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<QueryEmbedding> {
+  const model = vectorModel(cfg);
+  const n = ctx.config.readonly ? 0 : (opts.backfill ?? LAZY_BACKFILL);
+  const lazy = n > 0 ? pendingRows(ctx, model, n) : [];
+  const bounded = opts.timeoutMs !== undefined ? { ...cfg, timeoutMs: Math.max(1, Math.min(cfg.timeoutMs, opts.timeoutMs)) } : cfg;
+  try {
+    const vs = await embedTexts(bounded, [query, ...lazy.map((r) => r.content)], opts.signal ? { signal: opts.signal } : {});
+    const embedded = lazy.length ? storeVectors(ctx, model, lazy, vs.slice(1)) : 0;
+    return { vector: vs[0]!, embedded };
+  } catch (e) {
+    if (!(e instanceof EmbeddingsError)) throw e;
+    return { embedded: 0, error: e.message };
+  }
+}
+
+/** A live frame near a query's vector: the frame and its cosine similarity (-1..1; the vectors are normalized). */
+export interface VectorHit {
+  frame: Row;
+  cosine: number;
+}
+
+/**
+ * The live frames (filtered like search: `opts` scopes, temporary, quarantined...) nearest to `qv`
+ * by cosine, best first, at most `limit` (default 10), only those at or above `minCosine`. Frames
+ * without a vector for the configured model are not seen. Throws `INVALID` for a bad option.
+ */
+export function nearestFrames(ctx: StoreContext, cfg: ResolvedEmbeddings, qv: Float32Array, opts: SearchOptions & { minCosine?: number } = {}): VectorHit[] {
+  const limit = opts.limit ?? 10;
+  const scored = nearestScored(loadVectors(ctx, vectorModel(cfg)), qv, Math.max(limit * 4, 200)).filter(([, c]) => c >= (opts.minCosine ?? -1));
+  if (!scored.length) return [];
+  const { sql, params } = frameFilters(opts, ctx.now());
+  const rows = ctx.guard(() => ctx.stmt(`SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${sql}`).all(JSON.stringify(scored.map(([id]) => id)), ...params)) as Row[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return scored
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([id]) => id);
+    .filter(([id]) => byId.has(id))
+    .slice(0, limit)
+    .map(([id, cosine]) => ({ frame: byId.get(id)!, cosine }));
 }
 
 /**
  * Hybrid search (see {@link Mind.searchHybrid}): BM25 candidates ({@link searchFrames}) and the
  * frames nearest to the query's vector, fused by reciprocal rank (score = Σ 1 / (RRF_K + rank));
  * a frame holding an exact lookup of the query verbatim still ranks first. The query is embedded
- * together with up to {@link LAZY_BACKFILL} frames that have no vector yet. Without `cfg`, or when
- * the endpoint fails, the BM25 ranking alone, with a `notice` saying why. Throws what
- * {@link searchFrames} throws (`EMPTY_QUERY`, `INVALID`).
+ * together with up to {@link LAZY_BACKFILL} frames that have no vector yet (unless `queryVector`
+ * is given). Without `cfg`, or when the endpoint fails, the BM25 ranking alone, with a `notice`
+ * saying why. Throws what {@link searchFrames} throws (`EMPTY_QUERY`, `INVALID`).
  */
-export async function searchHybridFrames(ctx: StoreContext, cfg: ResolvedEmbeddings | undefined, query: string, opts: SearchOptions = {}): Promise<HybridSearchResult> {
-  const limit = opts.limit ?? 10;
+export async function searchHybridFrames(ctx: StoreContext, cfg: ResolvedEmbeddings | undefined, query: string, opts: HybridSearchOptions = {}): Promise<HybridSearchResult> {
+  const { queryVector, ...searchOpts } = opts;
+  const limit = searchOpts.limit ?? 10;
   const pool = Math.max(limit * 5, 50);
-  const bm25 = searchFrames(ctx, query, { ...opts, limit: Math.min(1000, Math.max(limit, pool)) });
+  const bm25 = searchFrames(ctx, query, { ...searchOpts, limit: Math.min(1000, Math.max(limit, pool)) });
   if (!cfg) return { hits: bm25.slice(0, limit), ranking: 'bm25' };
-  const model = vectorModel(cfg);
-  let qv: Float32Array;
-  try {
-    const lazy = ctx.config.readonly ? [] : pendingRows(ctx, model, LAZY_BACKFILL);
-    const vs = await embedTexts(cfg, [query, ...lazy.map((r) => r.content)]);
-    qv = vs[0]!;
-    if (lazy.length) storeVectors(ctx, model, lazy, vs.slice(1));
-  } catch (e) {
-    if (!(e instanceof EmbeddingsError)) throw e;
-    return { hits: bm25.slice(0, limit), ranking: 'bm25', notice: `${e.message}; ranked by BM25 only` };
+  let qv = queryVector;
+  if (!qv) {
+    const e = await embedQuery(ctx, cfg, query);
+    if (!e.vector) return { hits: bm25.slice(0, limit), ranking: 'bm25', notice: `${e.error}; ranked by BM25 only` };
+    qv = e.vector;
   }
-  const near = nearest(loadVectors(ctx, model), qv, pool * 4);
-  const { sql, params } = frameFilters(opts, ctx.now());
-  const rows = near.length
-    ? (ctx.guard(() => ctx.stmt(`SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${sql}`).all(JSON.stringify(near), ...params)) as Row[])
-    : [];
-  const allowed = new Map(rows.map((r) => [r.id, r]));
-  const vectorRank = near.filter((id) => allowed.has(id)).slice(0, pool);
+  const near = nearestFrames(ctx, cfg, qv, { ...searchOpts, limit: pool });
+  const vectorRank = near.map((h) => h.frame.id);
+  const allowed = new Map(near.map((h) => [h.frame.id, h.frame]));
   const fused = new Map<number, number>();
   bm25.forEach((h, i) => fused.set(h.id, 1 / (RRF_K + i + 1)));
   vectorRank.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
