@@ -95,9 +95,8 @@ export interface SaveResult {
   notices: string[];
 }
 
-/** A search hit: the frame, the blended score in [0, 1] and the raw FTS5 bm25 (lower is better). */
 /**
- * A search hit: the frame, the blended score (README "Ranking"; an exact lookup adds up to 1), the
+ * A search hit: the frame, the blended score (README "Ranking": 0 to 1.3, and an exact lookup adds up to 1), the
  * raw FTS5 bm25 (lower is better), and `matched`: the share (0-1) of the query's words found in it.
  */
 export type SearchHit = Frame & { score: number; bm25: number; matched: number };

@@ -13,7 +13,17 @@ import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type R
 export const COLUMN_WEIGHTS = [1.0, 0.5, 0.3] as const;
 const BM25_WEIGHTS = `bm25(${COLUMN_WEIGHTS.join(', ')})`;
 /** Share of a neighbouring turn's relevance a frame gains (README "Ranking"). */
-export const NEIGHBOUR_WEIGHT = 0.3;
+export const NEIGHBOUR_WEIGHT = 0.1;
+/**
+ * Share of the previous turn's relevance a frame gains when that turn asks a question (holds a
+ * `?`): the frame is then the reply, which states what was asked about without repeating its words
+ * (README "Ranking").
+ */
+export const ANSWER_WEIGHT = 0.7;
+/** Weight of the share of the query's words a frame holds (coordination level; README "Ranking"). */
+export const COVERAGE_WEIGHT = 0.2;
+/** Weight of the relevance of the frame's conversation among the candidates (README "Ranking"). */
+export const SESSION_WEIGHT = 0.1;
 /** A word in at least this many frames is "frequent": not scored when the query has rarer terms (README "Ranking"). */
 export const FREQUENT_DOCS = 1000;
 /** How many of the best candidates have their conversation neighbours looked up. */
@@ -124,9 +134,15 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   });
 }
 
+/** A conversation turn's neighbours: the frames just before and after it in its session. */
+export interface Neighbours {
+  prev?: number;
+  next?: number;
+}
+
 /** For the best candidates from a conversation: the ids of the turns just before and after them in the same session. */
-function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: number }>): Map<number, number[]> {
-  const out = new Map<number, number[]>();
+function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: number }>): Map<number, Neighbours> {
+  const out = new Map<number, Neighbours>();
   const ids = rows.slice(0, NEIGHBOUR_LOOKUPS).filter((r) => r.session_id && r.part === 0).map((r) => r.id);
   if (!ids.length) return out;
   const found = ctx
@@ -137,7 +153,7 @@ function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: numbe
        FROM frames f WHERE f.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as Array<{ id: number; prev: number | null; next: number | null }>;
-  for (const r of found) out.set(r.id, [r.prev, r.next].filter((x): x is number => x != null));
+  for (const r of found) out.set(r.id, { prev: r.prev ?? undefined, next: r.next ?? undefined });
   return out;
 }
 
@@ -145,8 +161,8 @@ function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: numbe
 export interface RankContext {
   /** Exact lookups of the query (lower case): a frame holding one verbatim ranks first. */
   exact?: readonly string[];
-  /** Frame id -> ids of its conversation neighbours. */
-  neighbours?: ReadonlyMap<number, readonly number[]>;
+  /** Frame id -> its conversation neighbours (the turns just before and after it in its session). */
+  neighbours?: ReadonlyMap<number, Neighbours>;
   /** The query's words, for `SearchHit.matched`. */
   words?: readonly string[];
 }
@@ -160,25 +176,43 @@ export function matchedShare(text: string, words: readonly string[]): number {
   return n / words.length;
 }
 
-/** Order candidates by the blended score of README "Ranking". */
+/**
+ * Order candidates by the blended score of README "Ranking": BM25 relevance (normalized over the
+ * candidates) smoothed with the relevance of the turn's neighbours (more from a question just
+ * before it), the share of the query's words it holds, the relevance of its conversation among the
+ * candidates, importance and recency; exact lookups first. Pure: the same rows give the same order.
+ */
 export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>, now: Date, rc: RankContext = {}): SearchHit[] {
   const maxRel = rows.reduce((m, r) => Math.max(m, -r.bm25), 0);
   const total = w.relevance + w.importance + w.recency || 1;
   const relOf = new Map(rows.map((r) => [r.id, maxRel > 0 ? Math.max(0, -r.bm25) / maxRel : 1]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // a conversation's relevance: the sum of its candidates' own relevance (a frame without a session is its own)
+  const conversationOf = (r: Row) => (r.session_id ? `s:${r.session_id}` : `f:${r.id}`);
+  const conversation = new Map<string, number>();
+  for (const r of rows) conversation.set(conversationOf(r), (conversation.get(conversationOf(r)) ?? 0) + relOf.get(r.id)!);
+  const maxConversation = Math.max(0, ...conversation.values());
   const exact = rc.exact ?? [];
+  const words = rc.words ?? [];
   return rows
     .map((r) => {
       const own = relOf.get(r.id)!;
-      const ctxRel = Math.max(0, ...(rc.neighbours?.get(r.id) ?? []).map((id) => relOf.get(id) ?? 0));
-      const rel = (own + NEIGHBOUR_WEIGHT * ctxRel) / (1 + NEIGHBOUR_WEIGHT);
+      const nb = rc.neighbours?.get(r.id);
+      const prev = nb?.prev !== undefined ? byId.get(nb.prev) : undefined;
+      const prevRel = prev ? relOf.get(prev.id)! * (prev.content.includes('?') ? ANSWER_WEIGHT : NEIGHBOUR_WEIGHT) : 0;
+      const nextRel = nb?.next !== undefined ? (relOf.get(nb.next) ?? 0) * NEIGHBOUR_WEIGHT : 0;
+      const rel = (own + Math.max(prevRel, nextRel)) / (1 + NEIGHBOUR_WEIGHT);
       const ageDays = Math.max(0, (now.getTime() - Date.parse(r.created_at)) / DAY_MS);
       const recency = w.halfLifeDays > 0 ? Math.pow(0.5, ageDays / w.halfLifeDays) : 0;
+      const matched = matchedShare(r.content, words);
       let score = (w.relevance * rel + w.importance * IMPORTANCE_WEIGHT[r.importance] + w.recency * recency) / total;
+      score += COVERAGE_WEIGHT * (words.length ? matched : 0);
+      if (maxConversation > 0) score += (SESSION_WEIGHT * conversation.get(conversationOf(r))!) / maxConversation;
       if (exact.length) {
         const lower = r.content.toLowerCase();
         score += exact.filter((e) => lower.includes(e)).length / exact.length;
       }
-      return { ...toFrame(r), score, bm25: r.bm25, matched: matchedShare(r.content, rc.words ?? []) };
+      return { ...toFrame(r), score, bm25: r.bm25, matched };
     })
     .sort((a, b) => b.score - a.score || a.bm25 - b.bm25 || b.id - a.id);
 }

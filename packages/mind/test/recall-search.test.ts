@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { TokenMeter } from '@hive-mind/compaction';
 import { Mind, Notes, SCHEMA_VERSION, analyzeQuery, estimateTokens, ftsQuery, nearDuplicate } from '@hive-mind/mind';
 import { MIGRATIONS } from '../src/schema.js';
+import { rankHits } from '../src/search.js';
 import { tmp } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;
@@ -113,6 +114,41 @@ describe('search beyond plain BM25', () => {
     expect(museum).toContain(answer);
     expect(museum).not.toContain(ask);
     m.close();
+  });
+
+  it('the reply to a question ranks above a turn after a statement on the same subject (ANSWER_WEIGHT)', () => {
+    const m = Mind.open(path);
+    const ask = m.save({ content: 'Ana: what inspired your lighthouse painting?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const reply = m.save({ content: 'Ben: the storm over Brighton last spring', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
+    const said = m.save({ content: 'Ben: I finished a lighthouse painting today', sessionId: 'c2', turnId: 'd1', host: 'chat' }).id;
+    const after = m.save({ content: 'Ana: the storm over Dover was loud', sessionId: 'c2', turnId: 'd2', host: 'chat' }).id;
+    // a corpus large enough for BM25's IDF to mean something
+    for (let i = 0; i < 30; i++) m.save({ content: `Cy: errand ${i}, the bakery and the post office`, sessionId: `c${3 + (i % 5)}`, turnId: `d${i}`, host: 'chat' });
+    const hits = m.search('lighthouse painting inspiration', { limit: 10 });
+    const ids = hits.map((h) => h.id);
+    // the question, then its reply (ahead of the statement that holds the words: it says what inspired it), the turn after the statement last
+    expect(ids.slice(0, 4)).toEqual([ask, reply, said, after]);
+    // the reply holds none of the query's words: its rank comes from the question before it
+    expect(hits.find((h) => h.id === reply)!.matched).toBe(0);
+    m.close();
+  });
+
+  it('a frame holding more of the query words ranks above one BM25 scores a little higher for one word (COVERAGE_WEIGHT)', () => {
+    const now = new Date('2026-06-01T00:00:00Z');
+    const row = (id: number, content: string, bm25: number) => ({
+      id, content, bm25, kind: 'fact', importance: 'normal' as const, scope: 'personal' as const, source: 'user_stated' as const, host: 'cli',
+      session_id: '', turn_id: '', thread_key: '', workspace: '', tags: '[]', content_hash: String(id), created_at: now.toISOString(),
+      updated_at: now.toISOString(), expires_at: null, supersedes: null, superseded_by: null, quarantined: 0, threats: '[]', redactions: '[]',
+      part: 0, parts: 1, part_of: null,
+    });
+    const weights = { relevance: 0.6, importance: 0.25, recency: 0.15, halfLifeDays: 30 };
+    // BM25 favours the short greeting (one name, short text) over the turn holding every query word
+    const rows = [row(1, 'Jon: hey Gina!', -5.0), row(2, 'Jon: Gina and I talked about starting a dance studio business', -4.4)];
+    const ranked = rankHits(weights, rows, now, { words: ['jon', 'gina', 'dance', 'studio', 'business'] });
+    expect(ranked.map((h) => h.id)).toEqual([2, 1]);
+    expect(ranked.map((h) => h.matched)).toEqual([1, 0.4]);
+    // without query words to cover, BM25 decides
+    expect(rankHits(weights, rows, now, {}).map((h) => h.id)).toEqual([1, 2]);
   });
 
   it('a forgotten turn leaves the context of its neighbours (its words no longer find them)', () => {
