@@ -8,9 +8,10 @@
 //    assistant message, a 100 KB tool output, an env dump), p50/p95 per call, beside a baseline in the
 //    same run: one pass of a single simple regex over the same text (what any redaction must at least cost).
 // 3. redactJson on a Hermes post_llm_call payload grown to 1 MB of conversation history.
-// 0. First, quality: precision and recall on the probe set bench/probes/redact.json (secrets in the
-//    formats people paste, near misses that must stay unchanged), with every miss, false positive and
-//    lost context named. `--quality` prints only that part.
+// 0. First, quality: precision and recall on the probe sets of bench/probes/redact.json (secrets in
+//    the formats people paste, near misses that must stay unchanged; the main set, then the held-out
+//    set written after the rules were fixed), with every miss, false positive and lost context named.
+//    `--quality` prints only that part.
 //
 // Needs a build (`npm run build`). Usage: node bench/redact.mjs [--runs N] [--quality]
 import { spawnSync } from 'node:child_process';
@@ -34,14 +35,16 @@ const fmt = (xs) => `p50 ${percentile(xs, 50).toFixed(2)} ms, p95 ${percentile(x
 const set = secretRuleSet();
 console.log(`rule set: ${set.name}@${set.version} (${set.rules.length} rules) + context rules + entropy`);
 
-// 0. quality on the probe set
-const q = scoreRedaction((t) => redactSecrets(t).text);
-console.log(`probes: ${q.secrets} secrets, ${q.nearMisses} near misses`);
-console.log(`precision ${q.precision.toFixed(3)} (${q.caught} caught, ${q.falsePositives.length} near misses changed); recall ${q.recall.toFixed(3)} (${q.caught}/${q.secrets}); context lost in ${q.lostContext.length}`);
+// 0. quality on the probe sets
 const short = (s) => JSON.stringify(s.length > 160 ? `${s.slice(0, 157)}...` : s);
-for (const m of q.missed) console.log(`  missed         ${m.id}: ${short(m.out)}`);
-for (const f of q.falsePositives) console.log(`  false positive ${f.id}: ${short(f.out)}`);
-for (const l of q.lostContext) console.log(`  context lost   ${l.id}: ${l.lost.map(short).join(', ')}`);
+for (const set of ['main', 'held-out']) {
+  const q = scoreRedaction((t) => redactSecrets(t).text, set);
+  console.log(`probes (${set}): ${q.secrets} secrets, ${q.nearMisses} near misses`);
+  console.log(`  precision ${q.precision.toFixed(3)} (${q.caught} caught, ${q.falsePositives.length} near misses changed); recall ${q.recall.toFixed(3)} (${q.caught}/${q.secrets}); context lost in ${q.lostContext.length}`);
+  for (const m of q.missed) console.log(`  missed         ${m.id}: ${short(m.out)}`);
+  for (const f of q.falsePositives) console.log(`  false positive ${f.id}: ${short(f.out)}`);
+  for (const l of q.lostContext) console.log(`  context lost   ${l.id}: ${l.lost.map(short).join(', ')}`);
+}
 if (process.argv.includes('--quality')) process.exit(0);
 
 // 1. process load

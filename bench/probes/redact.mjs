@@ -60,11 +60,14 @@ function expand(id, strings, slots) {
 }
 
 /**
- * The probes with their templates filled.
+ * The probes of one set with their templates filled: `main` (written before the redactor was run on
+ * them, then used to fix it) or `held-out` (written after the fixes, never used to tune them).
  * Returns `{ secrets: [{id, text, secrets, keep}], nearMisses: [{id, text}] }`.
  */
-export function loadRedactProbes() {
-  const doc = JSON.parse(readFileSync(PROBES, 'utf8'));
+export function loadRedactProbes(set = 'main') {
+  const all = JSON.parse(readFileSync(PROBES, 'utf8'));
+  const doc = set === 'held-out' ? all.held_out : all;
+  if (!doc) throw new Error(`${PROBES}: no probe set "${set}"`);
   const secrets = doc.secrets.map((p) => {
     const slots = new Map();
     const [text] = expand(p.id, [p.text], slots);
@@ -75,13 +78,13 @@ export function loadRedactProbes() {
 }
 
 /**
- * Score a redaction function `(text) => redactedText` on the probe set.
+ * Score a redaction function `(text) => redactedText` on one probe set (see {@link loadRedactProbes}).
  * A secret probe is caught when none of its secret strings survives; it also lost context when a
  * `keep` string is gone. A near miss is a false positive when its text comes back changed.
  * Precision = caught / (caught + false positives); recall = caught / secret probes.
  */
-export function scoreRedaction(redact) {
-  const { secrets, nearMisses } = loadRedactProbes();
+export function scoreRedaction(redact, set = 'main') {
+  const { secrets, nearMisses } = loadRedactProbes(set);
   const missed = [];
   const lostContext = [];
   const falsePositives = [];

@@ -121,7 +121,9 @@ export const PRESET_CASES: PresetCase[] = [
     rule: R('gcp'),
     name: 'GCP service-account JSON',
     type: 'gcp',
-    text: JSON.stringify({ type: 'service_account', project_id: 'demo-482', private_key_id: a(40, HEX), private_key: pem('') + '\n', client_email: 'ci@demo-482.iam.gserviceaccount.com' }, null, 2),
+    // private_key_id names the key (not a secret; kept): its alphabet is reversed so that it cannot
+    // contain the env dump's generated hex by accident
+    text: JSON.stringify({ type: 'service_account', project_id: 'demo-482', private_key_id: a(40, [...HEX].reverse().join('')), private_key: pem('') + '\n', client_email: 'ci@demo-482.iam.gserviceaccount.com' }, null, 2),
     secret: derBody.slice(0, 64),
   },
   { rule: R('privatekey'), name: 'PEM private key (preset)', type: 'privatekey', text: `deploy key:\n${pem('OPENSSH ')}\n`, secret: derBody.slice(64, 128) },
