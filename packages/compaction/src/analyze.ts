@@ -1,7 +1,8 @@
 import { blockText, type SurfaceNode, type ToolCallBlock, type ToolResultBlock } from '@hive-mind/session';
 import { checkpointBody } from './frame.js';
 import { ERROR_LINE, isErrorLine, MASK_MARKER, PRUNE_MARKER } from './prune.js';
-import { toolInfo, type ToolInfo } from './toolinfo.js';
+import { stripHeredocs, toolInfo, type ToolInfo } from './toolinfo.js';
+import { reportedError, runsMatteringProgram } from './commands.js';
 
 /** A tool call with its classified effect and (when on the same span) its result. */
 export interface CallFact {
@@ -17,6 +18,8 @@ export interface CallFact {
   repaired?: boolean;
   /** Exit code a shell result stated. */
   exitCode?: number;
+  /** The exit status was 0 through a pipe, but the output reported errors (`npm run check | grep error`): counted as failed. */
+  reported?: boolean;
 }
 
 /** True when the command's last pipeline stage is a query whose exit 1 means "nothing found". */
@@ -43,11 +46,29 @@ export interface SpanFacts {
   calls: CallFact[];
   /** Bodies of prior checkpoints inside the span (oldest first). */
   priorBodies: string[];
+  /** Text the host put on the user's side (hook feedback, notifications): never the user's words. */
+  hostTexts: Array<{ seq: number; text: string; source: string }>;
+}
+
+/**
+ * The source of host-injected text on the user's side, or undefined for the user's own words:
+ * Claude Code's hook output fed back to the model (`Stop hook feedback:`, `PostToolUse:Edit hook
+ * blocking error ...`, `<user-prompt-submit-hook>`) and its background-task notices
+ * (`<task-notification>`); the Claude Code hooks reference (code.claude.com/docs/en/hooks) and
+ * the shared claude-code transcripts show these shapes.
+ */
+export function hostInjected(text: string): string | undefined {
+  const t = text.trim();
+  const hook = /^(\w+)(?::[\w|*-]+)? hook (?:feedback|error|blocking error|additional context|success)\b/i.exec(t);
+  if (hook) return `${hook[1]} hook`;
+  if (/^<user-prompt-submit-hook>/.test(t)) return 'UserPromptSubmit hook';
+  if (/^<task-notification>/.test(t)) return 'task notification';
+  return undefined;
 }
 
 /** Remove host-injected wrappers from user text (Claude Code `<system-reminder>`, command caveats, local-command echoes). */
 export function cleanUserText(t: string): string {
-  let s = t.replace(/<(system-reminder|environment_context|user_instructions|turn_aborted)>[\s\S]*?<\/\1>/g, '');
+  let s = t.replace(/<(system-reminder|environment_context|user_instructions|turn_aborted|skills_instructions|context_update)>[\s\S]*?<\/\1>/g, '');
   if (/^# AGENTS\.md instructions for /.test(s.trim())) return '';
   s = s.replace(/<local-command-(?:stdout|stderr|caveat)>[\s\S]*?<\/local-command-(?:stdout|stderr|caveat)>/g, '');
   s = s.replace(/<command-(?:name|message|args)>([\s\S]*?)<\/command-(?:name|message|args)>/g, (_, x: string) => x.trim() + ' ');
@@ -144,7 +165,7 @@ export function jsonOutput(text: string): string | undefined {
 
 /** Scan a span in surface order. */
 export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
-  const facts: SpanFacts = { userTexts: [], assistantTexts: [], calls: [], priorBodies: [] };
+  const facts: SpanFacts = { userTexts: [], assistantTexts: [], calls: [], priorBodies: [], hostTexts: [] };
   const byId = new Map<string, CallFact>();
   for (const node of span) {
     const prior = checkpointBody(node);
@@ -156,7 +177,9 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
       if (b.type === 'text') {
         if (node.type === 'user/message' && node.kind !== 'repair') {
           const t = cleanUserText(b.text);
-          if (t) facts.userTexts.push({ seq: node.seq, text: t });
+          const host = t ? hostInjected(t) : undefined;
+          if (host) facts.hostTexts.push({ seq: node.seq, text: t, source: host });
+          else if (t) facts.userTexts.push({ seq: node.seq, text: t });
         } else if (node.type === 'assistant/message') {
           const t = b.text.trim();
           if (t) facts.assistantTexts.push({ seq: node.seq, text: t });
@@ -184,8 +207,13 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
           f.failed = code === undefined ? b.isError === true : code !== 0;
           // grep/rg/diff/test exit 1 means "no match" / "differs" / "false", not a failure
           if (f.failed && code === 1 && f.info.command && lastProgramIsQuery(f.info.command) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
+          // `build | grep error` exits 0 whatever the build did: its output says
+          if (!f.failed && f.info.command && /\|/.test(stripHeredocs(f.info.command)) && runsMatteringProgram(f.info.command)) {
+            const r = reportedError(text.split('\n').map((l) => l.trim()).filter(Boolean));
+            if (r) [f.failed, f.reported, f.errorLine] = [true, true, errorWindow(r, MAX_ERROR_LINE_CHARS)];
+          }
         } else f.failed = b.isError === true;
-        if (f.failed) f.errorLine = firstErrorLine(text.replace(/^.*(?:exit code|exited with code).*$/gim, '')) ?? firstMeaningfulLine(text);
+        if (f.failed && !f.reported) f.errorLine = firstErrorLine(text.replace(/^.*(?:exit code|exited with code).*$/gim, '')) ?? firstMeaningfulLine(text);
       }
     }
   }

@@ -12,6 +12,7 @@ export const CHECKPOINT_SECTIONS = [
   { heading: 'Rejected or reverted', holds: 'changes the user rejected or that were undone, each said once, so they are not re-applied' },
   { heading: 'Errors and fixes', holds: 'each real error paired with the change that fixed it, or marked unresolved' },
   { heading: 'Commands', holds: 'the commands that matter (build, test, run, deploy) with their outcome; a multi-line script by its purpose and first line' },
+  { heading: 'Findings', holds: 'what the tool calls established, one line each: what a file read holds, what a search found (file:line) or that it found nothing, the state a status check showed' },
   { heading: 'Files', holds: 'the files that exist at the end (created or modified; deleted or renamed ones said so), then the files read' },
   { heading: 'In progress', holds: 'the latest request and the work under way when the span ended, with open todo items' },
   { heading: 'Next step', holds: 'the one next action: the last stated plan, an open todo item or the pending request' },

@@ -38,14 +38,15 @@ const SHARE: Record<string, number> = {
   'Rejected or reverted': 0.05,
   'Errors and fixes': 0.1,
   Commands: 0.08,
-  Files: 0.12,
+  Findings: 0.12,
+  Files: 0.1,
   [EARLIER_CONTEXT]: 0.08,
   'In progress': 0.1,
   'Next step': 0.05,
 };
 
 /** Order in which sections give up items under pressure (least needed to continue first). */
-const DROP_ORDER = [EARLIER_CONTEXT, 'Commands', 'Files', 'Errors and fixes', 'Done', 'Decisions', 'In progress', 'Rejected or reverted', 'Constraints and preferences', 'Goal', 'Next step'];
+const DROP_ORDER = [EARLIER_CONTEXT, 'Commands', 'Findings', 'Files', 'Errors and fixes', 'Done', 'Decisions', 'In progress', 'Rejected or reverted', 'Constraints and preferences', 'Goal', 'Next step'];
 
 /** Index of the item a section gives up first: a file only read, then the oldest; the Goal keeps its first items. */
 function victim(s: Section): number {

@@ -7,6 +7,7 @@
  * merge; one of each section. Multi-line blocks (trees, tables, code) stay whole as one item.
  */
 import { CHECKPOINT_HEADINGS } from './checkpoint-format.js';
+import { findingKey } from './findings.js';
 import type { Item, Section } from './sections.js';
 import { repeats } from './sentences.js';
 import { PRESERVED_HEADING } from './summarizer.js';
@@ -51,6 +52,7 @@ function keyOf(heading: string, text: string): string | undefined {
     return m?.[1];
   }
   if (heading === 'Commands') return /`([^`]+)`/.exec(text)?.[1];
+  if (heading === 'Findings') return findingKey(text);
   return undefined;
 }
 

@@ -9,7 +9,9 @@ import { analyzeSpan, type CallFact, type SpanFacts } from './analyze.js';
 import { CHECKPOINT_HEADINGS, type CheckpointSection } from './checkpoint-format.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
 import { distillRequest, leadSentences, pastedError, repeats, shortenWhole, splitSentences, stripMarker } from './sentences.js';
-import { modifiesFiles, stripHeredocs } from './toolinfo.js';
+import { modifiesFiles } from './toolinfo.js';
+import { commandKey, commands, commitMessage, displayCommand, wholeLine } from './commands.js';
+import { findingOf, findings } from './findings.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
 export interface Item {
@@ -90,16 +92,10 @@ const CODE_LIKE = /[{};]\s*$|=>|\bthis\.\w+\(|^\s*(?:const|let|var|import|export
 const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
 /** The assistant's stated next move. */
 const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
-/** Commands that matter: build, test, run, deploy, version control that changes state. */
-const MATTERS = /^(?:\.\/\S*(?:test|build|run|deploy|check|lint)|(?:\S+\/)?(?:test|build|check|lint|typecheck|tsc|make|cargo|npm|npx|pnpm|yarn|bun|pytest|go (?:test|build|run|vet)|mvn|gradle|just|deploy|docker|kubectl|terraform|pip3? install|uv (?:run|sync|add)|poetry|vitest|jest|mocha|eslint|biome|prettier|ruff|mypy|clippy|rustc|gcc|clang|dotnet|swift|git (?:commit|push|merge|rebase|checkout|switch|tag|reset|revert|cherry-pick|init|clone|apply|am)|node |python3? (?!-c)|deno|rake|bundle))\b/i;
-/** First programs that only look (never a command that matters on their own). */
-const LOOK_ONLY = /^(?:cat|ls|ll|grep|egrep|rg|ag|find|fd|head|tail|less|more|sed -n|awk|wc|echo|printf|pwd|which|type|tree|stat|file|du|df|env|date|whoami|sleep|true|git (?:status|log|diff|show|branch|remote|rev-parse|ls-files|blame|config --get))\b/;
-/** A summary line of test/build output. */
-const SUMMARY_LINE = /\b(?:\d+ (?:passed|failed|passing|failing|tests?|errors?|warnings?|skipped)|test result:|tests?:\s+\d|Tests?\s+\d+ (?:passed|failed)|Finished\b|Compiled\b|Built\b|Successfully\b|No (?:errors|issues|fixes)|found \d+ (?:error|problem)|Checked \d+ files|\d+(?:\.\d+)?% (?:coverage|lines)|coverage|ok\s+\S+\s+\d|PASS\b|FAIL\b|error TS\d+|\[main [0-9a-f]{6,}\]|\d+ files? changed)/i;
 /** Scratch files directly in a temp directory (`/tmp/fix3.py`), not a project under /tmp. */
 const SCRATCH = /^(?:\/(?:var\/|private\/)?tmp\/[^/]+|\/dev\/\S+)$/;
 
-type Add = (h: CheckpointSection | string, text: string, key?: string) => void;
+export type Add = (h: CheckpointSection | string, text: string, key?: string) => void;
 
 /** Build the checkpoint sections of a span (prior checkpoints in it merged item by item). */
 export function buildSections(span: readonly SurfaceNode[]): Section[] {
@@ -131,6 +127,7 @@ export function buildSections(span: readonly SurfaceNode[]): Section[] {
   decisions(f, add, rejectedTurns);
   errorsAndFixes(f, add);
   commands(f, add);
+  findings(f, add);
   files(f, add);
   inProgressAndNext(f, add, firstReq, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => repeats(x.text, t) || x.text.includes(t) || t.includes(x.text)));
   branch(f, add);
@@ -250,14 +247,6 @@ export function findingsOf(text: string, max: number): string {
   return leadSentences(ss.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)).join('\n'), max);
 }
 
-/** The first line of a `git commit -m` message (quoted, or a heredoc). */
-export function commitMessage(cmd: string): string | undefined {
-  const here = /<<-?\s*['"]?(\w+)['"]?\s*\n([\s\S]*?)\n\s*\1/.exec(cmd);
-  if (here) return here[2]!.split('\n').map((l) => l.trim()).find(Boolean);
-  const m = /\bcommit\b[^\n]*?-m\s+(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/.exec(cmd);
-  const msg = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
-  return msg?.split('\n')[0]?.trim() || undefined;
-}
 
 // --- Decisions --------------------------------------------------------------------
 
@@ -318,83 +307,6 @@ function fixOf(c: CallFact, later: CallFact[]): string {
   if (sameAgain >= 0) return changed.length ? `-> fixed by changing ${files}; ${passed}.` : rerun && rerun !== cmd ? `-> ${passed}.` : '-> it passed when run again.';
   if (changed.length) return `-> followed by changes to ${files} (not re-run in this span).`;
   return '-> unresolved in this span.';
-}
-
-// --- Commands -----------------------------------------------------------------------
-
-/** A command as the checkpoint shows it: `cd dir &&` removed, a multi-line script by its first line. */
-export function displayCommand(cmd: string): string {
-  let c = stripHeredocs(cmd).trim().replace(/^cd\s+(?:"[^"]+"|'[^']+'|\S+)\s*&&\s*/, '');
-  const lines = c.split('\n').filter((l) => l.trim());
-  const script = lines.length > 1 ? ` (a ${cmd.split('\n').length}-line script)` : '';
-  c = lines[0] ?? c;
-  if (/<<-?\s*['"]?\w+/.test(c) && /\bgit\s+commit\b/.test(c)) {
-    const msg = commitMessage(cmd);
-    if (msg) return `git commit -m "${msg}"`;
-  }
-  if (c.length > 160) {
-    const steps = c.split(/\s*&&\s*/);
-    if (steps.length > 1) return `${shortCommand(steps[0]!)} && … (${steps.length - 1} more step${steps.length > 2 ? 's' : ''})${script}`;
-    return shortCommand(c) + script;
-  }
-  return c + script;
-}
-
-function shortCommand(c: string): string {
-  if (c.length <= 160) return c;
-  const sp = c.lastIndexOf(' ', 150);
-  return `${c.slice(0, sp > 40 ? sp : 150)} … (${c.length} chars)`;
-}
-
-/** The program (and its subcommand) of each stage of a command line: `cd`, env assignments, `sudo` and heredoc bodies left out. */
-export function programs(cmd: string): string[] {
-  const out: string[] = [];
-  for (const stage of stripHeredocs(cmd).split(/&&|\|\||;|\||\n/)) {
-    const w = stage.trim().split(/\s+/).filter((x) => x && !/^\w+=/.test(x) && x !== 'sudo' && x !== 'time' && x !== 'env');
-    if (!w.length || w[0] === 'cd') continue;
-    out.push(w.slice(0, 3).join(' ') + ' ');
-  }
-  return out;
-}
-
-/** A command's merge key: its display with output plumbing (`2>&1`, `| tail -5`, `| grep ...`) removed. */
-function commandKey(shown: string): string {
-  return shown.replace(/\s*2>&1/g, '').replace(/\s*\|\s*(?:tail|head|grep|egrep|rg|wc|less|cat|tee|sort|uniq)\b.*$/, '').trim();
-}
-
-function commands(f: SpanFacts, add: Add): void {
-  for (const c of f.calls) {
-    if (c.info.kind !== 'shell' || !c.info.command) continue;
-    const shown = displayCommand(c.info.command);
-    const progs = programs(c.info.command);
-    if (!progs.some((p) => MATTERS.test(p) && !LOOK_ONLY.test(p))) continue;
-    if (/\bgit\s+commit\b/.test(c.info.command) && !c.failed) continue; // said under Done
-    const key = commandKey(shown);
-    add('Commands', `\`${key}\` -> ${outcomeOf(c)}`, key);
-  }
-}
-
-/** An output line whole, or (over 240 characters, minified code or a JSON blob) an excerpt labelled as one. */
-function wholeLine(l: string): string {
-  if (l.length <= 240) return l;
-  const sp = l.lastIndexOf(' ', 200);
-  return `${l.slice(0, sp > 80 ? sp : 200).trim()} [excerpt of a ${l.length}-char line]`;
-}
-
-/** How a command went: its summary line (tests passed, build finished) or error line. */
-function outcomeOf(c: CallFact): string {
-  if (!c.result || c.repaired) return 'no result recorded (interrupted)';
-  const text = c.resultText ?? '';
-  if (c.failed) return `failed${c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ''}: ${wholeLine(c.errorLine ?? 'error')}`;
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  // exit 0 through a pipe (`| tail`) can still carry the errors
-  const reported = lines.find((l) => /\berror(?:\[\w+\])?:|\berror TS\d+|^FAIL\b|\b[1-9]\d* (?:failed|failing|errors?)\b/i.test(l) && !/\b0 errors?\b/i.test(l));
-  if (reported) return `reported errors: ${wholeLine(reported)}`;
-  for (let i = lines.length - 1; i >= 0 && i >= lines.length - 40; i--) {
-    const l = lines[i]!;
-    if (SUMMARY_LINE.test(l) && l.length <= 200 && !/^(?:exit code|wall time)/i.test(l)) return `ok: ${l}`;
-  }
-  return lines.length ? 'ok' : 'ok (no output)';
 }
 
 // --- Files --------------------------------------------------------------------------
@@ -517,12 +429,72 @@ function inProgressAndNext(f: SpanFacts, add: Add, firstReq: Msg | undefined, la
     if (lead) add('In progress', `Last report: ${lead}`);
   }
 
+  add('Next step', nextStep(f, latestReq, open));
+}
+
+/** The assistant's stated next move in a sentence ("Now let me update README.md to reference DEVELOPMENT.md:"), as an instruction ("Update README.md to reference DEVELOPMENT.md"). */
+const INTENT = /^(?:(?:now|next|then|first|so|ok(?:ay)?|great|perfect|good|alright)[,!]?\s+)?(?:let me|let's|i'll|i will|i need to|i'm going to|i am going to|i should|we need to|we'll)\s+(?:now\s+|also\s+|first\s+)?(.{8,200}?)[.:!]?$/i;
+
+/** The last stated intent of `text`, as an instruction, if it states one. */
+export function intentOf(text: string): string | undefined {
+  for (const s of splitSentences(text).map(stripMarker).reverse()) {
+    if (s.endsWith('?') || CODE_LIKE.test(s)) continue;
+    const m = INTENT.exec(s.trim());
+    if (m) return m[1]!.replace(/^\w/, (x) => x.toUpperCase()).replace(/[\s:.]+$/, '');
+  }
+  return undefined;
+}
+
+/** How the span's last tool call ended, for the next step: `cmd` -> outcome, or the tool and its path. */
+function lastCallSaid(c: CallFact): string {
+  const input = (c.call.input && typeof c.call.input === 'object' ? c.call.input : {}) as Record<string, unknown>;
+  const pattern = c.info.kind === 'search' && typeof input.pattern === 'string' ? ` \`${shortenWhole(input.pattern, 60)}\`${c.info.paths[0] ? ' in' : ''}` : '';
+  const what = c.info.command ? `\`${shortenWhole(displayCommand(c.info.command), 100)}\`` : `${c.call.name}${pattern}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
+  // a search says what it found (the Findings line has the hits)
+  const found = c.info.kind === 'search' || c.info.command ? /\b(found no match|listed nothing|\d+ (?:hits?|entries|entry)|matched \(\d+ lines with context\))/.exec(findingOf(c, 1) ?? '')?.[1] : undefined;
+  const how = !c.result || c.repaired ? 'no result (interrupted)' : c.failed ? `failed: ${wholeLine(c.errorLine ?? 'error')}` : found ?? 'ok';
+  return `${what} -> ${how}`;
+}
+
+/**
+ * The one next action, from the last user request and the last unfinished action: the user's
+ * newest message when nothing answered it; a host's feedback (a Stop hook that blocked the end of
+ * the turn), said as the host's, never as the user's; the work under way when the span ends in
+ * a tool loop (the open todo item, else the assistant's last stated intent, else the latest
+ * request, with how the last call ended); only when the span ends on the assistant's own answer,
+ * its stated next move or waiting for the user.
+ */
+function nextStep(f: SpanFacts, latestReq: Msg | undefined, open: Array<{ text: string; status: string }>): string {
+  const lastA = f.assistantTexts[f.assistantTexts.length - 1];
+  const lastU = f.userTexts[f.userTexts.length - 1];
+  const lastCall = f.calls[f.calls.length - 1];
+  const lastHost = f.hostTexts[f.hostTexts.length - 1];
+  const agentSeq = Math.max(lastA?.seq ?? -1, lastCall?.seq ?? -1);
+  const req = latestReq ? distillRequest(latestReq.text, GOAL_CHARS).replace(/[.!]$/, '') : undefined;
+  const todo = open.find((t) => /progress/i.test(t.status)) ?? open[0];
+  if (lastU && lastU.seq > agentSeq && !(lastHost && lastHost.seq > lastU.seq)) {
+    if (isSubstantiveRequest(lastU.text)) return `Answer the user's latest message: ${distillRequest(lastU.text, GOAL_CHARS)}`;
+    if (req) return `Continue the latest request: ${req} (the user then said "${leadSentences(lastU.text, 80)}").`;
+  }
+  if (lastHost && lastHost.seq > agentSeq) {
+    const said = lastHost.text.split('\n').map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim()).filter((l) => l.length >= 8 && !/^(?:\w+(?::\S+)? hook (?:feedback|error)|Running\b)/i.test(l));
+    const line = said.find((l) => /\b(?:cannot|can't|must|please|fix|failed|error|required|not allowed|blocked)\b/i.test(l)) ?? said[0];
+    return `The host's ${lastHost.source} answered the end of the turn${line ? ` ("${shortenWhole(line, 160)}")` : ''}: act on it${req ? `, then continue the latest request: ${req}` : ''}.`;
+  }
+  // the span ends inside a tool loop: the last thing the agent did was a call, or a stated intent with no answer yet
+  const said = lastA && (!lastU || lastA.seq > lastU.seq) ? lastA.text : undefined;
+  const intent = said ? intentOf(said) : undefined;
+  const inLoop = !!lastCall && (!lastA || lastCall.seq >= lastA.seq) && (!lastU || lastCall.seq > lastU.seq);
+  if (inLoop || (intent && lastA!.seq === agentSeq && /:\s*$/.test(lastA!.text))) {
+    const ended = lastCall && inLoop ? ` (the span ended with ${lastCallSaid(lastCall)})` : '';
+    if (todo) return `Continue the open todo item: ${shortenWhole(todo.text, ITEM_CHARS)}${ended}.`;
+    if (intent) return `Continue the work under way: ${intent}${ended}.`;
+    if (req) return `Continue the latest request: ${req}${ended}.`;
+  }
+  if (todo) return `Continue the open todo item: ${shortenWhole(todo.text, ITEM_CHARS)}`;
   const nextSentence = lastA ? splitSentences(lastA.text).map(stripMarker).reverse().find((s) => NEXT.test(s) && !s.endsWith('?') && s.length <= ITEM_CHARS) : undefined;
-  const lastUserIsNew = lastU && (!lastA || lastU.seq > lastA.seq);
-  if (lastUserIsNew && isSubstantiveRequest(lastU.text)) add('Next step', `Answer the user's latest message: ${distillRequest(lastU.text, GOAL_CHARS)}`);
-  else if (lastUserIsNew && latestReq) add('Next step', `Continue with the latest request (the user then said "${leadSentences(lastU.text, 80)}").`);
-  else if (open.length) add('Next step', `Continue the open todo item: ${shortenWhole(open.find((t) => /progress/i.test(t.status))?.text ?? open[0]!.text, ITEM_CHARS)}`);
-  else if (nextSentence) add('Next step', nextSentence.replace(/:$/, '.'));
-  else if (lastA && DONE.test(lastA.text)) add('Next step', "The work was reported complete; wait for the user's next request.");
-  else if (lastA) add('Next step', "The latest request was answered; wait for the user's next request.");
+  if (nextSentence) return nextSentence.replace(/:$/, '.');
+  if (lastA && DONE.test(lastA.text)) return "The work was reported complete; wait for the user's next request.";
+  if (lastA) return "The latest request was answered; wait for the user's next request.";
+  return req ? `Continue the latest request: ${req}.` : '';
 }

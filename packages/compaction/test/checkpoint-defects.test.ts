@@ -61,9 +61,13 @@ describe('errors and commands (Codex shell_command)', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain('error[E0308]: mismatched types');
     expect(errors[0]).toContain('fixed by changing `src/list_utils.rs`; it then passed');
-    expect(t).not.toMatch(/rg -n/);
+    // the search that found nothing is a finding, neither an error nor a command that matters
+    expect([...errors, ...section(t, 'Commands')].join('\n')).not.toMatch(/rg -n/);
+    expect(section(t, 'Findings')).toContain('- `rg -n "def flatten" src` found no match.');
+    expect(section(t, 'Findings')).toContain('- `ls src` 2 entries: lib.rs, list_utils.rs.');
     expect(t).not.toMatch(/Exit code: 0/);
-    expect(section(t, 'Commands')).toEqual(['- `cargo test` -> ok: test result: ok. 29 passed; 0 failed; 0 ignored']);
+    // the outcome is the count, its zero counts left out
+    expect(section(t, 'Commands')).toEqual(['- `cargo test` -> ok: test result: ok. 29 passed']);
   });
 
   it('a failing run of one test file is fixed when the whole suite then passes (and the other way round)', async () => {

@@ -126,8 +126,9 @@ describe('extractive budget sharing', () => {
     expect(meter.countText(out.text)).toBeLessThanOrEqual(1200);
     expect(out.text).toContain('`npm test` -> failed (exit 1): FAIL src/theme.test.ts');
     expect(out.text).toContain('`npm test` failed: FAIL src/theme.test.ts -> followed by changes to `src/theme.ts`');
-    // grep's exit 1 is "no match": neither an error nor a command that matters
-    expect(out.text).not.toContain('grep');
+    // grep's exit 1 is "no match": neither an error nor a command that matters, a finding
+    expect(out.text).toContain('## Findings\n- `grep -n "console" src/theme.ts` found no match.');
+    expect(out.text.split('## Findings')[0]).not.toContain('grep');
     expect(out.text).toContain('- `src/theme.ts` (modified)');
     expect(out.text).toContain('## Next step\n- Next I will update the light theme.');
     // the newest instructions survive, the oldest go first
