@@ -15,7 +15,7 @@ export const CHECKPOINT_SECTIONS = [
   { heading: 'Findings', holds: 'what the tool calls established, one line each: what a file read holds, what a search found (file:line) or that it found nothing, the state a status check showed' },
   { heading: 'Files', holds: 'the files that exist at the end (created or modified; deleted or renamed ones said so), then the files read' },
   { heading: 'In progress', holds: 'the latest request and the work under way when the span ended, with open todo items' },
-  { heading: 'Next step', holds: 'the one next action: the last stated plan, an open todo item or the pending request' },
+  { heading: 'Next step', holds: "the one next action: when the span ends inside a tool loop, the work under way (the open todo item, the last stated intent, how the last call ended); else the user's pending request or the last stated plan; a host's injected text (hook feedback, notifications) is the host's, never the user's words" },
 ] as const;
 
 /** A checkpoint section heading. */

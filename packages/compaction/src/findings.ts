@@ -24,24 +24,25 @@ const TOTAL_LINES = /^(?:Total output lines: (\d+)|\.\.\. \((\d+) more lines not
 const LINE_NO = /^\s*(\d+)(?:→|\t)/;
 
 /** The output a tool result holds without its host wrapping: lines, with the length it states when truncated. */
-export function resultLines(text: string): { lines: string[]; numbered: boolean; more?: number } {
+export function resultLines(text: string): { lines: string[]; numbered: boolean; more?: number; total?: number } {
   const body = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '');
   const lines: string[] = [];
   let numbered = 0;
   let more: number | undefined;
+  let total: number | undefined;
   for (const raw of body.split('\n')) {
     const t = raw.trim();
     if (!t || WRAPPER_LINE.test(t) || t.includes(PRUNE_MARKER)) continue;
     const m = TOTAL_LINES.exec(t);
     if (m) {
-      const n = Number(m[1] ?? m[2] ?? m[3]);
-      if (n) more = m[1] ? n : (more ?? 0) + n;
+      if (m[1]) total = Number(m[1]);
+      else if (m[2] ?? m[3]) more = (more ?? 0) + Number(m[2] ?? m[3]);
       continue;
     }
     if (LINE_NO.test(raw)) numbered++;
     lines.push(raw.replace(LINE_NO, '').replace(/\s+$/, ''));
   }
-  return { lines, numbered: numbered > 0 && numbered >= lines.length / 2, ...(more !== undefined ? { more } : {}) };
+  return { lines, numbered: numbered > 0 && numbered >= lines.length / 2, ...(more !== undefined ? { more } : {}), ...(total !== undefined ? { total } : {}) };
 }
 
 /** `a, b, c` of at most `max` names, then "and N more". */
@@ -141,14 +142,15 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
   if (c.resultText.startsWith(MASK_MARKER)) return undefined;
   const kind = c.info.kind;
   if (kind === 'todo' || kind === 'task' || kind === 'web' || kind === 'write' || kind === 'edit' || kind === 'patch') return undefined;
-  const { lines, numbered, more } = resultLines(c.resultText);
+  const { lines, more, total } = resultLines(c.resultText);
+  // how much of the file the result shows: all of it, or a part of a longer output
+  const extent = total !== undefined ? ` (${total} lines, output truncated)` : more !== undefined ? ` (${lines.length} lines read, ${more} more)` : lines.length >= 2 ? ` (${lines.length} lines)` : '';
   const input = (typeof c.call.input === 'object' && c.call.input ? c.call.input : {}) as Record<string, unknown>;
   if (kind === 'read' && c.info.paths[0]) {
     const p = c.info.paths[0];
     const from = Number(input.offset ?? input.start_line ?? 0);
-    const range = from > 1 && numbered ? ` (from line ${from})` : '';
-    const size = more !== undefined ? ` (${lines.length + more} lines, ${lines.length} read)` : lines.length >= 2 ? ` (${lines.length} lines)` : '';
-    return `\`${p}\`${range}${size} ${fileGist(p, lines, lim)}.`;
+    const range = from > 1 ? ` (from line ${from})` : '';
+    return `\`${p}\`${range}${extent} ${fileGist(p, lines, lim)}.`;
   }
   if (kind === 'search') {
     const what = [input.pattern, input.query, input.glob].find((v) => typeof v === 'string') as string | undefined;
@@ -172,8 +174,7 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
     if (search) return `\`${shown}\` ${searchGist(lines, !/grep|rg|ag|ack/.test(search), more, lim, /\s-[ABC]\s*\d|\s--(?:after-|before-)?context\b/.test(cmd))}.`;
     const read = c.info.reads?.[0];
     if (read && c.info.reads!.length === 1) {
-      const size = more !== undefined ? ` (${lines.length + more} lines, truncated)` : lines.length >= 2 ? ` (${lines.length} lines)` : '';
-      return `\`${read}\`${size} ${fileGist(read, lines, lim)} (\`${brief(shown, 60)}\`).`;
+      return `\`${read}\`${extent} ${fileGist(read, lines, lim)} (\`${brief(shown, 60)}\`).`;
     }
     if (!lines.length) return undefined;
     return `\`${shown}\` -> ${lines.length === 1 ? `"${brief(lines[0]!, 140)}"` : `${lines.length} lines, first "${brief(lines[0]!, 100)}"`}.`;

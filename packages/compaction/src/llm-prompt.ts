@@ -1,5 +1,5 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
-import { analyzeSpan } from './analyze.js';
+import { analyzeSpan, cleanUserText, hostInjected } from './analyze.js';
 import { CHECKPOINT_SECTIONS } from './checkpoint-format.js';
 import { SummarizerError } from './errors.js';
 import type { TokenMeter } from './tokens.js';
@@ -55,7 +55,9 @@ function clip(s: string, max: number): string {
 
 /** One surface node as transcript text for the model (reasoning left out, tool results clipped to `resultChars`). */
 export function renderNode(n: SurfaceNode, resultChars: number): string {
-  const role = n.type === 'user/message' ? 'user' : n.type === 'assistant/message' ? 'assistant' : n.type === 'tool/result' ? 'tool' : 'system';
+  // what a host put on the user's side (a Stop hook's feedback) is labelled as the host's, so the model never takes it as the user's request
+  const host = n.type === 'user/message' ? hostInjected(cleanUserText(n.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'))) : undefined;
+  const role = host ? `host (${host}, not the user)` : n.type === 'user/message' ? 'user' : n.type === 'assistant/message' ? 'assistant' : n.type === 'tool/result' ? 'tool' : 'system';
   const parts: string[] = [];
   for (const b of n.content) {
     if (b.type === 'reasoning') continue; // never summarize hidden reasoning

@@ -97,3 +97,13 @@ describe('next step: host-injected text is never the user, a task under way is n
     expect(/## Next step\n- (.*)/.exec(t)![1]).toMatch(/; wait for the user's next request\.$/);
   });
 });
+
+describe('what an LLM summarizer is given', () => {
+  it("a Stop hook's feedback is labelled as the host's, never as the user's", async () => {
+    const { renderNode } = await import('../src/llm-prompt.js');
+    const b = new LogBuilder().user('Stop hook feedback:\n[stop.sh]: Cannot exit with unstaged changes.').user('Please also update the changelog.');
+    const [hook, user] = b.log.surface();
+    expect(renderNode(hook!, 1000)).toMatch(/^### host \(Stop hook, not the user\)\nStop hook feedback:/);
+    expect(renderNode(user!, 1000)).toMatch(/^### user\n/);
+  });
+});
