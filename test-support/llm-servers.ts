@@ -1157,12 +1157,21 @@ export function hashedEmbedding(text: string, dimensions: number): number[] {
 
 /**
  * A stand-in for a multilingual model: each word found in `glossary` (lower case) is replaced by its
- * entry (English words, or '' to drop it) before {@link hashedEmbedding}, so a text and its
+ * entry (English words, or '' to drop it), and the words of `drop` (stop words: a model's vector is
+ * carried by content words) are left out, before {@link hashedEmbedding}; so a text and its
  * translation get close vectors as far as the glossary reaches. Not a model either: what it aligns
  * is what the glossary says.
  */
-export function glossaryEmbedding(glossary: Readonly<Record<string, string>>): (text: string, dimensions: number) => number[] {
-  return (text, dimensions) => hashedEmbedding(text.toLowerCase().replace(/[\p{L}\p{N}]+/gu, (w) => glossary[w] ?? w), dimensions);
+export function glossaryEmbedding(glossary: Readonly<Record<string, string>>, drop: ReadonlySet<string> = new Set()): (text: string, dimensions: number) => number[] {
+  const word = (w: string) => (drop.has(w) ? '' : w);
+  return (text, dimensions) =>
+    hashedEmbedding(
+      text
+        .toLowerCase()
+        .replace(/[\p{L}\p{N}]+/gu, (w) => (drop.has(w) ? '' : (glossary[w] ?? w)))
+        .replace(/[\p{L}\p{N}]+/gu, word),
+      dimensions,
+    );
 }
 
 /**

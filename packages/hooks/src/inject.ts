@@ -7,7 +7,8 @@
  *   {@link NOTES_SHARE} of it;
  * - per prompt (hosts whose prompt hook can add context): the few frames (at most 3) that pass the
  *   mind's per-prompt floor (`promptFloor`, the mind's prompt-floor.ts: half of the prompt's topic
- *   words, BM25 within 0.7 of the best hit's), not already given in this session, within
+ *   words, BM25 within 0.7 of the best hit's; with the embeddings plug-in also a cosine floor on
+ *   the prompt's vector, prompt-vector.ts), not already given in this session, within
  *   `HIVE_MIND_PROMPT_RECALL_TOKENS` (default 300; 0 turns it off).
  *
  * Tokens are counted with the mind's conservative estimate (estimate.ts), so a budget holds in

@@ -5,7 +5,7 @@
  *   personal mind, in one token budget (inject.ts), returned as `additionalContext`; then, with a
  *   team connection whose cache is stale, a detached background `team sync` (team-sync.ts);
  * - `user-prompt-submit`: recall for the prompt (inject.ts; hosts that can add context to a
- *   prompt print it), then save the prompt as a temporary frame (expires after 72 h), plus
+ *   prompt print it; with the embeddings plug-in also by the prompt's vector, prompt-vector.ts), then save the prompt as a temporary frame (expires after 72 h), plus
  *   each durable statement in it ("remember that ...", "I prefer ...") as its own frame with
  *   importance classified, and its standing instruction and stated values by the rules of
  *   `mind import` (mind `userFacts`) that no durable statement already holds;
@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
 import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, userFacts, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { promptVector, type PromptVector } from './prompt-vector.js';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { saveCaptures } from './capture.js';
@@ -48,6 +49,8 @@ export interface LifecycleOptions {
   busyTimeoutMs?: number;
   /** argv of a background team sync a SessionStart may start (team-sync.ts); none when absent. */
   teamSyncCommand?: readonly string[];
+  /** Where a problem that does not fail the event goes (the runner: one line in the hook log). */
+  log?: (line: string) => void;
 }
 
 export { DEFAULT_RECALL_TOKENS, DEFAULT_PROMPT_RECALL_TOKENS, recallBudget, promptRecallBudget } from './inject.js';
@@ -85,7 +88,7 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
     }
     case 'user-prompt-submit': {
       // recall first: the frames this prompt is about to save must not come back as its context
-      const out = promptRecall(input, env, busy);
+      const out = await promptRecall(input, env, busy, opts.log);
       userPromptSubmit(input, env, now(), busy);
       return out;
     }
@@ -143,26 +146,28 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
   return text ? { additionalContext: text } : {};
 }
 
-/** The per-prompt recall (inject.ts): frames about the prompt that this session was not given yet. */
-function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
+/**
+ * The per-prompt recall (inject.ts): frames about the prompt that this session was not given yet;
+ * with the embeddings plug-in, also the frames near the prompt's vector (prompt-vector.ts, bounded
+ * in time; the lexical side alone when the endpoint fails).
+ */
+async function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): Promise<LifecycleOutput> {
   const budget = Math.max(0, promptRecallBudget(env) - FRAME_RESERVE);
   const prompt = input.prompt?.trim();
   if (!budget || !prompt) return {};
   const query = prompt.slice(0, 1000);
+  const sources = sourcesFor(input, env);
+  const vec: PromptVector = await promptVector(sources, query, env, busy);
+  if (vec.error) log?.(`embeddings: ${vec.error}; this prompt's recall used words only`);
   const recalled = recallBlocks(
-    sourcesFor(input, env),
+    sources,
     budget,
     givenIds(env, input.host, input.sessionId),
     (m, budgetTokens, exclude) => {
-      try {
-        return m.recall({ query, budgetTokens, promptFloor: true, header: false, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0 });
-      } catch (e) {
-        // a prompt with no searchable word recalls nothing
-        if ((e as { code?: string }).code === 'EMPTY_QUERY') return { text: '', tokens: 0, frames: [], droppedByScan: [], omitted: 0 };
-        throw e;
-      }
+      const hits = m.promptHits(query, { exclude, minCosine: vec.minCosine, ...(vec.vector ? { queryVector: vec.vector } : {}) });
+      return m.recall({ query, hits, budgetTokens, promptFloor: true, header: false, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0 });
     },
-    openReadonly(busy),
+    (path) => Mind.open(path, { busyTimeoutMs: busy, readonly: true, ...(vec.embeddings ? { embeddings: vec.embeddings } : {}) }),
   );
   recordGiven(env, input.host, input.sessionId, recalled.ids, false);
   return recalled.text ? { additionalContext: frameInjection([{ body: recalled.text }]) } : {};

@@ -120,7 +120,7 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookInputError('stdin JSON is not an object');
     const input: LifecycleInput = adapter.normalize(event, redactJson(payload).value);
     const { runLifecycle, cleanupMinds } = await import('./lifecycles.js');
-    const lopts = { env, now: opts.now, ...(opts.teamSyncCommand ? { teamSyncCommand: opts.teamSyncCommand } : {}) };
+    const lopts = { env, now: opts.now, log: (m: string) => void logHookLine(logPath, host, event, m), ...(opts.teamSyncCommand ? { teamSyncCommand: opts.teamSyncCommand } : {}) };
     const ctx: HookContext = {
       env,
       now: opts.now ?? (() => new Date()),

@@ -69,7 +69,7 @@ export function promptFloor(ctx: StoreContext, prompt: string, hits: readonly Se
  * stand-in model (not a real one: README "Recall per prompt"). A cosine depends on the model: set
  * `HIVE_MIND_PROMPT_MIN_COSINE` after running the bench against your endpoint.
  */
-export const PROMPT_MIN_COSINE = 0.5;
+export const PROMPT_MIN_COSINE = 0.4;
 /** A vector hit's cosine relative to the best vector hit's, at least (a frame far behind the nearest is not about the same thing). */
 export const PROMPT_MIN_COSINE_RATIO = 0.9;
 

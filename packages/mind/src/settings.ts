@@ -7,7 +7,7 @@
  */
 
 /** How a variable's value is checked. */
-export type EnvKind = 'positive-int' | 'non-negative-int' | 'flag';
+export type EnvKind = 'positive-int' | 'non-negative-int' | 'flag' | 'number';
 
 /** One environment override. */
 export interface EnvSetting {
@@ -39,7 +39,22 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_NOTES_AUTO_CONSOLIDATE', kind: 'flag', def: false, what: 'notes auto-consolidation', onInvalid: 'default' },
   { name: 'HIVE_MIND_TEAM_SYNC_AGE_MIN', kind: 'positive-int', def: 15, what: 'team cache age after which SessionStart syncs in the background, minutes', onInvalid: 'default' },
   { name: 'HIVE_MIND_HERMES_COMPACT_ON_STOP', kind: 'flag', def: false, what: 'Hermes compaction from the Stop hook', onInvalid: 'default' },
+  { name: 'HIVE_MIND_PROMPT_EMBED_TIMEOUT_MS', kind: 'positive-int', max: 60_000, def: 1500, what: "per-prompt recall: time limit of the prompt's embedding request, ms", onInvalid: 'default' },
+  // the default is prompt-floor.ts PROMPT_MIN_COSINE (kept equal by test/settings.test.ts)
+  { name: 'HIVE_MIND_PROMPT_MIN_COSINE', kind: 'number', min: -1, max: 1, def: 0.4, what: 'per-prompt recall: cosine floor of the vector side', onInvalid: 'default' },
 ];
+
+/**
+ * The value of a numeric override of {@link ENV_SETTINGS} in `env`: the variable's value when
+ * usable, else the setting's default. Throws `Error` for a name not in the table or a flag.
+ */
+export function envNumber(env: NodeJS.ProcessEnv, name: string): number {
+  const setting = ENV_SETTINGS.find((s) => s.name === name);
+  if (!setting || setting.kind === 'flag') throw new Error(`${name} is not a numeric setting of ENV_SETTINGS`);
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '' || envProblem(setting, raw)) return setting.def as number;
+  return Number(raw);
+}
 
 /** A variable set to a value its reader cannot use. */
 export interface EnvProblem {
@@ -59,6 +74,7 @@ export function envProblem(setting: EnvSetting, raw: string | undefined): EnvPro
   const v = Number(raw);
   const lo = setting.min ?? (setting.kind === 'positive-int' ? 1 : 0);
   const hi = setting.max ?? Number.MAX_SAFE_INTEGER;
+  if (setting.kind === 'number') return Number.isFinite(v) && v >= lo && v <= hi ? undefined : { name: setting.name, value: raw, problem: `must be a number from ${lo} to ${hi} (${setting.what}); ${then}` };
   if (Number.isInteger(v) && v >= lo && v <= hi) return undefined;
   const want = setting.min !== undefined || setting.max !== undefined ? `an integer from ${lo} to ${hi}` : setting.kind === 'positive-int' ? 'a positive integer' : 'a non-negative integer';
   return { name: setting.name, value: raw, problem: `must be ${want} (${setting.what}); ${then}` };

@@ -43,7 +43,7 @@ function pendingRows(ctx: StoreContext, model: string, limit: number, ids?: read
     () =>
       ctx
         .stmt(
-          `SELECT f.id, f.content, f.content_hash FROM frames f WHERE f.quarantined = 0 ${only}
+          `SELECT f.id, f.content, f.content_hash FROM frames f WHERE f.quarantined = 0 AND f.importance != 'temporary' ${only}
              AND NOT EXISTS (SELECT 1 FROM frame_vectors v WHERE v.frame_id = f.id AND v.model = ?) ORDER BY f.id LIMIT ?`,
         )
         .all(...(ids ? [JSON.stringify(ids)] : []), model, limit) as Array<{ id: number; content: string; content_hash: string }>,
@@ -53,7 +53,7 @@ function pendingRows(ctx: StoreContext, model: string, limit: number, ids?: read
 function countPending(ctx: StoreContext, model: string): number {
   return ctx.guard(
     () =>
-      (ctx.stmt('SELECT count(*) AS n FROM frames f WHERE f.quarantined = 0 AND NOT EXISTS (SELECT 1 FROM frame_vectors v WHERE v.frame_id = f.id AND v.model = ?)').get(model) as { n: number }).n,
+      (ctx.stmt("SELECT count(*) AS n FROM frames f WHERE f.quarantined = 0 AND f.importance != 'temporary' AND NOT EXISTS (SELECT 1 FROM frame_vectors v WHERE v.frame_id = f.id AND v.model = ?)").get(model) as { n: number }).n,
   );
 }
 
@@ -69,7 +69,9 @@ function storeVectors(ctx: StoreContext, model: string, rows: ReadonlyArray<{ id
 
 /**
  * Embed frames that have no vector for the configured model (only `ids` when given: a save's
- * frames), oldest first, `batchSize` per request and per transaction, at most `limit`. Quarantined frames are never sent. Never throws for the
+ * frames), oldest first, `batchSize` per request and per transaction, at most `limit`. Quarantined
+ * frames are never sent; temporary ones (captured prompts: they expire, and search leaves them out)
+ * are not embedded. Never throws for the
  * endpoint: an error stops the backfill and is reported (`error`), what was stored stays.
  */
 export async function embedPendingFrames(ctx: StoreContext, cfg: ResolvedEmbeddings, opts: { limit?: number; ids?: readonly number[]; signal?: AbortSignal } = {}): Promise<EmbedReport> {

@@ -155,3 +155,41 @@ describe('embeddings plug-in (OpenAI-compatible /v1/embeddings on a loopback ser
     m.close();
   });
 });
+
+describe('one query vector for several minds, and the per-prompt floor with vectors', () => {
+  it('embedQuery embeds once (with the backfill, never temporary frames); searchHybrid and promptHits then make no request', async () => {
+    const m = Mind.open(path, { embeddings: cfg() });
+    const db = m.save({ content: 'the database is postgres 16' }).id;
+    m.save({ content: 'Deploys run from the deploy/ folder with helm' });
+    m.save({ content: 'which database do we use', kind: 'prompt', importance: 'temporary' });
+    const q = await m.embedQuery('database postgres', { backfill: 8 });
+    expect(q.vector).toBeInstanceOf(Float32Array);
+    expect(q.embedded).toBe(2);
+    expect(server.embeddingRequests).toHaveLength(1);
+    expect(server.embeddingRequests[0]!.body.input).toEqual(['database postgres', 'the database is postgres 16', 'Deploys run from the deploy/ folder with helm']);
+    const r = await m.searchHybrid('database postgres', { queryVector: q.vector! });
+    expect(r.ranking).toBe('hybrid');
+    expect(r.hits[0]!.id).toBe(db);
+    // the lexical floor first; the vector side adds only what passes the cosine floor, nothing excluded
+    expect(m.promptHits('which database do we use?', { queryVector: q.vector! }).map((h) => h.id)).toEqual([db]);
+    expect(m.promptHits('which database do we use?', { queryVector: q.vector!, exclude: [db] })).toEqual([]);
+    expect(m.promptHits('run it again', { queryVector: q.vector!, minCosine: -1 })).toEqual([]);
+    expect(() => m.promptHits('database', { minCosine: 2 })).toThrow(/minCosine/);
+    expect(server.embeddingRequests).toHaveLength(1);
+    m.close();
+  });
+
+  it('a time limit shorter than the configured one bounds the request; the failure is an error, not a throw', async () => {
+    const hang = await startEmbeddingsServer({ fallback: { fault: { kind: 'hang' } } });
+    try {
+      const m = Mind.open(path, { embeddings: { baseUrl: hang.v1Url, model: 'embed-test' } });
+      m.save({ content: 'the database is postgres 16' });
+      const q = await m.embedQuery('database', { timeoutMs: 200 });
+      expect(q).toEqual({ embedded: 0, error: expect.stringMatching(/no answer within 200 ms/) });
+      expect((m.database.prepare('SELECT count(*) AS n FROM frame_vectors').get() as { n: number }).n).toBe(0);
+      m.close();
+    } finally {
+      await hang.close();
+    }
+  });
+});

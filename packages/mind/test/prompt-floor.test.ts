@@ -67,3 +67,15 @@ describe('per-prompt floor and conversation context', () => {
     expect(r.frames.map((f) => f.content)).toEqual(['The footer turns yellow above 70%']);
   });
 });
+
+describe('the cosine floor setting', () => {
+  it('HIVE_MIND_PROMPT_MIN_COSINE defaults to PROMPT_MIN_COSINE; a bad value is a problem naming it, and the default is used', async () => {
+    const { ENV_SETTINGS, envNumber, envProblems, PROMPT_MIN_COSINE } = await import('@hive-mind/mind');
+    expect(ENV_SETTINGS.find((s) => s.name === 'HIVE_MIND_PROMPT_MIN_COSINE')!.def).toBe(PROMPT_MIN_COSINE);
+    expect(envNumber({}, 'HIVE_MIND_PROMPT_MIN_COSINE')).toBe(PROMPT_MIN_COSINE);
+    expect(envNumber({ HIVE_MIND_PROMPT_MIN_COSINE: '0.62' }, 'HIVE_MIND_PROMPT_MIN_COSINE')).toBe(0.62);
+    expect(envNumber({ HIVE_MIND_PROMPT_MIN_COSINE: 'high' }, 'HIVE_MIND_PROMPT_MIN_COSINE')).toBe(PROMPT_MIN_COSINE);
+    expect(envProblems({ HIVE_MIND_PROMPT_MIN_COSINE: '1.5' })[0]).toMatchObject({ name: 'HIVE_MIND_PROMPT_MIN_COSINE', problem: expect.stringMatching(/must be a number from -1 to 1/) });
+    expect(envNumber({ HIVE_MIND_PROMPT_EMBED_TIMEOUT_MS: '250' }, 'HIVE_MIND_PROMPT_EMBED_TIMEOUT_MS')).toBe(250);
+  });
+});
