@@ -1,6 +1,7 @@
 import { analyzeQuery, type AnalyzedQuery } from './analyze.js';
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
+import { statedRange, type StatedRange } from './query-dates.js';
 import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type Row, type SearchHit, type SearchOptions } from './frame.js';
 
 /**
@@ -24,6 +25,8 @@ export const ANSWER_WEIGHT = 0.7;
 export const COVERAGE_WEIGHT = 0.2;
 /** Weight of the relevance of the frame's conversation among the candidates (README "Ranking"). */
 export const SESSION_WEIGHT = 0.1;
+/** Bonus of a frame stated (`createdAt`) in the time the query names ("on 3 June, 2023", "yesterday"; query-dates.ts). */
+export const STATED_WEIGHT = 0.3;
 /** A word in at least this many frames is "frequent": not scored when the query has rarer terms (README "Ranking"). */
 export const FREQUENT_DOCS = 1000;
 /** How many of the best candidates have their conversation neighbours looked up. */
@@ -130,7 +133,7 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
     const byId = new Map((best.length ? (ctx.stmt(pick).all(JSON.stringify(best.map((h) => h.id))) as Row[]) : []).map((r) => [r.id, r]));
     const rows = best.flatMap((h) => (byId.has(h.id) ? [{ ...byId.get(h.id)!, bm25: h.bm25 }] : []));
     const neighbours = neighbourMap(ctx, rows);
-    return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words }).slice(0, limit);
+    return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words, stated: statedRange(query, now) }).slice(0, limit);
   });
 }
 
@@ -165,6 +168,8 @@ export interface RankContext {
   neighbours?: ReadonlyMap<number, Neighbours>;
   /** The query's words, for `SearchHit.matched`. */
   words?: readonly string[];
+  /** The time the query names: frames stated (`created_at`) in it rank up. */
+  stated?: StatedRange;
 }
 
 /** Share of `words` found in `text` (lower case; a word counts when its first max(4, n - 2) characters occur, so plurals and tenses match). */
@@ -180,7 +185,8 @@ export function matchedShare(text: string, words: readonly string[]): number {
  * Order candidates by the blended score of README "Ranking": BM25 relevance (normalized over the
  * candidates) smoothed with the relevance of the turn's neighbours (more from a question just
  * before it), the share of the query's words it holds, the relevance of its conversation among the
- * candidates, importance and recency; exact lookups first. Pure: the same rows give the same order.
+ * candidates, a bonus when it was stated in the time the query names, importance and recency; exact
+ * lookups first. Pure: the same rows give the same order.
  */
 export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>, now: Date, rc: RankContext = {}): SearchHit[] {
   const maxRel = rows.reduce((m, r) => Math.max(m, -r.bm25), 0);
@@ -208,6 +214,10 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
       let score = (w.relevance * rel + w.importance * IMPORTANCE_WEIGHT[r.importance] + w.recency * recency) / total;
       score += COVERAGE_WEIGHT * (words.length ? matched : 0);
       if (maxConversation > 0) score += (SESSION_WEIGHT * conversation.get(conversationOf(r))!) / maxConversation;
+      if (rc.stated) {
+        const t = Date.parse(r.created_at);
+        if (t >= rc.stated.from && t < rc.stated.to) score += STATED_WEIGHT;
+      }
       if (exact.length) {
         const lower = r.content.toLowerCase();
         score += exact.filter((e) => lower.includes(e)).length / exact.length;
