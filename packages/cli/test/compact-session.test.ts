@@ -52,6 +52,28 @@ describe('hive-mind sessions', () => {
   });
 });
 
+describe('hive-mind sessions: files that are not sessions', () => {
+  it('lists each under "not listed" with the reason; with --json they go to stderr and stdout stays the array', async () => {
+    const h = setup();
+    const notes = join(dirname(h.cc), 'notes.jsonl');
+    copyFileSync(h.cc, notes);
+    age(notes, 500);
+    const human = await h.cli(['sessions']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(
+      `not listed (1):\n  ~${notes.slice(h.home.length)}: not a session file of Claude Code: its name is not <session id>.jsonl with a UUID as the id, and Claude Code resumes only such files (claude --resume takes a UUID or the title of one of them)\n`,
+    );
+    expect(human.stdout).toMatch(new RegExp(`^Claude Code +${CC_ID} `));
+    const json = await h.cli(['sessions', '--json']);
+    expect(JSON.parse(json.stdout).map((r: { path: string }) => r.path)).not.toContain(notes);
+    expect(json.stderr).toBe(`~${notes.slice(h.home.length)}: not a session file of Claude Code: its name is not <session id>.jsonl with a UUID as the id, and Claude Code resumes only such files (claude --resume takes a UUID or the title of one of them)\n`);
+    // a folder whose only file is not a session says both
+    rmSync(h.cc);
+    const only = await h.cli(['sessions', '--host', 'claude-code']);
+    expect(only.stdout).toMatch(new RegExp(`^no Claude Code session for ${h.cwd} \\(--all lists every project\\)\nnot listed \\(1\\):\n  ~.*notes\\.jsonl: not a session file of Claude Code: `));
+  });
+});
+
 describe('hive-mind compact --session: bad input', () => {
   it('no session for this folder: exit 2 naming the folder, nothing written', async () => {
     const h = setup();

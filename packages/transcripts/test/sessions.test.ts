@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostVersionProblem, listSessions, resolveSession, sessionActivity, SessionLookupError, sessionRoots } from '@hive-mind/transcripts';
+import { hostVersionProblem, listSessions, resolveSession, scanSessions, sessionActivity, SessionLookupError, sessionRoots } from '@hive-mind/transcripts';
 import { age, CC_ID, CODEX_ID, homeWithSessions as makeHome, PI_ID } from './session-homes.js';
 
 const homeWithSessions = () => makeHome(roots);
@@ -45,6 +45,63 @@ describe('listSessions: the hosts\' own session folders', () => {
     const rows = listSessions({ cwd: h.cwd, host: 'claude-code', env: h.env });
     expect(rows.find((r) => r.path === bad)).toMatchObject({ id: '11111111-2222-3333-4444-555555555555', problem: expect.stringMatching(/^unreadable: not JSONL/) });
     expect(rows.find((r) => r.path === h.cc)?.problem).toBeUndefined();
+  });
+});
+
+describe('scanSessions: files in a session folder that are not sessions are reported, not skipped', () => {
+  it("names each file the host would not take, with the host's own rule, and lists the sessions as before", () => {
+    const h = homeWithSessions();
+    const ccDir = join(h.cc, '..');
+    // real session bytes under names and places the hosts do not take
+    const ccNotes = join(ccDir, 'notes.jsonl');
+    copyFileSync(h.cc, ccNotes);
+    const ccPrefixed = join(ccDir, `copy-of-${CC_ID}.jsonl`);
+    copyFileSync(h.cc, ccPrefixed);
+    const ccStray = join(h.home, '.claude', 'projects', 'stray.jsonl');
+    copyFileSync(h.cc, ccStray);
+    writeFileSync(join(ccDir, `${CC_ID}.jsonl.hive-mind-backup-20261201T000000Z`), readFileSync(h.cc)); // our backup: not named like a session
+    const codexNoId = join(h.codex, '..', 'rollout-2026-11-30T06-25-50.jsonl');
+    copyFileSync(h.codex, codexNoId);
+    const codexFlat = join(h.home, '.codex', 'sessions', `rollout-2026-11-30T06-25-50-${CODEX_ID.replace(/^0/, '1')}.jsonl`);
+    copyFileSync(h.codex, codexFlat);
+    const piOther = join(h.pi, '..', 'my-renamed-session.jsonl'); // pi takes any name whose first line is its header
+    copyFileSync(h.pi, piOther);
+    const piNotes = join(h.pi, '..', 'scratch.jsonl');
+    writeFileSync(piNotes, '{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"hi"}}\n');
+    const hermesOther = join(h.hermes, '..', 'notes.json');
+    writeFileSync(hermesOther, '{"session_id": "x"}');
+    for (const f of [ccNotes, ccPrefixed, ccStray, codexNoId, codexFlat, piOther, piNotes, hermesOther]) age(f, 500);
+
+    const all = scanSessions({ env: h.env });
+    expect(all.sessions.map((r) => r.path).sort()).toEqual([h.cc, h.codex, h.pi, piOther, h.hermes].sort());
+    expect(all.notSessions).toEqual(
+      [
+        { host: 'claude-code', path: ccPrefixed, reason: 'not a session file of Claude Code: its name is not <session id>.jsonl with a UUID as the id, and Claude Code resumes only such files (claude --resume takes a UUID or the title of one of them)' },
+        { host: 'claude-code', path: ccNotes, reason: expect.stringMatching(/^not a session file of Claude Code: its name is not <session id>\.jsonl/) },
+        { host: 'claude-code', path: ccStray, reason: 'not a session file of Claude Code: it is not in a project folder (projects/<folder>/), where Claude Code keeps each session' },
+        { host: 'codex', path: codexNoId, reason: 'not a session file of Codex: its name is not rollout-<time>-<UUID>.jsonl, the only name Codex lists and resumes' },
+        { host: 'codex', path: codexFlat, reason: 'not a session file of Codex: it is not in a sessions/YYYY/MM/DD/ folder, where Codex looks for its rollouts' },
+        { host: 'pi', path: piNotes, reason: 'not a session file of pi: its first line is not a pi session header ({"type":"session","id":...}), so pi neither lists nor opens it' },
+        { host: 'hermes', path: hermesOther, reason: 'not a session file of Hermes: its name is not session_<id>.json, the name of the session logs hermes-agent writes' },
+      ].sort((a, b) => a.path.localeCompare(b.path)),
+    );
+
+    // for one folder: the files of that folder's project folders, and Codex files whose head records it
+    const here = scanSessions({ cwd: h.cwd, env: h.env });
+    expect(here.sessions.map((r) => r.path)).toEqual([h.cc, h.codex, h.pi, piOther]);
+    expect(here.notSessions.map((f) => f.path).sort()).toEqual([ccNotes, ccPrefixed, codexNoId, codexFlat, piNotes].sort());
+    expect(scanSessions({ cwd: h.root, env: h.env }).notSessions).toEqual([]);
+    expect(listSessions({ cwd: h.cwd, env: h.env })).toEqual(here.sessions);
+  });
+
+  it('a lookup that finds nothing says which file named like it is not a session, and why', () => {
+    const h = homeWithSessions();
+    copyFileSync(h.cc, join(h.cc, '..', 'notes.jsonl'));
+    expect(() => resolveSession('notes', { env: h.env })).toThrow(/^no session "notes" of any host \(run hive-mind sessions --all to list them\); .*notes\.jsonl: not a session file of Claude Code: its name is not <session id>\.jsonl/);
+    rmSync(h.cc);
+    rmSync(h.codex);
+    rmSync(h.pi);
+    expect(() => resolveSession('latest', { cwd: h.cwd, env: h.env })).toThrow(/; 1 file there named like sessions is not \(.*notes\.jsonl: not a session file of Claude Code/);
   });
 });
 

@@ -5,11 +5,12 @@ import { CHECKPOINT_PREAMBLE, knownModelWindow, TokenMeter } from '@hive-mind/co
 import {
   compactionCounts,
   HOST_TABLE,
-  listSessions,
   readTranscriptFile,
   recordedModel,
+  scanSessions,
   sessionActivity,
   SESSION_HOSTS,
+  type NotASessionFile,
   type ResumeCommand,
   type SessionFile,
   type SessionHost,
@@ -110,6 +111,12 @@ function tilde(p: string, home: string): string {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** The files named like sessions that are not, one line each: `<file>: not a session file of <host>: <reason>`. */
+function renderNotSessions(files: NotASessionFile[], env: NodeJS.ProcessEnv): string {
+  const home = env.HOME || homedir();
+  return files.map((f) => `${tilde(f.path, home)}: ${f.reason}\n`).join('');
+}
+
 /** The human listing: one block of two lines per session. */
 function render(rows: SessionRow[], env: NodeJS.ProcessEnv, more: number): string {
   const now = Date.now();
@@ -137,7 +144,9 @@ interface SessionsOptions {
 /**
  * `hive-mind sessions`: the hosts' recent sessions for this folder (or every project with
  * `--all`), newest first, with what each weighs (surface tokens against the model's window
- * when the file tells it), its compactions so far and whether a host is writing it now.
+ * when the file tells it), its compactions so far and whether a host is writing it now; then
+ * the files in the hosts' session folders named like sessions that are not, each with the
+ * reason (`--json`: on stderr, stdout keeping the array of sessions).
  * Exit 0 even when nothing is found (the listing says so); 2 for bad flags.
  */
 export function register(program: Command): void {
@@ -155,21 +164,22 @@ export function register(program: Command): void {
       if (!/^\d+$/.test(o.limit) || Number(o.limit) < 1) throw new CliError(`--limit must be a positive integer, got ${JSON.stringify(o.limit)}`, 2);
       const env = process.env;
       const cwd = o.all ? undefined : resolve(o.cwd ?? process.cwd());
-      const found = listSessions({ ...(host ? { host } : {}), ...(cwd !== undefined ? { cwd } : {}), env });
+      const { sessions: found, notSessions } = scanSessions({ ...(host ? { host } : {}), ...(cwd !== undefined ? { cwd } : {}), env });
       const shown = found.slice(0, Number(o.limit));
       const meter = new TokenMeter();
       const rows: SessionRow[] = [];
       for (const s of shown) rows.push(await sessionRow(s, meter, env));
       if (o.json) {
+        // stdout stays the array of sessions; the files that are not sessions are said on stderr
         printJson(rows);
+        process.stderr.write(renderNotSessions(notSessions, env));
         return;
       }
       if (!rows.length) {
         const which = host ? HOST_TABLE[host].name : 'Claude Code, Codex, pi or Hermes';
         process.stdout.write(`no ${which} session ${cwd !== undefined ? `for ${cwd}` : 'found'}${cwd !== undefined ? ' (--all lists every project)' : ''}\n`);
-        return;
-      }
-      process.stdout.write(render(rows, env, found.length - shown.length));
-      process.stdout.write(`compact the newest in place: hive-mind compact --session latest${host ? ` --host ${host}` : ''}\n`);
+      } else process.stdout.write(render(rows, env, found.length - shown.length));
+      if (notSessions.length) process.stdout.write(`not listed (${notSessions.length}):\n${renderNotSessions(notSessions, env).replace(/^/gm, '  ')}`);
+      if (rows.length) process.stdout.write(`compact the newest in place: hive-mind compact --session latest${host ? ` --host ${host}` : ''}\n`);
     });
 }

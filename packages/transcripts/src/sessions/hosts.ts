@@ -41,8 +41,14 @@ export interface SessionHostSpec {
   root(env: NodeJS.ProcessEnv): string;
   /** Folder depth of the session files under the root (files deeper or shallower are not sessions). */
   depth: number;
+  /** How the host's session files end (`.jsonl`, `.json`): a file so named that is not a session is reported, not skipped silently. */
+  ext: string;
   /** True for a file name that is a session file of this host. */
   isSessionFile(name: string): boolean;
+  /** Why a file named `name` (ending in {@link ext}) is not a session of this host: the host's own naming rule. */
+  nameProblem: string;
+  /** Why a file ending in {@link ext} above the session depth is not a session: where the host looks instead. */
+  placeProblem: string;
   /** The session id from a file name, when the name holds one. */
   idFromName(name: string): string | undefined;
   /** The project folder name for a working directory, when the host groups sessions per project (null: not grouped). */
@@ -60,6 +66,9 @@ function home(env: NodeJS.ProcessEnv): string {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+// codex-rs `rollout/list.rs` `parse_timestamp_uuid_from_filename`: `rollout-`, a timestamp, `-`, a UUID, `.jsonl`
+const CODEX_ROLLOUT = /^rollout-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
 /** `s` quoted for a POSIX shell when it needs it. */
 export function shellQuote(s: string): string {
@@ -79,17 +88,22 @@ function command(argv: string[], cwd?: string, note?: string): ResumeCommand {
  *   Claude Code's docs, "Claude Code settings": CLAUDE_CONFIG_DIR moves every file it keeps).
  *   `claude --resume <id>` looks the session up in the project folder of the current
  *   directory, so it runs from the session's cwd. Known: 1.x and 2.x (real files from 2.1.14
- *   and 2.1.332 in shared/data/transcripts).
+ *   and 2.1.332 in shared/data/transcripts). Only `<UUID>.jsonl` files are sessions: with a file
+ *   `notes.jsonl` in the project folder, 2.1.332's `claude -p --resume notes` answers "Provided value
+ *   "notes" is not a UUID and does not match any session title", and a `custom-title` record inside
+ *   such a file is not found either (tried with the pinned binary; a UUID-named file's title is).
  * - Codex: `$CODEX_HOME` (default `~/.codex`) `/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`,
  *   first line `session_meta {id, cwd, cli_version}` (codex-rs `rollout/recorder.rs`, observed
- *   with 0.171.0); `codex resume <id>` (and `codex exec resume <id> <prompt>`, from
+ *   with 0.171.0; the name is parsed by `rollout/list.rs` `parse_timestamp_uuid_from_filename`,
+ *   which skips any other name, and a session is found by the UUID in its name); `codex resume <id>` (and `codex exec resume <id> <prompt>`, from
  *   `codex exec resume --help` of 0.171.0) finds a session by id wherever it was started.
  *   Known: the `{timestamp, type, payload}` rollout lines of 0.x.
  * - pi: `$PI_CODING_AGENT_DIR` (default `~/.pi/agent`) `/sessions/--<cwd>--/<time>_<id>.jsonl`,
  *   the cwd without its leading separator and with `/`, `\` and `:` replaced by `-` (pi-mono
  *   `packages/coding-agent` `getAgentDir`/`getSessionDirForCwd` and docs/session.md); the header
- *   entry `{type: 'session', version, id, timestamp, cwd}`; `pi --session <file>` opens one
- *   file. `PI_CODING_AGENT_SESSION_DIR` replaces the sessions folder (the lookup order pi-link
+ *   entry `{type: 'session', version, id, timestamp, cwd}`; any `*.jsonl` whose first line is
+ *   that header is a session, whatever its name (`session-manager.ts` `isValidSessionFile`);
+ *   `pi --session <file>` opens one file. `PI_CODING_AGENT_SESSION_DIR` replaces the sessions folder (the lookup order pi-link
  *   documents after pi's: that variable, then a `sessionDir` in settings.json, which is not
  *   read here). Known: session format versions 1 to 3 (docs/session.md "Session Version").
  * - Hermes: `$HERMES_HOME` (default `~/.hermes`) `/sessions/session_<id>.json` (hermes-agent
@@ -103,7 +117,10 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
     name: 'Claude Code',
     root: (env) => join(env.CLAUDE_CONFIG_DIR || join(home(env), '.claude'), 'projects'),
     depth: 1,
-    isSessionFile: (n) => n.endsWith('.jsonl') && UUID.test(n),
+    ext: '.jsonl',
+    isSessionFile: (n) => UUID_JSONL.test(n),
+    nameProblem: 'its name is not <session id>.jsonl with a UUID as the id, and Claude Code resumes only such files (claude --resume takes a UUID or the title of one of them)',
+    placeProblem: 'it is not in a project folder (projects/<folder>/), where Claude Code keeps each session',
     idFromName: (n) => basename(n, '.jsonl'),
     projectDir: (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-'),
     versions: ['1.0.0', '3.0.0'],
@@ -115,11 +132,11 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
     name: 'Codex',
     root: (env) => join(env.CODEX_HOME || join(home(env), '.codex'), 'sessions'),
     depth: 3,
-    isSessionFile: (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'),
-    idFromName: (n) => {
-      const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(n);
-      return m?.[1];
-    },
+    ext: '.jsonl',
+    isSessionFile: (n) => CODEX_ROLLOUT.test(n),
+    nameProblem: 'its name is not rollout-<time>-<UUID>.jsonl, the only name Codex lists and resumes',
+    placeProblem: 'it is not in a sessions/YYYY/MM/DD/ folder, where Codex looks for its rollouts',
+    idFromName: (n) => CODEX_ROLLOUT.exec(n)?.[1],
     projectDir: null,
     versions: ['0.1.0', '1.0.0'],
     versionLabel: (v) => `Codex ${v}`,
@@ -130,7 +147,10 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
     name: 'pi',
     root: (env) => env.PI_CODING_AGENT_SESSION_DIR || join(env.PI_CODING_AGENT_DIR || join(home(env), '.pi', 'agent'), 'sessions'),
     depth: 1,
+    ext: '.jsonl',
     isSessionFile: (n) => n.endsWith('.jsonl'),
+    nameProblem: 'its name does not end in .jsonl',
+    placeProblem: "it is not in a project folder (sessions/--<folder>--/), where pi looks for a folder's sessions (pi --session FILE still opens it)",
     idFromName: (n) => {
       const m = UUID.exec(n);
       return m?.[0];
@@ -145,7 +165,10 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
     name: 'Hermes',
     root: (env) => join(env.HERMES_HOME || join(home(env), '.hermes'), 'sessions'),
     depth: 0,
+    ext: '.json',
     isSessionFile: (n) => n.startsWith('session_') && n.endsWith('.json'),
+    nameProblem: 'its name is not session_<id>.json, the name of the session logs hermes-agent writes',
+    placeProblem: 'it is not directly in the sessions folder',
     idFromName: (n) => basename(n, '.json').slice('session_'.length),
     projectDir: null,
     versions: null,

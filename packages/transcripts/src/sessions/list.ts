@@ -24,6 +24,18 @@ export interface SessionFile {
   problem?: string;
 }
 
+/**
+ * A file in a host's session folder, named like its session files (the host's extension), that
+ * is not a session of that host: listed with the reason instead of skipped without a word.
+ */
+export interface NotASessionFile {
+  host: SessionHost;
+  /** Absolute path of the file. */
+  path: string;
+  /** Why the host does not take it as a session (its naming rule, where it looks, or the file's first record). */
+  reason: string;
+}
+
 /** What to list. */
 export interface ListOptions {
   /** Only this host. */
@@ -67,6 +79,18 @@ function headLines(path: string): string[] {
     const lines = text.split('\n');
     if (n === buf.length) lines.pop();
     return lines.filter((l) => l.trim());
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first line of a file, read from at most its first 64 KiB (pi's header line is far shorter). */
+function firstLine(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8').split('\n', 1)[0]!;
   } finally {
     closeSync(fd);
   }
@@ -143,50 +167,82 @@ export function readSessionHead(host: SessionHost, path: string): SessionHead {
   return head;
 }
 
-/** Files `depth` folders below `dir` whose names pass `keep` (unreadable folders are skipped). */
-function filesAt(dir: string, depth: number, keep: (name: string) => boolean): string[] {
+/** A file found under a host's root: its path and how many folders below the root it is. */
+interface Found {
+  path: string;
+  name: string;
+  depth: number;
+}
+
+/** Files ending in `ext` at most `depth` folders below `dir` (unreadable folders are skipped). */
+function filesUnder(dir: string, depth: number, ext: string, at = 0): Found[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const out: string[] = [];
+  const out: Found[] = [];
   for (const n of names) {
     const p = join(dir, n);
-    if (depth > 0) {
+    if (n.endsWith(ext)) out.push({ path: p, name: n, depth: at });
+    else if (at < depth) {
       try {
-        if (statSync(p).isDirectory()) out.push(...filesAt(p, depth - 1, keep));
+        if (statSync(p).isDirectory()) out.push(...filesUnder(p, depth, ext, at + 1));
       } catch {
         /* gone or unreadable */
       }
-    } else if (keep(n)) out.push(p);
+    }
   }
   return out;
 }
 
+/** The first record of a pi file, when it parses and is not pi's session header; undefined otherwise. */
+function piNotSession(path: string): string | undefined {
+  let first: string;
+  try {
+    first = firstLine(path);
+  } catch {
+    return undefined;
+  }
+  if (!first.trim()) return undefined;
+  let rec: unknown;
+  try {
+    rec = JSON.parse(first);
+  } catch {
+    return undefined; // not JSON at all: listed as a session with its problem (it may be one being written)
+  }
+  const r = rec as Rec | null;
+  if (r && typeof r === 'object' && r.type === 'session' && typeof r.id === 'string') return undefined;
+  return 'its first line is not a pi session header ({"type":"session","id":...}), so pi neither lists nor opens it';
+}
+
 /**
- * The sessions the hosts keep, newest first (by last modification). With `cwd`, only those
- * started in that folder: Claude Code and pi by their per-project folder (and the recorded
- * cwd), Codex by the `cwd` of `session_meta`; Hermes records no folder, so its sessions are
- * listed only without `cwd`, or with `host: 'hermes'`. A file whose head cannot be read is
- * listed with `problem` set, never fatal.
+ * The sessions the hosts keep, newest first (by last modification), and the files in their
+ * session folders that are named like sessions but are not ({@link NotASessionFile}, in path
+ * order). With `cwd`, only those of that folder: Claude Code and pi by their per-project
+ * folder (and the recorded cwd), Codex by the `cwd` of `session_meta` (a file whose head
+ * records no cwd of this folder is not reported for it); Hermes records no folder, so its
+ * sessions are listed only without `cwd`, or with `host: 'hermes'`. A session file whose head
+ * cannot be read is listed with `problem` set, never fatal.
  */
-export function listSessions(opts: ListOptions = {}): SessionFile[] {
+export function scanSessions(opts: ListOptions = {}): { sessions: SessionFile[]; notSessions: NotASessionFile[] } {
   const env = opts.env ?? process.env;
   const want = opts.cwd === undefined ? undefined : real(opts.cwd);
   const out: SessionFile[] = [];
+  const notSessions: NotASessionFile[] = [];
   for (const host of opts.host ? [opts.host] : SESSION_HOSTS) {
     const spec = HOST_TABLE[host];
     const root = spec.root(env);
-    let files: string[];
+    let files: Found[];
     if (want !== undefined && spec.projectDir) {
       const dirs = new Set([spec.projectDir(want), spec.projectDir(resolve(opts.cwd!))]);
-      files = [...dirs].flatMap((d) => filesAt(join(root, d), 0, spec.isSessionFile));
+      files = [...dirs].flatMap((d) => filesUnder(join(root, d), 0, spec.ext).map((f) => ({ ...f, depth: spec.depth })));
     } else if (want !== undefined && host === 'hermes' && opts.host !== 'hermes') {
       continue;
-    } else files = filesAt(root, spec.depth, spec.isSessionFile);
-    for (const path of files) {
+    } else files = filesUnder(root, spec.depth, spec.ext);
+    for (const found of files) {
+      const { path } = found;
       let st;
       try {
         st = statSync(path);
@@ -194,7 +250,15 @@ export function listSessions(opts: ListOptions = {}): SessionFile[] {
         continue;
       }
       if (!st.isFile()) continue;
-      const f: SessionFile = { host, id: spec.idFromName(path.slice(path.lastIndexOf('/') + 1)) ?? path, path, mtimeMs: st.mtimeMs, size: st.size };
+      const misplaced = found.depth !== spec.depth ? spec.placeProblem : !spec.isSessionFile(found.name) ? spec.nameProblem : undefined;
+      const notPi = !misplaced && host === 'pi' ? piNotSession(path) : undefined;
+      if (misplaced || notPi) {
+        // for one folder, a Codex file counts only when its head records that folder
+        if (want !== undefined && host === 'codex' && !recordsCwd(host, path, want)) continue;
+        notSessions.push({ host, path, reason: `not a session file of ${spec.name}: ${misplaced ?? notPi}` });
+        continue;
+      }
+      const f: SessionFile = { host, id: spec.idFromName(found.name) ?? path, path, mtimeMs: st.mtimeMs, size: st.size };
       try {
         const head = readSessionHead(host, path);
         // Claude Code's `--resume <id>` looks the file up by name (a forked session's file holds
@@ -209,7 +273,25 @@ export function listSessions(opts: ListOptions = {}): SessionFile[] {
       out.push(f);
     }
   }
-  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+  return {
+    sessions: out.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path)),
+    notSessions: notSessions.sort((a, b) => a.path.localeCompare(b.path)),
+  };
+}
+
+/** Whether the head of `path` records the working directory `want` (a file that cannot be read records none). */
+function recordsCwd(host: SessionHost, path: string, want: string): boolean {
+  try {
+    const cwd = readSessionHead(host, path).cwd;
+    return !!cwd && real(cwd) === want;
+  } catch {
+    return false;
+  }
+}
+
+/** The sessions of {@link scanSessions}, without the files that are not sessions. */
+export function listSessions(opts: ListOptions = {}): SessionFile[] {
+  return scanSessions(opts).sessions;
 }
 
 /**
@@ -223,17 +305,23 @@ export function listSessions(opts: ListOptions = {}): SessionFile[] {
 export function resolveSession(ref: string, opts: ListOptions = {}): SessionFile {
   const hostName = opts.host ? HOST_TABLE[opts.host].name : 'any host';
   if (ref === 'latest') {
-    const all = listSessions(opts);
+    const { sessions: all, notSessions } = scanSessions(opts);
     if (!all.length) {
       const where = opts.cwd === undefined ? 'anywhere' : `for ${real(opts.cwd)}`;
-      throw new SessionLookupError(`no session of ${hostName} ${where}; looked in ${(opts.host ? [opts.host] : SESSION_HOSTS).map((h) => HOST_TABLE[h].root(opts.env ?? process.env)).join(', ')} (run hive-mind sessions --all to see every project's)`, 'no-session');
+      const skipped = notSessions.length ? `; ${notSessions.length} file${notSessions.length > 1 ? 's' : ''} there named like sessions ${notSessions.length > 1 ? 'are' : 'is'} not (${notSessions.map((f) => `${f.path}: ${f.reason}`).join('; ')})` : '';
+      throw new SessionLookupError(`no session of ${hostName} ${where}; looked in ${(opts.host ? [opts.host] : SESSION_HOSTS).map((h) => HOST_TABLE[h].root(opts.env ?? process.env)).join(', ')} (run hive-mind sessions --all to see every project's)${skipped}`, 'no-session');
     }
     return all[0]!;
   }
-  const all = listSessions({ ...opts, cwd: undefined });
+  const { sessions: all, notSessions } = scanSessions({ ...opts, cwd: undefined });
   let hits = all.filter((s) => s.id === ref);
   if (!hits.length && ref.length >= 8) hits = all.filter((s) => s.id.startsWith(ref));
-  if (!hits.length) throw new SessionLookupError(`no session ${JSON.stringify(ref)} of ${hostName} (run hive-mind sessions --all to list them)`, 'not-found');
+  if (!hits.length) {
+    // a file named after the id that is not a session says why it is not taken
+    const named = notSessions.filter((f) => f.path.slice(f.path.lastIndexOf('/') + 1).includes(ref));
+    const why = named.map((f) => `; ${f.path}: ${f.reason}`).join('');
+    throw new SessionLookupError(`no session ${JSON.stringify(ref)} of ${hostName} (run hive-mind sessions --all to list them)${why}`, 'not-found');
+  }
   if (hits.length > 1) {
     hits = [...hits].sort((a, b) => SESSION_HOSTS.indexOf(a.host) - SESSION_HOSTS.indexOf(b.host) || b.mtimeMs - a.mtimeMs);
     const hosts = new Set(hits.map((s) => s.host));
