@@ -5,7 +5,8 @@
  * earlier backup, an unknown host version) plus `--undo`. Needs the built CLI.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendFileSync, copyFileSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { age, CC_ID, CODEX_ID, homeWithSessions } from '../../transcripts/test/session-homes.js';
 import { runCli } from './helpers.js';
@@ -49,6 +50,98 @@ describe('hive-mind sessions', () => {
     const none = await h.cli(['sessions'], h.root);
     expect(none).toMatchObject({ code: 0, stdout: `no Claude Code, Codex, pi or Hermes session for ${h.root} (--all lists every project)\n` });
     expect((await h.cli(['sessions', '--host', 'cursor'])).stderr).toContain('--host must be one of claude-code, codex, pi, hermes; got "cursor"');
+  });
+});
+
+describe('compaction backups: the retention rule', () => {
+  const compactions = async (h: ReturnType<typeof setup>, budgets: number[], extra: string[][] = []) => {
+    const out: Array<{ at: string; backup: string; tokensBefore: number; tokensAfter: number; stdout: string; stderr: string }> = [];
+    for (const [i, b] of budgets.entries()) {
+      const r = await h.cli(['compact', '--session', 'latest', '--budget', String(b), ...(extra[i] ?? [])]);
+      expect(r.code, r.stderr).toBe(0);
+      const rec = readFileSync(`${h.cc}.hive-mind-compactions`, 'utf8').trim().split('\n').at(-1)!;
+      out.push({ ...JSON.parse(rec), stdout: r.stdout, stderr: r.stderr });
+    }
+    return out;
+  };
+
+  it('keeps the backups of the newest N compactions; --undo walks back that far, then says the older one was pruned', async () => {
+    const h = setup();
+    const pristine = readFileSync(h.cc);
+    const [a, b, c] = await compactions(h, [12000, 5000, 2500], [[], [], ['--keep-backups', '2']]);
+    expect(a!.stdout).not.toContain('removed');
+    expect(c!.stdout).toContain(`  removed 1 older backup (`);
+    expect(c!.stdout).toContain(`; the newest 2 compactions keep theirs, --keep-backups or HIVE_MIND_COMPACT_KEEP_BACKUPS to change): ${a!.backup}\n`);
+    expect(existsSync(a!.backup)).toBe(false);
+    expect(readFileSync(b!.backup)).not.toEqual(pristine);
+    expect(existsSync(c!.backup)).toBe(true);
+    const records = readFileSync(`${h.cc}.hive-mind-compactions`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.backup, typeof r.pruned])).toEqual([
+      [a!.backup, 'string'],
+      [b!.backup, 'undefined'],
+      [c!.backup, 'undefined'],
+    ]);
+    const afterFirst = readFileSync(b!.backup);
+    expect((await h.cli(['compact', '--undo', '--session', CC_ID])).code).toBe(0);
+    expect((await h.cli(['compact', '--undo', '--session', CC_ID])).code).toBe(0);
+    expect(readFileSync(h.cc)).toEqual(afterFirst);
+    const u3 = await h.cli(['compact', '--undo', '--session', CC_ID]);
+    expect(u3.code).toBe(2);
+    expect(u3.stderr).toMatch(new RegExp(`the compaction made at ${a!.at}.* can no longer be undone: its backup .* was removed at .*, when the retention rule pruned older backups .*; nothing restored\n$`));
+    expect(readFileSync(h.cc)).toEqual(afterFirst);
+  });
+
+  it('the default keeps 5; HIVE_MIND_COMPACT_KEEP_BACKUPS sets it; bad values are refused before anything is written', async () => {
+    const h = setup();
+    const bad = await runCli(['compact', '--session', 'latest', '--budget', '3000'], { cwd: h.cwd, env: { HOME: h.home, HIVE_MIND_COMPACT_KEEP_BACKUPS: 'abc' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('hive-mind: HIVE_MIND_COMPACT_KEEP_BACKUPS="abc" must be a positive integer (compaction backups kept per session file (the newest compactions\' backups; compact --undo walks back that far)); it is refused (the command fails until it is fixed)\n');
+    expect((await h.cli(['compact', '--session', 'latest', '--budget', '3000', '--keep-backups', '0'])).stderr).toBe('hive-mind: --keep-backups must be a positive integer (the newest compaction\'s backup is always kept), got "0"\n');
+    expect((await h.cli(['compact', h.cc, '--budget', '3000', '--out', join(h.root, 'x.jsonl'), '--keep-backups', '2'])).code).toBe(2);
+    expect(backupsOf(h.cc)).toEqual([]);
+    // five earlier compactions, as their records and backups would be (real files, digests that match)
+    const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+    const earlier: string[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const backup = `${h.cc}.hive-mind-backup-2020010${i}T000000000Z`;
+      const bytes = `earlier state ${i}\n`;
+      writeFileSync(backup, bytes);
+      earlier.push(backup);
+      const rec = { at: `2020-01-0${i}T00:00:00.000Z`, backup, before: { sha256: sha(bytes), size: bytes.length }, after: { sha256: sha(`after ${i}`), size: 7 }, tokensBefore: 100, tokensAfter: 50, summarizer: 'extractive' };
+      appendFileSync(`${h.cc}.hive-mind-compactions`, JSON.stringify(rec) + '\n');
+    }
+    const [first] = await compactions(h, [12000]);
+    expect(first!.stdout).toContain(`removed 1 older backup (0.0 MB; the newest 5 compactions keep theirs, --keep-backups or HIVE_MIND_COMPACT_KEEP_BACKUPS to change): ${earlier[0]}\n`);
+    expect(backupsOf(h.cc)).toHaveLength(5);
+    const env1 = await runCli(['compact', '--session', 'latest', '--budget', '5000', '--json'], { cwd: h.cwd, env: { HOME: h.home, HIVE_MIND_COMPACT_KEEP_BACKUPS: '1' } });
+    expect(env1.code).toBe(0);
+    // --json keeps its keys; the removal is said on stderr
+    expect(JSON.parse(env1.stdout).backup).toBe(join(dirname(h.cc), backupsOf(h.cc)[0]!));
+    expect(env1.stderr).toMatch(/^hive-mind: removed 5 older backups \(/);
+    expect(backupsOf(h.cc)).toHaveLength(1);
+  });
+
+  it('sessions --prune-backups applies the rule to every listed session; --dry-run removes nothing; what is not ours is left alone', async () => {
+    const h = setup();
+    const handMade = `${h.cc}.hive-mind-backup-20200101T000000000Z`;
+    writeFileSync(handMade, 'an earlier backup, named in no record');
+    const [a, b, c] = await compactions(h, [12000, 5000, 2500]);
+    appendFileSync(b!.backup, 'edited by hand'); // no longer the copy its record names
+    const dry = await h.cli(['sessions', '--prune-backups', '--keep-backups', '1', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(
+      `would remove ~${a!.backup.slice(h.home.length)} (${readFileSync(a!.backup).length.toLocaleString('en-US')} bytes, the backup of the compaction at ${a!.at})\n` +
+        `kept ~${b!.backup.slice(h.home.length)}: it is not the copy its compaction record names (its content changed), so it is left alone\n` +
+        `would remove 1 backup (${readFileSync(a!.backup).length.toLocaleString('en-US')} bytes) of 3 sessions; kept 1, the newest 1 compaction of each file (compact --undo walks back that far)\n`,
+    );
+    expect(existsSync(a!.backup)).toBe(true);
+    const real = await h.cli(['sessions', '--prune-backups', '--keep-backups', '1', '--json']);
+    expect(JSON.parse(real.stdout).find((r: { file: string }) => r.file === h.cc)).toMatchObject({ keep: 1, kept: [c!.backup], removed: [{ path: a!.backup }], spared: [{ path: b!.backup }] });
+    expect(existsSync(a!.backup)).toBe(false);
+    expect(existsSync(b!.backup) && existsSync(c!.backup) && existsSync(handMade)).toBe(true);
+    // run again: nothing left to do
+    expect((await h.cli(['sessions', '--prune-backups', '--keep-backups', '1'])).stdout).toContain('removed 0 backups (0 bytes) of 3 sessions; kept 1,');
+    expect((await h.cli(['sessions', '--keep-backups', '1'])).stderr).toBe('hive-mind: --keep-backups applies only with --prune-backups\n');
   });
 });
 

@@ -38,6 +38,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_OPENCLAW_TIMEOUT_MS', kind: 'positive-int', def: 8000, what: 'OpenClaw hook timeout, ms', onInvalid: 'default' },
   { name: 'HIVE_MIND_NOTES_AUTO_CONSOLIDATE', kind: 'flag', def: false, what: 'notes auto-consolidation', onInvalid: 'default' },
   { name: 'HIVE_MIND_TEAM_SYNC_AGE_MIN', kind: 'positive-int', def: 15, what: 'team cache age after which SessionStart syncs in the background, minutes', onInvalid: 'default' },
+  { name: 'HIVE_MIND_COMPACT_KEEP_BACKUPS', kind: 'positive-int', def: 5, what: 'compaction backups kept per session file (the newest compactions\' backups; compact --undo walks back that far)', onInvalid: 'refused' },
   { name: 'HIVE_MIND_HERMES_COMPACT_ON_STOP', kind: 'flag', def: false, what: 'Hermes compaction from the Stop hook', onInvalid: 'default' },
   { name: 'HIVE_MIND_PROMPT_EMBED_TIMEOUT_MS', kind: 'positive-int', max: 60_000, def: 1500, what: "per-prompt recall: time limit of the prompt's embedding request, ms", onInvalid: 'default' },
   // the default is prompt-floor.ts PROMPT_MIN_COSINE (kept equal by test/settings.test.ts)

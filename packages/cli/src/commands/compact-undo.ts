@@ -20,6 +20,8 @@ export interface CompactionRecord {
   tokensAfter: number;
   summarizer: string;
   action?: string;
+  /** ISO time the backup was removed by the retention rule (compact-backups.ts); the record stays as history. */
+  pruned?: string;
 }
 
 /** The record file of a session file (the real target when `file` is a symlink); its name ends in neither `.json` nor `.jsonl`, so no host lists it as a session. */
@@ -123,6 +125,12 @@ export function undoCompaction(file: string, force: boolean): UndoResult {
     }
     rec = last;
     forced = true;
+  }
+  if (rec.pruned) {
+    throw new CliError(
+      `${file}: the compaction made at ${rec.at} can no longer be undone: its backup ${rec.backup} was removed at ${rec.pruned}, when the retention rule pruned older backups (the newest compactions keep theirs: 5 by default, HIVE_MIND_COMPACT_KEEP_BACKUPS or compact --keep-backups N to keep more); nothing restored`,
+      2,
+    );
   }
   let bytes: Buffer;
   try {

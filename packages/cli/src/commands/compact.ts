@@ -35,6 +35,7 @@ import { CliError, printJson } from '../errors.js';
 import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
 import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
 import { fileDigest, lastWrittenByUs, recordCompaction, undoCompaction } from './compact-undo.js';
+import { KEEP_BACKUPS_ENV, keepBackups, pruneBackups, type PruneResult } from './compact-backups.js';
 import { parseHost, sessionWindow } from './sessions.js';
 
 interface CompactCliOptions {
@@ -63,6 +64,7 @@ interface CompactCliOptions {
   cwd?: string;
   force?: boolean;
   undo?: boolean;
+  keepBackups?: string;
 }
 
 /**
@@ -189,6 +191,7 @@ export function register(program: Command): void {
     .option('--cwd <dir>', 'with --session latest: the project folder (default: the current directory)')
     .option('--force', 'with --session: compact even though a host seems to be writing the session (its lock, or a write in the last seconds); with --undo: restore even though the file changed since')
     .option('--undo', 'put back the file as it was before the newest compaction hive-mind made of it (byte for byte; say which one)')
+    .option('--keep-backups <n>', `in place: keep the backups of the newest n compactions of the file, removing older ones (default ${'$'}${KEEP_BACKUPS_ENV} or 5; the newest is always kept)`)
     .option('--window <tokens>', `model context window; the budget is 80% of it (default ${DEFAULT_WINDOW})`)
     .option('--budget <tokens>', 'absolute token budget (threshold); exclusive with --window')
     .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget less the overhead, less what --summary-max takes)')
@@ -312,6 +315,8 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const fixedOverhead = o.overhead === undefined || o.overhead.trim() === '0' ? 0 : int(o.overhead, '--overhead')!;
   // a session is compacted in place unless --out names another file
   const plan = planOutput(file, session ? (o.out ?? file) : o.out, to);
+  if (o.keepBackups !== undefined && !plan.inPlace) throw new CliError('--keep-backups applies only to an in-place compaction (--session, or --out naming the input)', 2);
+  const keep = plan.inPlace ? keepBackups(o.keepBackups) : 0;
 
   let t: Transcript;
   try {
@@ -393,6 +398,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const kind: 'compacted' | 'export' | undefined = result.compacted ? 'compacted' : !result.dryRun && to !== 'same' ? 'export' : result.dryRun ? 'compacted' : undefined;
   let written: { path: string; backup?: string } | undefined;
   let recordProblem: string | undefined;
+  let pruned: PruneResult | undefined;
   if (kind && !result.dryRun) {
     let text: string;
     try {
@@ -419,6 +425,8 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
           summarizer: usedSummarizer ?? 'none',
           ...(result.action ? { action: result.action } : {}),
         });
+        // the retention rule runs only once this compaction is recorded (its backup is then the newest kept)
+        if (!recordProblem) pruned = pruneBackups(file, keep);
       }
     }
   }
@@ -434,8 +442,11 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     session: session ? { host: session.host, id: session.id, path: session.path, resume: HOST_TABLE[session.host].resume(session) } : null,
   };
 
+  const pruneLines = pruned ? pruneReport(pruned) : [];
   if (o.json) {
     printJson(json);
+    // the --json keys stay as documented; what the retention rule removed is said on stderr
+    for (const l of pruneLines) process.stderr.write(`hive-mind: ${l.trim()}\n`);
     await interruptedAfterWrite(ac, written);
     return;
   }
@@ -474,6 +485,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   }
   if (backup) lines.push(`  ${would('would keep a backup of the original', 'backup of the original')}: ${backup}${dry ? '' : ` (to restore: ${restoreCommand(backup, resolve(file))})`}`);
   if (recordProblem) lines.push(`  ${recordProblem}`);
+  lines.push(...pruneLines);
   if (windowFrom) lines.push(`  window ${windowFrom.window} tokens, ${windowFrom.source === 'recorded' ? `recorded by ${HOST_TABLE[session!.host].name}` : `of ${windowFrom.model}`} (--window or --budget to change it)`);
   if (result.compacted || result.dryRun) lines.push(`  took ${json.durationMs} ms`);
   if (json.session) {
@@ -483,6 +495,17 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   }
   process.stdout.write(lines.join('\n') + '\n');
   await interruptedAfterWrite(ac, written);
+}
+
+/** The lines that say what the retention rule removed or spared (none when it did nothing). */
+export function pruneReport(p: PruneResult): string[] {
+  const out: string[] = [];
+  if (p.removed.length) {
+    const mb = (p.removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1);
+    out.push(`  removed ${p.removed.length} older backup${p.removed.length > 1 ? 's' : ''} (${mb} MB; the newest ${p.keep} compactions keep theirs, --keep-backups or ${KEEP_BACKUPS_ENV} to change): ${p.removed.map((r) => r.path).join(', ')}`);
+  }
+  for (const s of p.spared) out.push(`  kept ${s.path} although it is older than the newest ${p.keep}: ${s.reason}`);
+  return out;
 }
 
 /**

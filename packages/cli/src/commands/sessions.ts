@@ -18,6 +18,7 @@ import {
 } from '@hive-mind/transcripts';
 import { CliError, printJson } from '../errors.js';
 import { lastWrittenByUs } from './compact-undo.js';
+import { keepBackups, pruneBackups, type PruneResult } from './compact-backups.js';
 
 /** `--host` value -> host id (`claude` is accepted for `claude-code`). @throws CliError (exit 2) naming the hosts. */
 export function parseHost(v: string | undefined): SessionHost | undefined {
@@ -139,6 +140,35 @@ interface SessionsOptions {
   all?: boolean;
   json?: boolean;
   limit: string;
+  pruneBackups?: boolean;
+  keepBackups?: string;
+  dryRun?: boolean;
+}
+
+/**
+ * `sessions --prune-backups`: the retention rule of compaction backups (compact-backups.ts) over
+ * every session listed (not only the first `--limit`), one line per file that had backups
+ * removed (or, with `--dry-run`, would have), then a total.
+ */
+function pruneCommand(sessions: SessionFile[], o: SessionsOptions, env: NodeJS.ProcessEnv): void {
+  const keep = keepBackups(o.keepBackups, env);
+  const results: PruneResult[] = sessions.map((s) => pruneBackups(s.path, keep, { dryRun: !!o.dryRun }));
+  if (o.json) {
+    printJson(results);
+    return;
+  }
+  const home = env.HOME || homedir();
+  const verb = o.dryRun ? 'would remove' : 'removed';
+  const lines: string[] = [];
+  for (const r of results) {
+    for (const x of r.removed) lines.push(`${verb} ${tilde(x.path, home)} (${fmt(x.bytes)} bytes, the backup of the compaction at ${x.at})`);
+    for (const x of r.spared) lines.push(`kept ${tilde(x.path, home)}: ${x.reason}`);
+  }
+  const n = results.reduce((a, r) => a + r.removed.length, 0);
+  const bytes = results.reduce((a, r) => a + r.removed.reduce((b, x) => b + x.bytes, 0), 0);
+  const kept = results.reduce((a, r) => a + r.kept.length, 0);
+  lines.push(`${verb} ${n} backup${n === 1 ? '' : 's'} (${fmt(bytes)} bytes) of ${sessions.length} session${sessions.length === 1 ? '' : 's'}; kept ${kept}, the newest ${keep} compaction${keep === 1 ? '' : 's'} of each file (compact --undo walks back that far)`);
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 /**
@@ -158,13 +188,18 @@ export function register(program: Command): void {
     .option('--all', "every project's sessions, not only this folder's")
     .option('--limit <n>', 'at most this many sessions (newest first)', '20')
     .option('--json', 'print a JSON array')
+    .option('--prune-backups', "instead of listing: remove the compaction backups of these sessions older than the newest --keep-backups compactions' (the newest is always kept)")
+    .option('--keep-backups <n>', 'with --prune-backups: how many compactions of each file keep their backup (default $HIVE_MIND_COMPACT_KEEP_BACKUPS or 5)')
+    .option('--dry-run', 'with --prune-backups: say what would be removed, remove nothing')
     .action(async (o: SessionsOptions) => {
       const host = parseHost(o.host);
       if (o.all && o.cwd !== undefined) throw new CliError('give --all or --cwd, not both', 2);
+      if (!o.pruneBackups && (o.keepBackups !== undefined || o.dryRun)) throw new CliError(`${o.dryRun ? '--dry-run' : '--keep-backups'} applies only with --prune-backups`, 2);
       if (!/^\d+$/.test(o.limit) || Number(o.limit) < 1) throw new CliError(`--limit must be a positive integer, got ${JSON.stringify(o.limit)}`, 2);
       const env = process.env;
       const cwd = o.all ? undefined : resolve(o.cwd ?? process.cwd());
       const { sessions: found, notSessions } = scanSessions({ ...(host ? { host } : {}), ...(cwd !== undefined ? { cwd } : {}), env });
+      if (o.pruneBackups) return pruneCommand(found, o, env);
       const shown = found.slice(0, Number(o.limit));
       const meter = new TokenMeter();
       const rows: SessionRow[] = [];
