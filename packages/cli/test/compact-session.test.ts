@@ -157,6 +157,7 @@ describe('hive-mind sessions: files that are not sessions', () => {
       `not listed (1):\n  ~${notes.slice(h.home.length)}: not a session file of Claude Code: its name is not <session id>.jsonl with a UUID as the id, and Claude Code resumes only such files (claude --resume takes a UUID or the title of one of them)\n`,
     );
     expect(human.stdout).toMatch(new RegExp(`^Claude Code +${CC_ID} `));
+    expect(human.stdout).toMatch(/\ncompact the newest in place: hive-mind compact --session latest\n$/);
     const json = await h.cli(['sessions', '--json']);
     expect(JSON.parse(json.stdout).map((r: { path: string }) => r.path)).not.toContain(notes);
     expect(json.stderr).toBe(`~${notes.slice(h.home.length)}: not a session file of Claude Code: its name is not <session id>.jsonl with a UUID as the id, and Claude Code resumes only such files (claude --resume takes a UUID or the title of one of them)\n`);

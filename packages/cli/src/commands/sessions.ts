@@ -113,9 +113,9 @@ function tilde(p: string, home: string): string {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The files named like sessions that are not, one line each: `<file>: not a session file of <host>: <reason>`. */
-function renderNotSessions(files: NotASessionFile[], env: NodeJS.ProcessEnv): string {
+function renderNotSessions(files: NotASessionFile[], env: NodeJS.ProcessEnv, indent = ''): string {
   const home = env.HOME || homedir();
-  return files.map((f) => `${tilde(f.path, home)}: ${f.reason}\n`).join('');
+  return files.map((f) => `${indent}${tilde(f.path, home)}: ${f.reason}\n`).join('');
 }
 
 /** The human listing: one block of two lines per session. */
@@ -214,7 +214,7 @@ export function register(program: Command): void {
         const which = host ? HOST_TABLE[host].name : 'Claude Code, Codex, pi or Hermes';
         process.stdout.write(`no ${which} session ${cwd !== undefined ? `for ${cwd}` : 'found'}${cwd !== undefined ? ' (--all lists every project)' : ''}\n`);
       } else process.stdout.write(render(rows, env, found.length - shown.length));
-      if (notSessions.length) process.stdout.write(`not listed (${notSessions.length}):\n${renderNotSessions(notSessions, env).replace(/^/gm, '  ')}`);
+      if (notSessions.length) process.stdout.write(`not listed (${notSessions.length}):\n${renderNotSessions(notSessions, env, '  ')}`);
       if (rows.length) process.stdout.write(`compact the newest in place: hive-mind compact --session latest${host ? ` --host ${host}` : ''}\n`);
     });
 }
