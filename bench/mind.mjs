@@ -11,7 +11,8 @@
 //    same file: the difference is the join with the frame filters, the row fetch and the re-rank.
 //    Then each query as the best of 5 runs (Mind.search and the raw AND-then-OR), which leaves out
 //    the scheduling noise of a machine shared with other work; both are printed.
-// 3. Recall time at 100k frames (no query, and with a query; budget 1500 tokens, estimate meter);
+// 3. Recall time at 100k frames (no query, and with a query beside the Mind.search with limit 40 it
+//    runs; budget 1500 tokens, estimate meter); saveMany's rate at the first 1k frames against its last 5k;
 //    the UserPromptSubmit hook (per-prompt recall + save) as a whole process at 100k frames, against
 //    its floor: a bare node script that opens the same .mind and runs one FTS5 query.
 // 4. 16 processes x 250 saves into one new file: frames found and errors (expected 4000 and 0).
@@ -163,14 +164,20 @@ try {
   const m = Mind.open(big);
   let have = 0;
   const queries = Array.from({ length: 200 }, () => Array.from({ length: 1 + Math.floor(rnd() * 3) }, queryWord).join(' '));
+  // saveMany's rate per batch of 1,000 frames, by the size of the file before the batch
+  const batches = [];
   for (const size of sizes) {
     const tb = performance.now();
     while (have < size) {
       const n = Math.min(1000, size - have);
-      m.saveMany(Array.from({ length: n }, (_, k) => frameOf(have + k)));
+      const inputs = Array.from({ length: n }, (_, k) => frameOf(have + k));
+      const t0 = performance.now();
+      m.saveMany(inputs);
+      batches.push({ from: have, n, ms: performance.now() - t0 });
       have += n;
     }
     const buildS = (performance.now() - tb) / 1000;
+    const filled = have - (sizes[sizes.indexOf(size) - 1] ?? 0);
     const times = [];
     for (const q of queries) {
       const t0 = performance.now();
@@ -195,7 +202,7 @@ try {
       orTimes.push(performance.now() - t0);
     }
     say(
-      `${String(size).padStart(6)} frames: Mind.search p50 ${f1(pct(times, 50))} ms, p95 ${f1(pct(times, 95))} ms | raw FTS5 AND-then-OR p50 ${f1(pct(rawTimes, 50))} ms, p95 ${f1(pct(rawTimes, 95))} ms | raw FTS5 of Mind.search's OR query p50 ${f1(pct(orTimes, 50))} ms, p95 ${f1(pct(orTimes, 95))} ms (Mind.search / that: p95 ${f1(pct(times, 95) / Math.max(0.001, pct(orTimes, 95)))}x) | filled in ${f1(buildS)} s via saveMany`,
+      `${String(size).padStart(6)} frames: Mind.search p50 ${f1(pct(times, 50))} ms, p95 ${f1(pct(times, 95))} ms | raw FTS5 AND-then-OR p50 ${f1(pct(rawTimes, 50))} ms, p95 ${f1(pct(rawTimes, 95))} ms | raw FTS5 of Mind.search's OR query p50 ${f1(pct(orTimes, 50))} ms, p95 ${f1(pct(orTimes, 95))} ms (Mind.search / that: p95 ${f1(pct(times, 95) / Math.max(0.001, pct(orTimes, 95)))}x) | filled in ${f1(buildS)} s via saveMany (${fint(filled / buildS)} frames/s)`,
     );
     // the same queries, each the best of 5 runs: what a query costs without the scheduling noise of a
     // shared machine (single runs above include it); Mind.search beside the raw AND-then-OR query
@@ -223,22 +230,40 @@ try {
       say(`target: Mind.search p95 <= 5 ms at 100k frames: single runs ${pct(times, 95) <= 5 ? 'met' : 'NOT met'} (${f1(pct(times, 95))} ms), best of 5 ${pct(bestMind, 95) <= 5 ? 'met' : 'NOT met'} (${f1(pct(bestMind, 95))} ms)`);
   }
 
+  // saveMany at the first 1,000 frames against its last 5,000 (the file's largest size): the cost a
+  // save adds as the file grows (dedupe, near-duplicate probes, FTS5 segments), as one ratio
+  {
+    const rate = (bs) => bs.reduce((a, b) => a + b.n, 0) / (bs.reduce((a, b) => a + b.ms, 0) / 1000);
+    const first = batches.filter((b) => b.from < 1000);
+    const last = batches.filter((b) => b.from >= have - 5000);
+    say(
+      `saveMany rate, first 1,000 frames: ${fint(rate(first))} frames/s | last ${fint(last.reduce((a, b) => a + b.n, 0))} frames (${fint(last[0].from)} to ${fint(have)}): ${fint(rate(last))} frames/s | last / first ${(rate(last) / rate(first)).toFixed(2)}x`,
+    );
+  }
+
   // 3. recall at the largest size
   say('');
   say(`## recall at ${have} frames (budget 1500 tokens, estimate meter)`);
+  // recall with a query runs Mind.search with limit 40, then renders: timed beside that search on
+  // the same queries in the same loop, so the ratio is what the rendering adds
   const rt = [];
   const rq = [];
+  const rs = [];
   let last;
-  for (let i = 0; i < 30; i++) {
+  let lastQ;
+  for (let i = 0; i < 60; i++) {
     let t0 = performance.now();
     last = m.recall({ budgetTokens: 1500 });
     rt.push(performance.now() - t0);
     t0 = performance.now();
-    m.recall({ budgetTokens: 1500, query: queries[i] });
+    lastQ = m.recall({ budgetTokens: 1500, query: queries[i] });
     rq.push(performance.now() - t0);
+    t0 = performance.now();
+    m.search(queries[i], { limit: 40 });
+    rs.push(performance.now() - t0);
   }
   say(`recall without query: p50 ${f1(pct(rt, 50))} ms, p95 ${f1(pct(rt, 95))} ms (${last.frames.length} frames, ${last.tokens} tokens)`);
-  say(`recall with a query:  p50 ${f1(pct(rq, 50))} ms, p95 ${f1(pct(rq, 95))} ms`);
+  say(`recall with a query:  p50 ${f1(pct(rq, 50))} ms, p95 ${f1(pct(rq, 95))} ms (${lastQ.frames.length} frames, ${lastQ.tokens} tokens) | Mind.search limit 40 (what it runs) p50 ${f1(pct(rs, 50))} ms, p95 ${f1(pct(rs, 95))} ms | recall / search p50 ${f1(pct(rq, 50) / Math.max(0.001, pct(rs, 50)))}x`);
   const st = m.stats();
   say(`file size: ${(statSync(big).size / 1048576).toFixed(1)} MiB for ${st.frames} frames`);
   m.close();

@@ -1,6 +1,6 @@
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
-import { SCOPES, toFrame, type Frame, type Importance, type RecallOptions, type RecallResult, type Row } from './frame.js';
+import { SCOPES, toFrame, type Frame, type RecallOptions, type RecallResult, type Row } from './frame.js';
 import { neutralize } from './neutralize.js';
 import { promptFloor } from './prompt-floor.js';
 import { redactSecrets } from './redact.js';
@@ -50,71 +50,82 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
   if (opts.minMatched !== undefined && !(opts.minMatched >= 0 && opts.minMatched <= 1)) throw new MindError(`recall option \`minMatched\` must be a number in 0..1, got ${opts.minMatched}`, 'INVALID');
   const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
   const nowIso = ctx.now().toISOString();
-  const candidates: Frame[] = [];
+  // a candidate is a frame already read (a search hit) or the id of a live frame of the lists, read
+  // only when the budget reaches it: a budget of a few thousand tokens shows a few dozen of the
+  // hundreds of candidates, and `omitted` counts the rest without reading them
+  const candidates: Array<Frame | number> = [];
   const seen = new Set<number>(opts.exclude ?? []);
   let pending = 0;
   const get = ctx.stmt('SELECT * FROM frames WHERE id = ?');
+  const take = (id: number, kind: string): boolean => {
+    if (seen.has(id)) return false;
+    if (kind === 'pending-note' && pending++ >= maxPending) return false;
+    seen.add(id);
+    return true;
+  };
   const push = (f: Frame) => {
     // a part of a chunked memory stands for the whole memory: its first part
     const head = f.partOf != null ? (get.get(f.partOf) as Row | undefined) : undefined;
     const item = head ? toFrame(head) : f;
-    if (seen.has(item.id) || item.supersededBy != null || item.quarantined) return;
-    if (item.kind === 'pending-note' && pending++ >= maxPending) return;
-    seen.add(item.id);
-    candidates.push(item);
+    if (item.supersededBy != null || item.quarantined || seen.has(item.id)) return;
+    if (take(item.id, item.kind)) candidates.push(item);
   };
   const liveWhere = `quarantined = 0 AND superseded_by IS NULL AND part = 0 AND (expires_at IS NULL OR expires_at > ?) AND scope IN (${scopes.map(() => '?').join(',')})`;
   const hasQuery = opts.query !== undefined && opts.query.trim() !== '';
-  ctx.guard(() => {
-    if (hasQuery && opts.hits) for (const h of opts.hits) push(h);
-    else if (hasQuery) {
-      const hits = searchFrames(ctx, opts.query!, { limit: 40, scopes: [...scopes] });
-      if (opts.promptFloor) for (const h of promptFloor(ctx, opts.query!, hits)) push(h);
-      else for (const h of hits) if (opts.minMatched === undefined || h.matched >= opts.minMatched) push(h);
-    }
-    const byImportance = (imp: Importance, n: number) =>
-      (ctx.stmt(`SELECT * FROM frames WHERE importance = ? AND ${liveWhere} ORDER BY updated_at DESC, id DESC LIMIT ${n}`).all(imp, nowIso, ...scopes) as Row[]).map(toFrame);
-    if (hasQuery && (opts.minMatched !== undefined || opts.promptFloor)) return;
-    for (const f of byImportance('critical', LIST_LIMIT)) push(f);
-    {
-      for (const f of byImportance('important', LIST_LIMIT)) push(f);
-      const kinds = RECALL_NORMAL_KINDS.map((k) => `'${k}'`).join(', ');
-      const normal = ctx.stmt(`SELECT * FROM frames WHERE importance = 'normal' AND kind IN (${kinds}) AND ${liveWhere} ORDER BY created_at DESC, id DESC LIMIT ${LIST_LIMIT}`).all(nowIso, ...scopes) as Row[];
-      for (const r of normal) push(toFrame(r));
-    }
-  });
   const lines: string[] = [];
   const frames: Frame[] = [];
   const droppedByScan: number[] = [];
   let omitted = 0;
   const header = opts.header === false ? '' : RECALL_HEADER + '\n';
   const render = (ls: string[]) => (ls.length ? `${header}${ls.join('\n')}` : '');
-  let used = 0;
-  let misses = 0;
-  for (let ci = 0; ci < candidates.length; ci++) {
-    const f = candidates[ci]!;
-    // stop when even a short line cannot fit, or after many candidates in a row did not fit
-    if (budget - used < 16 || misses >= 32) {
-      omitted += candidates.length - ci;
-      break;
-    }
-    const content = redactSecrets(f.content.replace(/\s+/g, ' ').trim()).text;
-    if (scanThreats(content).length > 0) {
-      droppedByScan.push(f.id);
-      continue;
-    }
-    const line = renderItem(f, neutralize(content), itemChars, f.scope === 'team' ? teamOriginLabel(ctx, f.id) : undefined); // scanned as stored, injected escaped
-    const cost = ctx.config.meter.countText((lines.length ? '' : header) + line + '\n');
-    if (used + cost > budget) {
-      omitted++;
-      misses++;
-      continue;
-    }
-    misses = 0;
-    lines.push(line);
-    frames.push(f);
-    used += cost;
-  }
+  // one read transaction: the lists and the frames read later are one snapshot of the file
+  ctx.guard(() =>
+    ctx.db.transaction(() => {
+      if (hasQuery && opts.hits) for (const h of opts.hits) push(h);
+      else if (hasQuery) {
+        const hits = searchFrames(ctx, opts.query!, { limit: 40, scopes: [...scopes] });
+        if (opts.promptFloor) for (const h of promptFloor(ctx, opts.query!, hits)) push(h);
+        else for (const h of hits) if (opts.minMatched === undefined || h.matched >= opts.minMatched) push(h);
+      }
+      if (!(hasQuery && (opts.minMatched !== undefined || opts.promptFloor))) {
+        const list = (sql: string, ...params: unknown[]) => {
+          for (const r of ctx.stmt(sql).all(...params) as Array<{ id: number; kind: string }>) if (take(r.id, r.kind)) candidates.push(r.id);
+        };
+        const byImportance = `SELECT id, kind FROM frames WHERE importance = ? AND ${liveWhere} ORDER BY updated_at DESC, id DESC LIMIT ${LIST_LIMIT}`;
+        list(byImportance, 'critical', nowIso, ...scopes);
+        list(byImportance, 'important', nowIso, ...scopes);
+        const kinds = RECALL_NORMAL_KINDS.map((k) => `'${k}'`).join(', ');
+        list(`SELECT id, kind FROM frames WHERE importance = 'normal' AND kind IN (${kinds}) AND ${liveWhere} ORDER BY created_at DESC, id DESC LIMIT ${LIST_LIMIT}`, nowIso, ...scopes);
+      }
+      let used = 0;
+      let misses = 0;
+      for (let ci = 0; ci < candidates.length; ci++) {
+        // stop when even a short line cannot fit, or after many candidates in a row did not fit
+        if (budget - used < 16 || misses >= 32) {
+          omitted += candidates.length - ci;
+          break;
+        }
+        const c = candidates[ci]!;
+        const f = typeof c === 'number' ? toFrame(get.get(c) as Row) : c;
+        const content = redactSecrets(f.content.replace(/\s+/g, ' ').trim()).text;
+        if (scanThreats(content).length > 0) {
+          droppedByScan.push(f.id);
+          continue;
+        }
+        const line = renderItem(f, neutralize(content), itemChars, f.scope === 'team' ? teamOriginLabel(ctx, f.id) : undefined); // scanned as stored, injected escaped
+        const cost = ctx.config.meter.countText((lines.length ? '' : header) + line + '\n');
+        if (used + cost > budget) {
+          omitted++;
+          misses++;
+          continue;
+        }
+        misses = 0;
+        lines.push(line);
+        frames.push(f);
+        used += cost;
+      }
+    }).deferred(),
+  );
   let text = render(lines);
   let tokens = ctx.config.meter.countText(text);
   // token counts of concatenations can differ from the sum of the parts: trim until it fits

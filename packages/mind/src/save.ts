@@ -3,7 +3,7 @@ import { IMPORTANCE_RANK, type FrameInput, type Importance, type SaveResult } fr
 import type { StoreContext } from './context.js';
 import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
-import { chunkText, cleanText, contentHash, nearDuplicate, wordSet } from './text.js';
+import { chunkText, cleanText, contentHash, NEAR_DUPLICATE_JACCARD, nearDuplicateOf, wordSet } from './text.js';
 import { validateInput } from './validate.js';
 import { indexText } from './analyze.js';
 
@@ -49,10 +49,24 @@ export function prepareSave(ctx: StoreContext, input: FrameInput, i: number): Pr
 /** Content at most this long (characters) is checked for near-duplicates; longer content by exact hash only. */
 export const NEAR_DUPLICATE_MAX_CHARS = 2000;
 
+/** Frames counted at most per word when the rarity of a new frame's words is probed (see {@link findDuplicate}). */
+const RARITY_PROBE_CAP = 64;
+/** Candidates compared with {@link nearDuplicate} at most, newest first. */
+const NEAR_DUPLICATE_CANDIDATES = 32;
+
 /**
  * A live frame of the same scope, workspace and thread whose content says the same as `content`:
  * the same normalized hash, or (for short single-part content) a near-duplicate by
- * {@link nearDuplicate} among the 8 best BM25 matches holding two of its four longest words.
+ * {@link nearDuplicate} among the newest {@link NEAR_DUPLICATE_CANDIDATES} frames holding two of its
+ * four rarest words.
+ *
+ * Rarity is the number of frames holding a word, counted up to {@link RARITY_PROBE_CAP} (a bounded
+ * FTS5 scan in rowid order: the probe of a frequent word costs no more than a rare one's). A word no
+ * frame holds cannot be shared and is no candidate word; when fewer of the words are held by any
+ * frame than a near-duplicate must share (Jaccard ≥ {@link NEAR_DUPLICATE_JACCARD} over n words
+ * means at least ceil(0.8 × n) shared), there is none and no candidate is read. The candidates are
+ * read newest first and stop at the limit (no BM25 ordering: ranking every frame holding two of the
+ * four longest words scored each frequent word's whole posting list, 15 ms a save at 100k frames).
  */
 function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: string, threadKey: string, workspace: string, near: boolean) {
   type Dup = { id: number; importance: Importance; quarantined: number };
@@ -60,22 +74,34 @@ function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: 
     .stmt('SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? LIMIT 1')
     .get(hash, scope, threadKey, workspace) as Dup | undefined;
   if (same || !near || content.length > NEAR_DUPLICATE_MAX_CHARS) return same;
-  // candidates: frames holding two of the four longest words (long words are the rare ones, and a
-  // near-duplicate shares at least 80% of the words): a few selective AND queries, cheap at 100k frames
-  const words = [...wordSet(indexText(content) ?? content)].filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
+  const segmented = indexText(content);
+  const all = [...wordSet(segmented ?? content)];
+  // words FTS5 can look up as typed (a word with an apostrophe is left out, and counted as possibly shared)
+  const words = all.filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
   if (words.length < 3) return undefined;
-  const longest = words.sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, 4);
+  const probe = ctx.stmt(
+    `SELECT j.value AS word, (SELECT count(*) FROM (SELECT 1 FROM frames_fts WHERE frames_fts MATCH '{content tags} : "' || j.value || '"' LIMIT ${RARITY_PROBE_CAP})) AS n FROM json_each(?) j`,
+  );
+  const held = (probe.all(JSON.stringify(words)) as Array<{ word: string; n: number }>).filter((r) => r.n > 0);
+  // a stored frame's words are wordSet(its content): the bound holds for text that is not segmented
+  if (segmented === null && held.length + (all.length - words.length) < Math.ceil(NEAR_DUPLICATE_JACCARD * all.length - 1e-9)) return undefined;
+  const rarest = held
+    .sort((a, b) => a.n - b.n || b.word.length - a.word.length || (a.word < b.word ? -1 : 1))
+    .slice(0, 4)
+    .map((r) => r.word);
+  if (rarest.length < 2) return undefined;
   const pairs: string[] = [];
-  for (let i = 0; i < longest.length; i++) for (let j = i + 1; j < longest.length; j++) pairs.push(`("${longest[i]}" AND "${longest[j]}")`);
+  for (let i = 0; i < rarest.length; i++) for (let j = i + 1; j < rarest.length; j++) pairs.push(`("${rarest[i]}" AND "${rarest[j]}")`);
   const rows = ctx
     .stmt(
-      `SELECT f.id AS id, f.importance AS importance, f.quarantined AS quarantined, f.content AS content FROM
-         (SELECT rowid AS id FROM frames_fts WHERE frames_fts MATCH ? ORDER BY rank LIMIT 8) t JOIN frames f ON f.id = t.id
-       WHERE f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.parts = 1
-         AND f.importance NOT IN ('temporary', 'deprecated')`,
+      `SELECT f.id AS id, f.importance AS importance, f.quarantined AS quarantined, f.content AS content FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
+       WHERE frames_fts MATCH ? AND f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.parts = 1
+         AND f.importance NOT IN ('temporary', 'deprecated')
+       ORDER BY frames_fts.rowid DESC LIMIT ${NEAR_DUPLICATE_CANDIDATES}`,
     )
     .all(`{content tags} : (${pairs.join(' OR ')})`, scope, threadKey, workspace) as Array<Dup & { content: string }>;
-  return rows.find((r) => nearDuplicate(r.content, content));
+  const isNear = nearDuplicateOf(content);
+  return rows.find((r) => isNear(r.content));
 }
 
 /**

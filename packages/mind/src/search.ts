@@ -86,8 +86,8 @@ export function frameFilters(opts: SearchOptions, now: Date): { sql: string; par
 
 /**
  * Full-text search: see {@link Mind.search}. Candidates are FTS5's own rank-ordered best
- * `4 × max(5 × limit, 50)` matches filtered by the frame filters (a full filtered join when that
- * leaves too few); ids and bm25 only until the final rows are read.
+ * `4 × max(5 × limit, 50)` matches (ids and bm25), of which the first `max(5 × limit, 50)` that pass
+ * the frame filters are read (a full filtered join when the filters leave too few).
  */
 export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptions = {}): SearchHit[] {
   const q = analyzed(query);
@@ -102,7 +102,7 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   // match set larger than what was asked
   const top = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH '${BM25_WEIGHTS}' ORDER BY rank LIMIT ${candidates * 4}`;
   const newest = `SELECT rowid AS id, rank AS bm25 FROM frames_fts WHERE frames_fts MATCH ? AND rank MATCH '${BM25_WEIGHTS}' ORDER BY rowid DESC LIMIT ${candidates * 4}`;
-  const pass = `SELECT f.id FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${filters}`;
+  const pass = `SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${filters}`;
   const pick = 'SELECT f.* FROM frames f WHERE f.id IN (SELECT value FROM json_each(?))';
   const full = `SELECT f.id AS id, bm25(frames_fts, ${COLUMN_WEIGHTS.join(', ')}) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
@@ -119,19 +119,23 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
     let hits = ctx.stmt(topSql).all(match) as Array<{ id: number; bm25: number }>;
     if (onlyFrequent && hits.length === 0) hits = ctx.stmt(newest).all(matchOf(q)) as Array<{ id: number; bm25: number }>;
     const exhausted = hits.length < candidates * 4;
-    // which hits pass the frame filters: ids only (a full row costs ~4x more to read), then the
-    // rows of the best `candidates` of them; the full filtered join only when the filters left too
-    // few of a match set larger than what was asked
-    const passing = (hs: typeof hits) => new Set(hs.length ? (ctx.stmt(pass).pluck().all(JSON.stringify(hs.map((h) => h.id)), ...params) as number[]) : []);
-    const ok = passing(hits.slice(0, candidates));
-    if (ok.size < candidates && hits.length > candidates) for (const id of passing(hits.slice(candidates))) ok.add(id);
-    if (ok.size < candidates && !exhausted && !onlyFrequent) {
-      hits = ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>;
-      for (const h of hits) ok.add(h.id);
+    // the rows of the first `candidates` hits (in rank order) that pass the frame filters: the best
+    // `candidates` hits checked first, then the next ones in chunks of twice what is still missing
+    // (so a filter that drops a few hits costs a few more rows, not all 4 × candidates); the full
+    // filtered join only when the filters left too few of a match set larger than what was asked
+    const byId = new Map<number, Row>();
+    for (let next = 0, size = candidates; byId.size < candidates && next < hits.length; size = 2 * (candidates - byId.size)) {
+      const chunk = hits.slice(next, next + size);
+      next += chunk.length;
+      for (const r of ctx.stmt(pass).all(JSON.stringify(chunk.map((h) => h.id)), ...params) as Row[]) byId.set(r.id, r);
     }
-    const best = hits.filter((h) => ok.has(h.id)).slice(0, candidates);
-    const byId = new Map((best.length ? (ctx.stmt(pick).all(JSON.stringify(best.map((h) => h.id))) as Row[]) : []).map((r) => [r.id, r]));
-    const rows = best.flatMap((h) => (byId.has(h.id) ? [{ ...byId.get(h.id)!, bm25: h.bm25 }] : []));
+    if (byId.size < candidates && !exhausted && !onlyFrequent) {
+      hits = (ctx.stmt(full).all(match, ...params) as Array<{ id: number; bm25: number }>).slice(0, candidates);
+      byId.clear();
+      if (hits.length) for (const r of ctx.stmt(pick).all(JSON.stringify(hits.map((h) => h.id))) as Row[]) byId.set(r.id, r);
+    }
+    const best = hits.filter((h) => byId.has(h.id)).slice(0, candidates);
+    const rows = best.map((h) => ({ ...byId.get(h.id)!, bm25: h.bm25 }));
     const neighbours = neighbourMap(ctx, rows);
     return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words, stated: statedRange(query, now) }).slice(0, limit);
   });

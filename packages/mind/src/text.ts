@@ -114,10 +114,21 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  * same negations in the same order, so "port 5432" never merges into "port 5433" nor "do X" into "never do X".
  */
 export function nearDuplicate(a: string, b: string): boolean {
-  const wa = wordSet(a);
-  const wb = wordSet(b);
-  if (jaccard(wa, wb) < NEAR_DUPLICATE_JACCARD) return false;
-  // in text order: "fact 14 about module 1" and "fact 1 about module 14" are different facts
-  const marks = (t: string) => (normalizeForHash(t).match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? []).filter((w) => /\p{N}/u.test(w) || NEGATIONS.has(w.replace(/’/g, "'"))).join(' ');
-  return marks(a) === marks(b);
+  return nearDuplicateOf(b)(a);
+}
+
+/** {@link nearDuplicate} against one text, its words computed once: a test of many candidates. */
+export function nearDuplicateOf(text: string): (other: string) => boolean {
+  const words = wordSet(text);
+  let own: string | undefined;
+  return (other) => {
+    if (jaccard(wordSet(other), words) < NEAR_DUPLICATE_JACCARD) return false;
+    own ??= marks(text);
+    return marks(other) === own;
+  };
+}
+
+/** The words holding digits and the negations of a text, in text order: "fact 14 about module 1" and "fact 1 about module 14" are different facts. */
+function marks(text: string): string {
+  return (normalizeForHash(text).match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? []).filter((w) => /\p{N}/u.test(w) || NEGATIONS.has(w.replace(/’/g, "'"))).join(' ');
 }

@@ -234,6 +234,19 @@ describe('near-duplicates, superseding, parts, pending notes', () => {
     m.close();
   });
 
+  it('a near-duplicate of an old frame is found among many newer frames holding its long common words', () => {
+    const m = Mind.open(path);
+    const fact = 'the production deployment configuration of the loadbalancer pins kiwi to node 30 on yak';
+    const first = m.save({ content: fact }).id;
+    // newer frames holding its longest words: the candidates are chosen by rarity, not by length
+    for (let i = 0; i < 300; i++) m.save({ content: `the production deployment configuration of the loadbalancer was reviewed by team ${i} today` });
+    expect(m.save({ content: 'The production deployment configuration of the loadbalancer pins kiwi to node 30 on yak.' })).toMatchObject({ status: 'duplicate', id: first });
+    expect(m.save({ content: 'production deployment configuration of the loadbalancer: pins kiwi to node 30 on yak' })).toMatchObject({ status: 'duplicate', id: first });
+    // the same words with another number is another fact
+    expect(m.save({ content: fact.replace('30', '31') }).status).toBe('inserted');
+    m.close();
+  });
+
   it('what differs in a number or a negation is not a near-duplicate', () => {
     expect(nearDuplicate('the staging database listens on port 5432 behind the proxy', 'the staging database listens on port 5433 behind the proxy')).toBe(false);
     expect(nearDuplicate('always run the full test suite before landing on main', 'never run the full test suite before landing on main')).toBe(false);
