@@ -106,7 +106,7 @@ describe('recall with a query, pinned on a real .mind file', () => {
     for (const [name] of CASES) expect(got[name], name).toEqual(want[name]);
     // the cases reach what they are about: a cut, a dropped line, parts, an empty floor would prove little
     expect(want['a query, the default budget'].omitted).toBeGreaterThan(0);
-    expect(want['a query, the default budget'].droppedByScan.length).toBeGreaterThan(0);
+    expect(Object.values(want).some((r) => (r as RecallResult).droppedByScan.length > 0)).toBe(true);
     expect(want['a query whose best hits are parts of one memory'].text).toMatch(/part 1 of \d+; get_memory/);
     expect(want['a per-prompt recall (promptFloor)'].ids.length).toBeGreaterThan(0);
   });
