@@ -23,13 +23,31 @@ const TOTAL_LINES = /^(?:Total output lines: (\d+)|\.\.\. \((\d+) more lines not
 /** A line-number prefix: Claude Code's Read (`   12→`), `cat -n` and `nl -ba` (`    12\t`). */
 const LINE_NO = /^\s*(\d+)(?:→|\t)/;
 
+/**
+ * The text a JSON tool result wraps: a tool that returns an object (Hermes' file and terminal
+ * tools return JSON, hermes-agent tools/) holds its output under `content`, `output` or `stdout`,
+ * its length under `total_lines`. Undefined for any other text.
+ */
+function jsonBody(text: string): { body: string; total?: number } | undefined {
+  if (!/^\s*\{/.test(text)) return undefined;
+  try {
+    const o = JSON.parse(text) as Record<string, unknown>;
+    const body = [o.content, o.output, o.stdout].find((v): v is string => typeof v === 'string');
+    if (body === undefined) return undefined;
+    return { body, ...(typeof o.total_lines === 'number' ? { total: o.total_lines } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The output a tool result holds without its host wrapping: lines, with the length it states when truncated. */
 export function resultLines(text: string): { lines: string[]; numbered: boolean; more?: number; total?: number } {
-  const body = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '');
+  const json = jsonBody(text);
+  const body = (json?.body ?? text).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '');
   const lines: string[] = [];
   let numbered = 0;
   let more: number | undefined;
-  let total: number | undefined;
+  let total: number | undefined = json?.total;
   for (const raw of body.split('\n')) {
     const t = raw.trim();
     if (!t || WRAPPER_LINE.test(t) || t.includes(PRUNE_MARKER)) continue;
@@ -144,7 +162,7 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
   if (kind === 'todo' || kind === 'task' || kind === 'web' || kind === 'write' || kind === 'edit' || kind === 'patch') return undefined;
   const { lines, more, total } = resultLines(c.resultText);
   // how much of the file the result shows: all of it, or a part of a longer output
-  const extent = total !== undefined ? ` (${total} lines, output truncated)` : more !== undefined ? ` (${lines.length} lines read, ${more} more)` : lines.length >= 2 ? ` (${lines.length} lines)` : '';
+  const extent = total !== undefined && total > lines.length ? ` (${total} lines, ${lines.length} shown)` : more !== undefined ? ` (${lines.length} lines read, ${more} more)` : lines.length >= 2 ? ` (${lines.length} lines)` : '';
   const input = (typeof c.call.input === 'object' && c.call.input ? c.call.input : {}) as Record<string, unknown>;
   if (kind === 'read' && c.info.paths[0]) {
     const p = c.info.paths[0];

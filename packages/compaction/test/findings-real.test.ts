@@ -98,6 +98,19 @@ describe('next step: host-injected text is never the user, a task under way is n
   });
 });
 
+describe('findings from each host\'s result shapes', () => {
+  it('a Codex exec_command read, a Hermes JSON read_file, a Claude Code numbered Read: the extent and what the file defines', async () => {
+    const b = new LogBuilder().user('Port the pager to Rust; keep the public API.');
+    b.tool('exec_command', { cmd: "sed -n '1,40p' src/pager.py", workdir: '/w' }, 'Chunk ID: 9f1e2d\nWall time: 0.0100 seconds\nProcess exited with code 0\nOriginal token count: 300\nOutput:\nTotal output lines: 120\n\nclass Pager:\n    def next_page(self):\n        pass');
+    b.tool('read_file', { path: 'src/config.toml' }, JSON.stringify({ content: 'page_size = 10\nwrap = true\n', total_lines: 2 }));
+    b.tool('Read', { file_path: '/w/src/lib.rs' }, '     1→pub fn next_page(p: &mut Pager) -> Option<Page> {\n     2→    None\n     3→}\n');
+    const t = (await new ExtractiveSummarizer().summarize({ span: b.log.surface(), tail: [], maxTokens: 2000, meter })).text;
+    expect(t).toContain('- `src/pager.py` (120 lines, 3 shown) defines `Pager`, `next_page` (`sed -n \'1,40p\' src/pager.py`).');
+    expect(t).toContain('- `src/config.toml` (2 lines) sets page_size = 10, wrap = true.');
+    expect(t).toContain('- `lib.rs` (3 lines) defines `next_page`.'); // relative to the root the absolute paths share
+  });
+});
+
 describe('what an LLM summarizer is given', () => {
   it("a Stop hook's feedback is labelled as the host's, never as the user's", async () => {
     const { renderNode } = await import('../src/llm-prompt.js');
