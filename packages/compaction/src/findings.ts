@@ -13,8 +13,8 @@ import { MASK_MARKER, PRUNE_MARKER } from './prune.js';
 import type { Add } from './sections.js';
 import { modifiesFiles } from './toolinfo.js';
 
-/** Longest finding (characters); a finding is built from whole lines and names, never cut mid-word. */
-export const FINDING_CHARS = 260;
+/** Longest finding (characters): at most what budget fitting keeps whole (it shortens longer items by sentences, which would cut a quoted rule), so a longer finding names fewer items. */
+export const FINDING_CHARS = 240;
 
 /** Lines a host wraps around a tool's output, not the output: Codex unified exec and shell headers, pi's exit line, Node's inspector notices. */
 const WRAPPER_LINE = /^(?:Chunk ID: \w+|Wall time: [\d.]+ ?s(?:econds)?|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|Exit code: \d+|Output:|Command exited with code \d+|\(no output\)|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|Debugger listening on \S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)$/;
@@ -98,7 +98,11 @@ export function fileGist(path: string, lines: readonly string[], lim = 8): strin
     if (recipes.length) return `recipes ${listed(recipes, Math.min(4, lim))}`;
   }
   if (['md', 'mdx', 'txt', 'rst', 'adoc'].includes(ext) || /^(?:README|AGENTS|CLAUDE|CONTRIBUTING)/i.test(base)) {
-    const rules = lines.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim()).filter((l) => RULE.test(l) && l.length >= 16 && l.length <= 140 && !/^#/.test(l));
+    const all = lines.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim()).filter((l) => RULE.test(l) && l.length >= 16 && l.length <= 140 && !/^#/.test(l));
+    // the emphatic rules first ("You must NEVER run `npm run dev`", "Do NOT commit unless asked"), kept in file order
+    const emphasis = (l: string) => (l.match(/\b(?:MUST|NEVER|NOT|ALWAYS|ONLY|IMPORTANT|CRITICAL)\b/g) ?? []).length;
+    const top = new Set([...all].sort((a, b) => emphasis(b) - emphasis(a)).slice(0, Math.min(3, lim)));
+    const rules = [...all.filter((l) => top.has(l)), ...all.filter((l) => !top.has(l))];
     const heads = lines.filter((l) => /^#{1,3}\s+\S/.test(l)).map((l) => l.replace(/^#+\s+/, '').trim());
     const parts: string[] = [];
     if (rules.length) parts.push(`says: ${listed(rules.map((r) => `"${r.replace(/\*\*/g, '')}"`), Math.min(3, lim))}`);
