@@ -59,7 +59,7 @@ const PASTED_LINE = /^\s*(?:[+-] ?\d|[+-]{3} |@@ |➜|\$ |> |\||```|at [\w.$<>\[
 const VENTING = /\b(?:omfg|wtf|w\.t\.f|fucking|fuckin|fucked|fuck|shitty|shit|damn|dammit|goddamn|jesus|dude|my dude|bloody|crap|ffs|lol|ugh|you idiot|idiot|stupid)\b[,!.]*\s*/gi;
 /** Host and tool protocol text: never an instruction or a fact (hook feedback, interrupted turns, tool ids). */
 const PROTOCOL =
-  /\b(?:tool_use|tool_result|toolCall|toolu_)\w*|^\s*(?:[\w-]+ hooks? (?:feedback|error|blocking error|says?)|\[Request interrupted|\[Tool |The user doesn't want to proceed|API Error|Caveat: The messages below|<[a-z][\w-]*[\s>])|hook (?:feedback|blocking error)\s*:/i;
+  /\b(?:tool_use|tool_result|toolCall|toolu_)\w*|^\s*(?:[\w-]+(?::[\w*|-]+)? hooks? (?:feedback|error|blocking error|says?)|\[Request interrupted|\[Tool |The user doesn't want to proceed|API Error|Caveat: The messages below|<[a-z][\w-]*[\s>])|hook (?:feedback|blocking error)\s*:/i;
 /** A request to act now rather than a rule ("please ...", "can you ...", "tell me ...", "undo that"). */
 const REQUEST = /\b(?:please|pls|can you|could you|would you|tell me|let me know|for me|undo (?:that|this|it)|revert (?:that|this|it)|try again)\b|お願い|してくれ|해 ?줘|해주세요|请帮|帮我/i;
 /** A value a fact can hold: hex color, percentage, port, version, path, URL, command in backticks. */
@@ -162,6 +162,36 @@ export function isNoise(line: string): boolean {
   if (/\S{90,}/.test(line)) return true;
   const letters = (line.match(/[\p{L}\s]/gu) ?? []).length;
   return line.length > 20 && letters / line.length < 0.6;
+}
+
+/**
+ * Claude Code's wording when a hook blocks the agent (2.1.x, as written into its transcripts; see
+ * ../shared/data/transcripts/claude-code): `<Event> hook feedback:\n[<command>]: <output>`, or
+ * `<Event>[:<tool>] hook blocking error from command: "<command>": <output>` inside a
+ * `<system-reminder>`.
+ */
+const HOOK_BLOCK = /^\s*(?:<system-reminder>\s*)?([A-Z][A-Za-z]+(?::[\w*|-]+)?) hook (?:feedback|blocking error)[^\n:]*:\s*\n?(?:\[([^\]\n]{1,300})\]:\s*|"([^"\n]{1,300})":\s*)?([\s\S]*?)(?:<\/system-reminder>\s*)?$/;
+/** A sentence of a hook's output that states what it refuses or requires. */
+const REFUSAL = /\b(?:cannot|can't|can not|must|not allowed|refus\w*|block\w*|required?|forbidden|denied|before (?:stopping|continuing|exiting))\b/i;
+
+/**
+ * What a hook that blocked the agent tells about the project, as one lasting environment fact
+ * ("The Stop hook (stop.sh) blocks until: Uncommitted Changes Detected. Cannot exit with unstaged
+ * changes."), or undefined when `text` is not a hook's block or states no refusal. The command is
+ * named by its file name only; lists, steps and the hook's progress lines are left out.
+ */
+export function hookPolicyOf(text: string): string | undefined {
+  const m = HOOK_BLOCK.exec(text);
+  if (!m) return undefined;
+  const event = m[1]!;
+  const cmd = (m[2] ?? m[3])?.trim();
+  const command = cmd ? cmd.split(/\s+/).find((w) => /[\\/]/.test(w))?.split(/[\\/]/).pop() ?? cmd.split(/\s+/)[0] : undefined;
+  const lines = m[4]!.split(/\n|(?<=[.!?])\s+(?=[A-Z])/).map((l) => l.trim()).filter(Boolean);
+  const heading = lines.find((l) => /^#{1,3}\s/.test(l) && !/\b(?:running|checking)\b|\.\.\.$/i.test(l))?.replace(/^#+\s*/, '');
+  const refusal = lines.find((l) => !/^(?:#|\d+\.|[-*]\s)/.test(l) && REFUSAL.test(l));
+  if (!refusal) return undefined;
+  const what = [heading, refusal].filter(Boolean).map((s) => s!.replace(/[.:]*$/, '.')).join(' ');
+  return `The ${event} hook${command ? ` (${command})` : ''} blocks the agent: ${what}`.slice(0, 400);
 }
 
 /** True for host and hook protocol text (hook feedback, interrupted-turn markers, tool ids, host wrappers). */

@@ -2,7 +2,7 @@ import type { SessionEvent, ContentBlock } from '@hive-mind/session';
 import type { FrameInput } from './frame.js';
 import type { LlmHarvestOptions } from './harvest-llm.js';
 import { redactSecrets } from './redact.js';
-import { decisionsOf, fixOf, isProtocol, meaningfulError, outcomeOf, userFacts } from './harvest-rules.js';
+import { decisionsOf, fixOf, hookPolicyOf, isProtocol, meaningfulError, outcomeOf, userFacts } from './harvest-rules.js';
 
 export { instructionOf, outcomeOf, userFacts, type UserFact } from './harvest-rules.js';
 
@@ -93,7 +93,9 @@ function filesOf(input: unknown, out: Set<string>): void {
  * - `outcome`: from the last assistant message of each turn that states a result (done, tests
  *   pass, committed, coverage...), the sentences saying what was done and its result;
  * - `file`: the files read and modified, one frame per session.
- * Host and hook protocol messages (a Stop hook's feedback, interrupted-turn markers) give nothing.
+ * - `environment` also: what a hook that blocked the agent requires ({@link hookPolicyOf}: "The Stop
+ *   hook (stop.sh) blocks the agent: ... Cannot exit with unstaged changes."), once per wording.
+ * Other host and hook protocol messages (interrupted-turn markers, wrappers) give nothing.
  * Every frame's `createdAt` is its event's timestamp (the last event's for the file list), and
  * every frame carries host, sessionId and a `turnId` of `import:<seq>...`, so importing the same
  * transcript twice adds nothing (idempotency key). Checkpoint summaries and repair nodes are skipped.
@@ -128,8 +130,16 @@ export function harvestEvents(events: readonly SessionEvent[], ctx: { host: stri
     if (ev.type === 'user/message') {
       const text = textOf(ev.content, redacted);
       if (text) endTurn();
-      // host and hook protocol text (hook feedback, interrupted-turn markers) states nothing lasting
-      if (isProtocol(text)) continue;
+      // host and hook protocol text (hook feedback, interrupted-turn markers) is never the user's
+      // words; a hook that blocked the agent states one lasting fact about the project
+      if (isProtocol(text)) {
+        const policy = hookPolicyOf(text);
+        if (policy) {
+          frames.push({ ...base, ...when, kind: 'environment', importance: 'normal', content: policy, turnId: `import:${ev.seq}:hook`, tags: ['environment', 'hook'] });
+          counts.environment++;
+        }
+        continue;
+      }
       for (const f of userFacts(text)) {
         const rule = f.kind === 'instruction';
         frames.push({

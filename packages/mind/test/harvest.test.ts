@@ -175,7 +175,7 @@ function ccLine(sessionId: string, i: number, role: 'user' | 'assistant', conten
 }
 
 describe('harvest of sessions in other languages and host protocol', () => {
-  it('a Korean Claude Code session: rules, stated values and the outcome in Korean; hook feedback, requests and questions are not kept; provenance is the host session id', async () => {
+  it('a Korean Claude Code session: rules, stated values and the outcome in Korean; requests and questions are not kept, hook feedback only as what the hook requires; provenance is the host session id', async () => {
     const sid = 'b7e0c1f2-5a4d-4c3e-9f10-2a7d8e6b4c21';
     const lines = [
       ccLine(sid, 0, 'user', '결제 모듈을 리팩터링해 주세요. 앞으로는 항상 pnpm 을 사용하고 npm 은 쓰지 마세요.'),
@@ -193,10 +193,11 @@ describe('harvest of sessions in other languages and host protocol', () => {
     const by = (k: string) => h.frames.filter((f) => f.kind === k).map((f) => f.content);
     expect(by('instruction')).toEqual(['앞으로는 항상 pnpm 을 사용하고 npm 은 쓰지 마세요.']);
     expect(h.frames.find((f) => f.kind === 'instruction')!.importance).toBe('important');
-    expect(by('environment')).toEqual(['스테이징 API 서버는 포트 8443 에서 실행됩니다.']);
+    // the hook's feedback is not the user's words: no instruction from it, one fact about what the hook requires
+    expect(by('environment')).toEqual(['스테이징 API 서버는 포트 8443 에서 실행됩니다.', 'The Stop hook (stop.sh) blocks the agent: Cannot exit with unstaged changes.']);
     expect(by('outcome')).toEqual(['리팩터링이 완료되었습니다. 모든 테스트 통과, 변경 사항을 커밋했습니다.']);
     const all = h.frames.map((f) => f.content).join('\n');
-    expect(all).not.toMatch(/hook|Cannot exit|읽어 줘/);
+    expect(all).not.toMatch(/Running Quality|Before stopping|읽어 줘/);
     expect(h.frames.every((f) => f.sessionId === sid && f.host === 'claude-code')).toBe(true);
   });
 
@@ -247,6 +248,26 @@ describe('harvest of sessions in other languages and host protocol', () => {
     const by = (k: string) => h.frames.filter((f) => f.kind === k).map((f) => f.content);
     expect(by('outcome')).toEqual(['The selector now uses the theme. All 42 tests pass and the change is committed.']);
     expect(by('fix')).toEqual([`Fix for "error TS2305: Module '@example/tui' has no exported member 'EditorTheme'.": The root cause was a stale dist of the tui package; fixed by rebuilding it first.`]);
+  });
+});
+
+describe('hooks that block the agent', () => {
+  it('what a blocking hook requires is one environment fact, in both of Claude Code\'s wordings; feedback without a refusal gives nothing', () => {
+    const log = new MemorySessionLog('s-hook');
+    const user = (seq: number, text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, ts: `2026-01-21T06:2${seq}:00.000Z`, content: [{ type: 'text' as const, text }] });
+    log.append([
+      user(0, 'Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: # Running Quality Checks...\n\n# Uncommitted Changes Detected\n\nCannot exit with unstaged changes.\n\nBefore stopping, please:\n\n1. Run `git status`\n2. Commit'),
+      user(1, '<system-reminder>\nPreToolUse:Bash hook blocking error from command: "python3 .claude/hooks/guard.py --strict": Direct pushes to main are not allowed. Open a pull request instead.\n</system-reminder>'),
+      user(2, 'Stop hook blocking error from command: "npm run lint": 3 errors'),
+      user(3, 'Stop hook feedback:\nkeep going'),
+    ]);
+    const h = harvestEvents(log.events(), { host: 'claude-code', sessionId: 's-hook' });
+    expect(h.frames.map((f) => [f.kind, f.content])).toEqual([
+      ['environment', 'The Stop hook (stop.sh) blocks the agent: Uncommitted Changes Detected. Cannot exit with unstaged changes.'],
+      ['environment', 'The PreToolUse:Bash hook (guard.py) blocks the agent: Direct pushes to main are not allowed.'],
+    ]);
+    expect(h.frames.every((f) => f.tags?.includes('hook') && f.createdAt?.startsWith('2026-01-21'))).toBe(true);
+    expect(h.counts.instruction).toBe(0);
   });
 });
 
