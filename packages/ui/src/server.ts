@@ -70,7 +70,7 @@ export function createApp(opts: { token: string; port: () => number; env: NodeJS
     return c.html(html, 200, { 'Cache-Control': 'no-store' });
   });
   app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json({ error: err.message }, err.status);
+    if (err instanceof ApiError) return c.json({ ...err.extra, error: err.message }, err.status);
     if (err instanceof MindError) return c.json({ error: err.message, code: err.code }, err.code === 'NOT_FOUND' ? 404 : err.code === 'INVALID' || err.code === 'EMPTY_QUERY' ? 400 : 500);
     return c.json({ error: `${(err as Error).name}: ${(err as Error).message}` }, 500);
   });

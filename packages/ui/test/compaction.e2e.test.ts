@@ -66,6 +66,12 @@ describe('Compaction view', () => {
     expect(backups.length).toBe(1);
     expect(readFileSync(join(home.home, backups[0]!)).equals(original)).toBe(true);
     expect(readFileSync(file).equals(original)).toBe(false);
+    // recorded as the CLI records it: `compact --undo FILE` puts the original back
+    const undo = await page.locator('.written code').first().innerText();
+    expect(undo).toBe(`hive-mind compact --undo ${file}`);
+    const r = cli(home.home, ['compact', '--undo', file]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(file).equals(original)).toBe(true);
   });
 
   it('has no serious accessibility violation', async () => {

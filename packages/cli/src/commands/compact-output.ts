@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { backupFile, backupStamp, realTarget, writeFileAtomic } from '@hive-mind/mind';
 import { CliError } from '../errors.js';
+import { fileDigest, recordCompaction, type CompactionRecord } from './compact-undo.js';
+import { pruneBackups, type PruneResult } from './compact-backups.js';
 
 /** Output formats of `hive-mind compact --to`. */
 export type Target = 'same' | 'openai' | 'anthropic' | 'markdown';
@@ -122,6 +125,57 @@ export function writeOutput(plan: OutputPlan, inputFile: string, text: string): 
     throw new CliError(`cannot write ${plan.path}: ${(err as Error).message}${backup ? ` (the input is unchanged; backup ${backup})` : ''}`, 1);
   }
   return { path: plan.path, ...(backup ? { backup } : {}) };
+}
+
+/** What a compaction record says of the compaction itself (compact-undo.ts {@link CompactionRecord}). */
+export type CompactionFacts = Pick<CompactionRecord, 'tokensBefore' | 'tokensAfter' | 'action'> & {
+  /** The summarizer as the compaction report names it (`compactionReport(...).summarizer`); null (a mask) is recorded as `none`. */
+  summarizer: string | null;
+};
+
+/** What {@link writeCompaction} did. */
+export interface WrittenCompaction extends Written {
+  /** In place: the line appended to `<file>.hive-mind-compactions` (what `compact --undo` reads), unless recording failed. */
+  record?: CompactionRecord;
+  /** In place: why the record could not be appended (the compaction itself is done; `--undo` then needs `--force`). */
+  recordProblem?: string;
+  /** In place, once recorded: what the backup retention rule removed or spared (compact-backups.ts). */
+  pruned?: PruneResult;
+}
+
+/**
+ * Write a compacted session the way `hive-mind compact` does, for the CLI and the ui's page alike
+ * (the CLI lends it to the server): {@link writeOutput}; in place, then the record of the
+ * compaction (sha256 and size of the file before and after, the backup, `facts`: tokens before
+ * and after, summarizer, action) appended to `<file>.hive-mind-compactions`, then the retention
+ * rule keeping the backups of the newest `keep` compactions of the file.
+ * @throws CliError as {@link writeOutput} (nothing written); (exit 1) when the retention rule
+ * cannot mark what it removed.
+ */
+export function writeCompaction(plan: OutputPlan, inputFile: string, text: string, facts: CompactionFacts, keep: number): WrittenCompaction {
+  const before = plan.inPlace ? fileDigest(inputFile) : undefined;
+  const written: WrittenCompaction = writeOutput(plan, inputFile, text);
+  if (!before || !written.backup) return written;
+  const buf = Buffer.from(text, 'utf8');
+  const record: CompactionRecord = {
+    at: new Date().toISOString(),
+    backup: written.backup,
+    before,
+    after: { sha256: createHash('sha256').update(buf).digest('hex'), size: buf.length },
+    tokensBefore: facts.tokensBefore,
+    tokensAfter: facts.tokensAfter,
+    summarizer: facts.summarizer ?? 'none',
+    ...(facts.action ? { action: facts.action } : {}),
+  };
+  const problem = recordCompaction(inputFile, record);
+  if (problem) return { ...written, recordProblem: problem };
+  // the retention rule runs only once this compaction is recorded (its backup is then the newest kept)
+  return { ...written, record, pruned: pruneBackups(inputFile, keep) };
+}
+
+/** The command that undoes hive-mind's newest compaction of `file` (by its session when it is a host's). */
+export function undoShell(file: string, session?: { id: string; host: string }): string {
+  return session ? `hive-mind compact --undo --session ${shq(session.id)} --host ${session.host}` : `hive-mind compact --undo ${shq(file)}`;
 }
 
 /** `s` quoted for a POSIX shell when it needs it. */

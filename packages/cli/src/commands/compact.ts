@@ -15,11 +15,9 @@ import {
 } from '@hive-mind/compaction';
 import {
   HOST_TABLE,
-  hostVersionProblem,
   readTranscriptFile,
   recordedToolDefinitions,
   resolveSession,
-  sessionActivity,
   SessionLookupError,
   SESSION_HOSTS,
   writeTranscript,
@@ -29,13 +27,13 @@ import {
   type SessionHost,
   type Transcript,
 } from '@hive-mind/transcripts';
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
 import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
-import { backupName, planOutput, restoreCommand, writeOutput, type Target } from './compact-output.js';
-import { fileDigest, lastWrittenByUs, recordCompaction, undoCompaction } from './compact-undo.js';
-import { KEEP_BACKUPS_ENV, keepBackups, pruneBackups, type PruneResult } from './compact-backups.js';
+import { backupName, planOutput, restoreCommand, undoShell, writeCompaction, type Target, type WrittenCompaction } from './compact-output.js';
+import { undoCompaction } from './compact-undo.js';
+import { KEEP_BACKUPS_ENV, keepBackups, type PruneResult } from './compact-backups.js';
+import { sessionRefusal } from './compact-session.js';
 import { parseHost, sessionWindow } from './sessions.js';
 
 interface CompactCliOptions {
@@ -252,15 +250,8 @@ function pickTarget(file: string | undefined, o: CompactCliOptions): { file: str
     if (err instanceof SessionLookupError) throw new CliError(err.message, 2);
     throw err;
   }
-  const name = HOST_TABLE[s.host].name;
-  const unknown = o.undo ? undefined : hostVersionProblem(s.host, s.version);
-  if (unknown) throw new CliError(`${s.path}: ${unknown}`, 2);
-  // an undo checks itself that nothing was written since the compaction; a file that is the
-  // bytes our last compaction wrote is fresh because of us, not a host
-  const activity = sessionActivity(s, { locksOnly: !!o.undo || lastWrittenByUs(s.path) });
-  if (activity.busy && !o.force) {
-    throw new CliError(`${name} session ${s.id} is being written right now: ${activity.reason}; quit ${name} (or let its turn finish) and run this again, or give --force (${s.path})`, 2);
-  }
+  const refused = sessionRefusal(s, { force: !!o.force, undo: !!o.undo });
+  if (refused) throw new CliError(refused.message, 2);
   return { file: s.path, session: s };
 }
 
@@ -396,7 +387,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const outFormat = to === 'same' ? t.format : to;
   // Compacted: the new surface. Not compacted: a conversion is still written (an export of the whole session); `--to same` would only copy the input.
   const kind: 'compacted' | 'export' | undefined = result.compacted ? 'compacted' : !result.dryRun && to !== 'same' ? 'export' : result.dryRun ? 'compacted' : undefined;
-  let written: { path: string; backup?: string } | undefined;
+  let written: WrittenCompaction | undefined;
   let recordProblem: string | undefined;
   let pruned: PruneResult | undefined;
   if (kind && !result.dryRun) {
@@ -411,23 +402,9 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     if (ac.signal.aborted) throw interrupted();
     // From here a signal waits for the write to finish (the handler runs after it), then the report is printed.
     if (!dry) {
-      const before = plan.inPlace ? fileDigest(file) : undefined;
-      written = writeOutput(plan, file, text);
-      if (before && written.backup) {
-        const buf = Buffer.from(text, 'utf8');
-        recordProblem = recordCompaction(file, {
-          at: new Date().toISOString(),
-          backup: written.backup,
-          before,
-          after: { sha256: createHash('sha256').update(buf).digest('hex'), size: buf.length },
-          tokensBefore: result.tokensBefore,
-          tokensAfter: result.tokensAfter,
-          summarizer: usedSummarizer ?? 'none',
-          ...(result.action ? { action: result.action } : {}),
-        });
-        // the retention rule runs only once this compaction is recorded (its backup is then the newest kept)
-        if (!recordProblem) pruned = pruneBackups(file, keep);
-      }
+      written = writeCompaction(plan, file, text, { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, summarizer: usedSummarizer, ...(result.action ? { action: result.action } : {}) }, keep);
+      recordProblem = written.recordProblem;
+      pruned = written.pruned;
     }
   }
   const backup = written?.backup ?? (dry && kind && plan.inPlace ? backupName(file) : undefined);
@@ -491,7 +468,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   if (json.session) {
     lines.push(`resume it: ${json.session.resume.shell}`);
     if (json.session.resume.note) lines.push(`  (${json.session.resume.note})`);
-    if (written?.backup) lines.push(`undo it: hive-mind compact --undo --session ${json.session.id} --host ${session!.host}`);
+    if (written?.backup) lines.push(`undo it: ${undoShell(file, session)}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
   await interruptedAfterWrite(ac, written);

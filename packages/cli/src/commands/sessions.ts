@@ -8,7 +8,6 @@ import {
   readTranscriptFile,
   recordedModel,
   scanSessions,
-  sessionActivity,
   SESSION_HOSTS,
   type NotASessionFile,
   type ResumeCommand,
@@ -17,7 +16,7 @@ import {
   type Transcript,
 } from '@hive-mind/transcripts';
 import { CliError, printJson } from '../errors.js';
-import { lastWrittenByUs } from './compact-undo.js';
+import { hostActivity } from './compact-session.js';
 import { keepBackups, pruneBackups, type PruneResult } from './compact-backups.js';
 
 /** `--host` value -> host id (`claude` is accepted for `claude-code`). @throws CliError (exit 2) naming the hosts. */
@@ -74,7 +73,7 @@ export async function sessionRow(s: SessionFile, meter: TokenMeter, env: NodeJS.
     window: null,
     model: null,
     compactions: null,
-    busy: sessionActivity(s, { env, locksOnly: lastWrittenByUs(s.path) }).reason ?? null,
+    busy: hostActivity(s, { env }).reason ?? null,
     problem: s.problem ?? null,
     resume: HOST_TABLE[s.host].resume(s),
   };

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { CliError } from '../errors.js';
 import { cliRetainDefault } from './compact.js';
-import { planOutput, writeOutput } from './compact-output.js';
+import { HOST_TABLE } from '@hive-mind/transcripts';
+import { planOutput, undoShell, writeCompaction } from './compact-output.js';
+import { keepBackups } from './compact-backups.js';
+import { sessionOfFile, sessionRefusal } from './compact-session.js';
 
 function portArg(v: string): number {
   const n = Number(v);
@@ -39,11 +42,20 @@ export function register(program: Command): void {
       try {
         server = await startUiServer({
           port: o.port,
-          // the page writes compacted files by `hive-mind compact`'s own rule (output path, backup)
+          // the page compacts by `hive-mind compact`'s own code: output path, backup, the record
+          // `compact --undo` reads, the retention rule, the check of a session a host is writing
           compaction: {
             retainDefault: (surfaceBudget) => cliRetainDefault(surfaceBudget, undefined),
             planOutput: (file, out) => planOutput(file, out, 'same'),
-            writeOutput: (plan, file, text) => writeOutput({ ...plan, explicit: plan.inPlace }, file, text),
+            session: (file, force) => {
+              const s = sessionOfFile(file);
+              if (!s) return undefined;
+              const refusal = sessionRefusal(s, { force });
+              return { host: s.host, id: s.id, resume: HOST_TABLE[s.host].resume(s).shell, ...(refusal ? { refusal } : {}) };
+            },
+            // the retention setting is read at each write (a bad value refuses it before anything is written)
+            writeOutput: (plan, file, text, facts) => writeCompaction({ ...plan, explicit: plan.inPlace }, file, text, facts, plan.inPlace ? keepBackups(undefined) : 0),
+            undoCommand: undoShell,
           },
         });
       } catch (err) {

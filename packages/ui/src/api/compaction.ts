@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BasicCompactionEngine, TokenMeter, checkAnchors, extractAnchors, knownModelWindow, unframeCheckpoint, type CompactionResult } from '@hive-mind/compaction';
+import { BasicCompactionEngine, TokenMeter, compactionReport, checkAnchors, extractAnchors, knownModelWindow, unframeCheckpoint, type CompactionResult } from '@hive-mind/compaction';
 import { blocksText, type SurfaceNode } from '@hive-mind/session';
 import { listSessions, readTranscriptFile, recordedModel, recordedToolDefinitions, writeTranscript, TranscriptError, type Transcript } from '@hive-mind/transcripts';
 import { ApiError, readJson } from './errors.js';
@@ -16,14 +16,51 @@ import { ApiError, readJson } from './errors.js';
  * `<name>.compacted.<ext>` beside it, or in place with `<file>.hive-mind-backup-<stamp>` kept first.
  */
 
-/** What the CLI lends the server so both write alike (cli/src/commands/compact-output.ts, compact.ts). */
+/** A host's session, as the CLI's `compact --session` sees it (cli/src/commands/compact-session.ts). */
+export interface HostSession {
+  host: string;
+  id: string;
+  /** Set when compacting it in place is refused now: a host writing it (its lock, a write in the last seconds that was not hive-mind's; `forcible`), or a host version whose format is unknown (not forcible). */
+  refusal?: { message: string; forcible: boolean };
+  /** The shell line that resumes it in its host. */
+  resume: string;
+}
+
+/** What an in-place compaction recorded (cli compact-undo.ts `CompactionRecord`, compact-backups.ts `PruneResult`). */
+export interface CompactionWritten {
+  path: string;
+  /** The copy of the file kept before an in-place write (`<file>.hive-mind-backup-<stamp>`). */
+  backup?: string;
+  /** The line appended to `<file>.hive-mind-compactions`: time, backup, sha256 and size before and after, tokens before and after, summarizer. */
+  record?: { at: string; backup: string; before: { sha256: string; size: number }; after: { sha256: string; size: number }; tokensBefore: number; tokensAfter: number; summarizer: string; action?: string };
+  /** Why the record could not be appended (the compaction is done; an undo then needs --force). */
+  recordProblem?: string;
+  /** What the backup retention rule did once the compaction was recorded. */
+  pruned?: { keep: number; removed: Array<{ path: string; bytes: number; at: string }>; spared: Array<{ path: string; reason: string }> };
+}
+
+/**
+ * What the CLI lends the server so both compact alike (cli/src/commands/compact-output.ts,
+ * compact-session.ts, ui.ts): one implementation of the output, the backup, the compaction
+ * record, the retention rule and the check of a session a host is writing.
+ */
 export interface CompactionIO {
   /** The retained tail the CLI gives `compact` for a surface budget (tokens). */
   retainDefault(surfaceBudget: number): number;
   /** Plan and check the output of compacting `file` (`out` = the input itself for in place); throws with a readable message. */
   planOutput(file: string, out: string | undefined): { path: string; inPlace: boolean };
-  /** Write `text` to the planned output (the backup first when in place). */
-  writeOutput(plan: { path: string; inPlace: boolean }, file: string, text: string): { path: string; backup?: string };
+  /** The host session `file` is (listed in the hosts' folders), with the refusal `compact --session` would give now unless `force`; undefined for another file. */
+  session(file: string, force: boolean): HostSession | undefined;
+  /**
+   * Write `text` to the planned output. In place: the backup first, then the compaction record
+   * (`compaction`: the tokens before and after, the summarizer as the compaction report names it, the action) and the backup
+   * retention rule (`HIVE_MIND_COMPACT_KEEP_BACKUPS`, default 5), as `hive-mind compact` does.
+   * Throws with a readable message (nothing written when the backup or the write fails, or the
+   * retention setting is bad).
+   */
+  writeOutput(plan: { path: string; inPlace: boolean }, file: string, text: string, compaction: { tokensBefore: number; tokensAfter: number; summarizer: string | null; action?: string }): CompactionWritten;
+  /** The command that undoes the newest compaction of `file` (by its session when it is a host's). */
+  undoCommand(file: string, session?: { id: string; host: string }): string;
 }
 
 /** The default context window when neither the request nor the file names one (the CLI's). */
@@ -79,7 +116,7 @@ export async function compactInMemory(path: string, window: number | undefined, 
   } catch (e) {
     throw new ApiError(400, `compaction failed: ${(e as Error).message}`);
   }
-  return { t, meter, before, win, budget, toolTokens, result, model: recorded.model };
+  return { t, meter, before, win, budget, toolTokens, result, model: recorded.model, summarizer: engine.config.summarizer?.name ?? 'extractive' };
 }
 
 /** The preview the page shows (see the module comment). */
@@ -126,7 +163,13 @@ export async function compactionPreview(path: string, window: number | undefined
     checkpoint,
     anchors,
     defaultOut: io.planOutput(path, undefined).path,
+    session: sessionView(io.session(path, false)),
   };
+}
+
+/** A host session as the page gets it: who, whether compacting it in place is refused now and why. */
+function sessionView(s: HostSession | undefined) {
+  return s ? { host: s.host, id: s.id, resume: s.resume, refusal: s.refusal ?? null } : null;
 }
 
 /** Mount the routes of the Compaction view. */
@@ -155,13 +198,27 @@ export function mountCompaction(app: Hono, env: NodeJS.ProcessEnv, io: Compactio
     } catch (e) {
       throw new ApiError(400, (e as Error).message);
     }
-    const { t, result } = await compactInMemory(path, windowOf(b.window), io);
+    // in place, a host's session is checked as `compact --session` checks it (a host writing it: refused unless forced)
+    const session = plan.inPlace ? io.session(path, b.force === true) : undefined;
+    if (session?.refusal) throw new ApiError(409, session.refusal.message, { refusal: session.refusal });
+    const { t, result, summarizer } = await compactInMemory(path, windowOf(b.window), io);
     if (!result.compacted) throw new ApiError(409, `${path} is already under the budget (${result.tokensBefore} tokens): nothing to compact, nothing written`);
+    let written: CompactionWritten;
     try {
-      const written = io.writeOutput(plan, path, writeTranscript(t, 'same'));
-      return c.json({ written: written.path, backup: written.backup ?? null, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter });
+      written = io.writeOutput(plan, path, writeTranscript(t, 'same'), { tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, summarizer: compactionReport(t.format, result, t.log.surface(), 0, summarizer).summarizer, ...(result.action ? { action: result.action } : {}) });
     } catch (e) {
       throw new ApiError(500, (e as Error).message);
     }
+    return c.json({
+      written: written.path,
+      backup: written.backup ?? null,
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+      record: written.record ?? null,
+      recordProblem: written.recordProblem ?? null,
+      pruned: written.pruned ? { keep: written.pruned.keep, removed: written.pruned.removed, spared: written.pruned.spared } : null,
+      session: sessionView(session),
+      undo: written.backup ? io.undoCommand(path, session) : null,
+    });
   });
 }

@@ -5,6 +5,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: 400 | 404 | 409 | 413 | 500,
     message: string,
+    /** More fields of the answer beside `error` (e.g. `refusal` of a session a host is writing). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api.js';
+import { api, ApiFailure } from './api.js';
 import { bytes, html, num, when } from './html.js';
 
 /**
@@ -17,6 +17,8 @@ export function CompactionView() {
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<any>(null);
   const [confirmInPlace, setConfirmInPlace] = useState(false);
+  // a host writing the session refused the in-place write: its reason, and "Compact anyway" when it can be forced
+  const [refused, setRefused] = useState<{ message: string; forcible: boolean } | null>(null);
   useEffect(() => {
     api('/api/sessions').then((r) => setSessions(r.sessions), () => setSessions([]));
   }, []);
@@ -26,6 +28,7 @@ export function CompactionView() {
     setBusy(true);
     setWritten(null);
     setConfirmInPlace(false);
+    setRefused(null);
     try {
       setP(await api('/api/compaction/preview', { path: which.trim(), ...(win.trim() ? { window: Number(win) } : {}) }));
       setError('');
@@ -35,13 +38,18 @@ export function CompactionView() {
     }
     setBusy(false);
   };
-  const write = async (inPlace: boolean) => {
+  const write = async (inPlace: boolean, force = false) => {
     try {
-      setWritten(await api('/api/compaction/write', { path: p.path, inPlace, ...(win.trim() ? { window: Number(win) } : {}) }));
+      setWritten(await api('/api/compaction/write', { path: p.path, inPlace, ...(force ? { force: true } : {}), ...(win.trim() ? { window: Number(win) } : {}) }));
       setError('');
+      setRefused(null);
       setConfirmInPlace(false);
     } catch (e: any) {
-      setError(e.message);
+      const r = e instanceof ApiFailure ? (e.body as any)?.refusal : undefined;
+      if (r) {
+        setRefused(r);
+        setError('');
+      } else setError(e.message);
     }
   };
   const span = p ? p.nodes.filter((n: any) => n.zone === 'span') : [];
@@ -66,17 +74,18 @@ export function CompactionView() {
           </details>`
         : ''}
       ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-      ${p ? preview(p, span, written, confirmInPlace, setConfirmInPlace, write) : ''}
+      ${p ? preview(p, span, written, confirmInPlace, setConfirmInPlace, write, refused) : ''}
     </section>
   `;
 }
 
-function preview(p: any, span: any[], written: any, confirmInPlace: boolean, setConfirmInPlace: (v: boolean) => void, write: (inPlace: boolean) => void) {
+function preview(p: any, span: any[], written: any, confirmInPlace: boolean, setConfirmInPlace: (v: boolean) => void, write: (inPlace: boolean, force?: boolean) => void, refused: { message: string; forcible: boolean } | null) {
   const pct = (n: number) => Math.round((n / p.window) * 100);
   return html`
     <p class="summary">
-      <span class="mono">${p.path}</span> · ${p.format}${p.model ? ` · ${p.model}` : ''}
+      <span class="mono">${p.path}</span> · ${p.format}${p.model ? ` · ${p.model}` : ''}${p.session ? html` · ${p.session.host} session <span class="mono">${p.session.id}</span>` : ''}
     </p>
+    ${p.session?.refusal && !written ? html`<p class="warn-text">Compacting it in place is refused now: ${p.session.refusal.message}</p>` : ''}
     <div class="gauge" role="img" aria-label=${`${num(p.tokensBefore)} tokens of a ${num(p.window)}-token window; the budget is ${num(p.budget)}`}>
       <span class="fill ${p.tokensBefore > p.budget ? 'over' : ''}" style=${{ width: `${Math.min(100, pct(p.tokensBefore))}%` }}></span>
       <span class="budget-line" style=${{ left: `${pct(p.budget)}%` }}></span>
@@ -97,7 +106,11 @@ function preview(p: any, span: any[], written: any, confirmInPlace: boolean, set
                   <button type="button" class="ghost" onClick=${() => setConfirmInPlace(false)}>Cancel</button></span>`
               : html`<button type="button" class="ghost" onClick=${() => setConfirmInPlace(true)}>Compact in place…</button>`}
           </div>
-          ${written ? html`<p class="ok" role="status">Wrote ${written.written} (${num(written.tokensBefore)} → ${num(written.tokensAfter)} tokens)${written.backup ? html`; the original is kept as <span class="mono">${written.backup}</span> (to restore: <code>cp ${written.backup} ${p.path}</code>)` : ''}.</p>` : ''}
+          ${refused
+            ? html`<div class="error" role="alert"><p>Not compacted: ${refused.message}</p>
+                ${refused.forcible ? html`<button type="button" class="danger" onClick=${() => write(true, true)}>Compact anyway</button> <span class="muted">(what the host writes after this is only in the backup)</span>` : ''}</div>`
+            : ''}
+          ${written ? writtenView(p, written) : ''}
           <div class="cols">
             <div>
               <h2>The span it replaces (${span.length} messages)</h2>
@@ -114,6 +127,18 @@ function preview(p: any, span: any[], written: any, confirmInPlace: boolean, set
     <h2>The surface, and where it is cut</h2>
     <ol class="nodes all" tabindex="0" aria-label="Surface messages">${p.nodes.map((n: any, i: number) => html`${i > 0 && p.nodes[i - 1].zone !== n.zone ? html`<li class="cut" aria-label="cut">${n.zone === 'tail' ? '✂ cut: the retained tail starts here' : '✂ cut: the span replaced starts here'}</li>` : ''}${node(n)}`)}</ol>
   `;
+}
+
+/** What a write did: the file, the backup and the record `hive-mind compact --undo` reads, what the retention rule removed. */
+function writtenView(p: any, w: any) {
+  return html`<div class="written" role="status">
+    <p class="ok">Wrote ${w.written} (${num(w.tokensBefore)} → ${num(w.tokensAfter)} tokens)${w.backup ? html`; the original is kept as <span class="mono">${w.backup}</span>` : ''}.</p>
+    ${w.record ? html`<p>Recorded as the compaction at ${w.record.at} (${w.record.summarizer}); undo it: <code>${w.undo}</code></p>` : ''}
+    ${w.recordProblem ? html`<p class="warn-text">${w.recordProblem} (to restore by hand: <code>cp ${w.backup} ${p.path}</code>)</p>` : ''}
+    ${w.pruned?.removed.length ? html`<p>Removed ${w.pruned.removed.length} older backup${w.pruned.removed.length > 1 ? 's' : ''} (the newest ${w.pruned.keep} compactions keep theirs, <code>HIVE_MIND_COMPACT_KEEP_BACKUPS</code>): ${w.pruned.removed.map((r: any) => html`<span class="mono">${r.path}</span> `)}</p>` : ''}
+    ${(w.pruned?.spared ?? []).map((x: any) => html`<p>Kept <span class="mono">${x.path}</span>: ${x.reason}</p>`)}
+    ${w.session ? html`<p>Resume it: <code>${w.session.resume}</code></p>` : ''}
+  </div>`;
 }
 
 function node(n: any) {
