@@ -24,7 +24,7 @@ export const MAX_RECALL_TOKENS = 8_000;
 const importance = z
   .enum(['critical', 'important', 'normal', 'temporary'])
   .describe(
-    'How much this matters later. critical: must never be forgotten (hard constraints, safety). important: key decisions and lasting preferences. normal (default): useful facts. temporary: only relevant for a short while (expires after the TTL, never recalled into new sessions).',
+    'How much this matters later. critical: must never be forgotten (hard constraints, safety). important: key decisions and lasting preferences. normal (default; a memory that supersedes another keeps its importance unless given): useful facts. temporary: only relevant for a short while (expires after the TTL, never recalled into new sessions).',
   );
 const scope = z
   .enum(['personal', 'workspace', 'thread'])
@@ -102,7 +102,7 @@ async function saveTeam(
   const input: FrameInput = {
     content: args.content,
     kind: args.kind ?? 'fact',
-    importance: args.importance ?? 'normal',
+    ...(args.importance !== undefined ? { importance: args.importance } : {}),
     source: 'agent_inferred',
     host,
     ...(args.tags ? { tags: args.tags } : {}),
@@ -181,7 +181,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const input: FrameInput = {
         content: args.content,
         kind: args.kind ?? 'fact',
-        importance: args.importance ?? 'normal',
+        ...(args.importance !== undefined ? { importance: args.importance } : {}), // unspecified: normal, or what a superseded memory had
         scope: scopeOf,
         source: 'agent_inferred',
         host: session.host(),
@@ -294,14 +294,9 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const mind = src?.mind;
       const f = mind?.get(args.id);
       if (!mind || !f) throw new FieldError('id', `no memory with id ${args.id} in the ${args.mind ?? 'personal'} memory`);
-      // A long save is stored as linked parts (split at whitespace): read them all as one content.
+      // A long save is stored as linked parts: Mind.get of its first part gives the whole content.
       const head = f.partOf !== null && f.partOf !== undefined ? (mind.get(f.partOf) ?? f) : f;
-      let content = head.content;
-      if (head.parts > 1) {
-        content = partIds(mind, head.id)
-          .map((id) => (id === head.id ? head : mind.get(id))?.content ?? '')
-          .join('\n'); // the store trims each part at its boundary; a newline stands for that whitespace
-      }
+      const content = head.content;
       const offset = args.offset ?? 0;
       if (offset > 0 && offset >= content.length) throw new FieldError('offset', `offset ${offset} is past the end of the content (${content.length} characters)`);
       const room = max - 1_200;
@@ -447,12 +442,6 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(await statsObject(ctx, session), max);
     }),
   );
-}
-
-/** Ids of every part of a chunked save whose part 0 is `headId`, in part order. */
-function partIds(mind: Mind, headId: number): number[] {
-  const rows = mind.database.prepare('SELECT id FROM frames WHERE id = ? OR part_of = ? ORDER BY part').all(headId, headId) as Array<{ id: number }>;
-  return rows.map((r) => r.id);
 }
 
 /** The stats of every mind this session uses, as a plain object (shared by the tool and the resource). */

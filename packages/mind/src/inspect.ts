@@ -7,11 +7,22 @@ import { SUPERSEDE_CHAIN } from './sql.js';
 
 /** Reading frames and the file itself: by id, version history, listing and counting, importance and quarantine flag, counts, integrity. */
 
-/** One frame by id (including retired and quarantined ones), or undefined. */
+/**
+ * One frame by id (including retired and quarantined ones), or undefined. For part 0 of a long save
+ * stored in several parts, `content` is the whole memory: every part's content in part order,
+ * concatenated (the parts split it losslessly, see `chunkText`). A later part (id of part 2..N) is
+ * returned as that part alone.
+ */
 export function getFrame(ctx: StoreContext, id: number): Frame | undefined {
   return ctx.guard(() => {
     const r = ctx.stmt('SELECT * FROM frames WHERE id = ?').get(id) as Row | undefined;
-    return r ? toFrame(r) : undefined;
+    if (!r) return undefined;
+    const f = toFrame(r);
+    if (f.parts > 1 && f.part === 0) {
+      const rest = ctx.stmt('SELECT content FROM frames WHERE part_of = ? ORDER BY part').all(id) as Array<{ content: string }>;
+      f.content += rest.map((p) => p.content).join('');
+    }
+    return f;
   });
 }
 

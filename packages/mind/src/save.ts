@@ -71,7 +71,7 @@ const NEAR_DUPLICATE_CANDIDATES = 32;
 function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: string, threadKey: string, workspace: string, near: boolean) {
   type Dup = { id: number; importance: Importance; quarantined: number };
   const same = ctx
-    .stmt('SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? LIMIT 1')
+    .stmt('SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? AND part = 0 LIMIT 1')
     .get(hash, scope, threadKey, workspace) as Dup | undefined;
   if (same || !near || content.length > NEAR_DUPLICATE_MAX_CHARS) return same;
   const segmented = indexText(content);
@@ -130,23 +130,25 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
     if (rows.length > 0) return { id: rows[0]!.id, ids: rows.map((r) => r.id), status: 'idempotent', redactions, threats, notices };
   }
   const ids: number[] = [];
-  let status: SaveResult['status'] = quarantined ? 'quarantined' : 'inserted';
-  let dupCount = 0;
-  for (let part = 0; part < chunks.length; part++) {
-    const content = chunks.length > 1 ? chunks[part]! : chunks[0]!;
-    const hash = contentHash(content);
-    const dup =
-      input.supersedes == null ? findDuplicate(ctx, content, hash, scope, input.threadKey ?? '', input.workspace ?? '', chunks.length === 1 && !quarantined) : undefined;
-    if (dup) {
-      if (IMPORTANCE_RANK[importance] > IMPORTANCE_RANK[dup.importance]) {
-        ctx.stmt('UPDATE frames SET importance = ?, updated_at = ?, expires_at = CASE WHEN ? = \'temporary\' THEN expires_at ELSE NULL END WHERE id = ?').run(importance, nowIso, importance, dup.id);
-      } else {
-        ctx.stmt('UPDATE frames SET updated_at = ? WHERE id = ?').run(nowIso, dup.id);
-      }
-      ids.push(dup.id);
-      dupCount++;
-      continue;
+  const status: SaveResult['status'] = quarantined ? 'quarantined' : 'inserted';
+  // dedupe applies to the memory as a whole: part 0 of a long save carries the hash of the whole
+  // content, and the parts themselves are never compared with each other or with other frames
+  const whole = chunks.length > 1 ? chunks.join('') : chunks[0]!;
+  const wholeHash = contentHash(whole);
+  const dup =
+    input.supersedes == null ? findDuplicate(ctx, whole, wholeHash, scope, input.threadKey ?? '', input.workspace ?? '', chunks.length === 1 && !quarantined) : undefined;
+  if (dup) {
+    if (IMPORTANCE_RANK[importance] > IMPORTANCE_RANK[dup.importance]) {
+      ctx.stmt('UPDATE frames SET importance = ?, updated_at = ?, expires_at = CASE WHEN ? = \'temporary\' THEN expires_at ELSE NULL END WHERE id = ? OR part_of = ?').run(importance, nowIso, importance, dup.id, dup.id);
+    } else {
+      ctx.stmt('UPDATE frames SET updated_at = ? WHERE id = ?').run(nowIso, dup.id);
     }
+    const dupIds = (ctx.stmt('SELECT id FROM frames WHERE id = ? OR part_of = ? ORDER BY part').all(dup.id, dup.id) as Array<{ id: number }>).map((r) => r.id);
+    return { id: dup.id, ids: dupIds, status: 'duplicate', redactions, threats, notices };
+  }
+  for (let part = 0; part < chunks.length; part++) {
+    const content = chunks[part]!;
+    const hash = part === 0 ? wholeHash : contentHash(content);
     const info = ctx.stmt(
       `INSERT INTO frames (content, kind, importance, scope, source, host, session_id, turn_id, thread_key, workspace, tags, content_hash,
          created_at, updated_at, expires_at, supersedes, quarantined, threats, redactions, part, parts, part_of, search_text)
@@ -178,14 +180,8 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
     );
     ids.push(Number(info.lastInsertRowid));
   }
-  if (dupCount === chunks.length) status = 'duplicate';
-  let outNotices = notices;
-  if (chunks.length > 1 && dupCount > 0 && dupCount < chunks.length) {
-    // parts are deduplicated like any frame (against stored frames and against earlier parts of this save)
-    outNotices = [...notices, `${dupCount} of ${chunks.length} parts were identical to text already stored (or to an earlier part) and were not stored again; ids lists the existing frames for them`];
-  }
   if (input.supersedes != null && ids[0] !== input.supersedes) {
     ctx.stmt('UPDATE frames SET superseded_by = ?, updated_at = ? WHERE id = ?').run(ids[0]!, nowIso, input.supersedes);
   }
-  return { id: ids[0]!, ids, status, redactions, threats, notices: outNotices };
+  return { id: ids[0]!, ids, status, redactions, threats, notices };
 }

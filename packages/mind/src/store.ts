@@ -100,7 +100,11 @@ export class Mind {
     return this.ctx.guard(() => this.ctx.tx(() => prepared.map((p) => saveOne(this.ctx, p))));
   }
 
-  /** One frame by id (including retired and quarantined ones), or undefined. */
+  /**
+   * One frame by id (including retired and quarantined ones), or undefined. For the first part of
+   * a memory stored in several parts, `content` is the whole memory, byte for byte as saved (after
+   * cleaning and redaction); a later part's id gives that part alone.
+   */
   get(id: number): Frame | undefined {
     return getFrame(this.ctx, id);
   }

@@ -67,27 +67,28 @@ export function preview(text: string, max = 80): string {
 
 /**
  * Split `text` into pieces of at most `maxChars` characters, preferring paragraph, then line,
- * then sentence/space boundaries. Never splits a surrogate pair.
+ * then sentence/space boundaries (a boundary's whitespace ends the piece before it). Lossless:
+ * `chunkText(t, n).join('') === t` for any `t` (no piece is trimmed). Never splits a surrogate pair.
  */
 export function chunkText(text: string, maxChars: number): string[] {
-  if (text.length <= maxChars) return [text];
+  if (text.length <= maxChars) return text ? [text] : [];
   const out: string[] = [];
   let rest = text;
   while (rest.length > maxChars) {
     const window = rest.slice(0, maxChars);
-    let cut = window.lastIndexOf('\n\n');
-    if (cut < maxChars * 0.5) cut = window.lastIndexOf('\n');
-    if (cut < maxChars * 0.5) cut = Math.max(window.lastIndexOf('. '), window.lastIndexOf(' '));
-    if (cut < maxChars * 0.5) cut = maxChars;
-    else cut += 1;
+    const half = maxChars * 0.5;
+    let cut = window.lastIndexOf('\n\n') + 2;
+    if (cut - 2 < half) cut = window.lastIndexOf('\n') + 1;
+    if (cut - 1 < half) cut = Math.max(window.lastIndexOf('. ') + 2, window.lastIndexOf(' ') + 1);
+    if (cut - 1 < half) cut = maxChars;
     // keep surrogate pairs whole
     const c = rest.charCodeAt(cut - 1);
     if (c >= 0xd800 && c <= 0xdbff) cut -= 1;
-    out.push(rest.slice(0, cut).trim() || rest.slice(0, cut));
+    out.push(rest.slice(0, cut));
     rest = rest.slice(cut);
   }
-  if (rest.trim()) out.push(rest.trim());
-  return out.filter((s) => s.length > 0);
+  if (rest) out.push(rest);
+  return out;
 }
 
 /** Jaccard threshold of {@link nearDuplicate} (README "Write path"). */

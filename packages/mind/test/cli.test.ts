@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
 import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
+import { repeatingText, sha256, uniqueText } from '../../../test-support/long-text.js';
 import { startEmbeddingsServer } from '../../../test-support/llm-servers.js';
 
 let t: ReturnType<typeof tmp>;
@@ -190,13 +191,30 @@ describe('hive-mind mind (built binary)', () => {
     expect(json(await cli(['mind', 'list', '--json'])).frames.length).toBe(3);
   });
 
-  it('a long save whose parts repeat says how many parts were not stored again', async () => {
-    const r = await cli(['mind', 'save', '-'], { input: 'word '.repeat(200_000) });
+  it.each([
+    ['repeating', repeatingText(1_000_034)],
+    ['non-repeating', uniqueText(1_000_000)],
+  ])('a 1 MB %s save is stored in parts, none deduplicated, and `mind show` prints it byte for byte', async (_name, text) => {
+    const r = await cli(['mind', 'save', '-'], { input: text });
     expect(r.code, r.stderr).toBe(0);
-    const m = /\((\d+) parts\).*?(\d+) of \1 parts were identical/.exec(r.stdout);
+    const m = /inserted #(\d+) \((\d+) parts\)/.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
-    const s = json(await cli(['mind', 'stats', '--json']));
-    expect(s.frames).toBe(Number(m![1]) - Number(m![2]));
+    expect(r.stdout).not.toMatch(/identical|not stored again/);
+    expect(json(await cli(['mind', 'stats', '--json'])).frames).toBe(Number(m![2]));
+    const shown = json(await cli(['mind', 'show', m![1]!, '--json']));
+    expect(sha256(shown.frame.content)).toBe(sha256(text));
+    const plain = await cli(['mind', 'show', m![1]!]);
+    expect(plain.stdout.includes(`\n\n${text}\n`)).toBe(true);
+  });
+
+  it('a superseding save without --importance keeps the importance of the frame it replaces', async () => {
+    const a = json(await cli(['mind', 'save', '--importance', 'important', 'The billing service deploys with Helm', '--json']));
+    const b = json(await cli(['mind', 'save', '--supersedes', String(a.id), 'The billing service deploys with Kustomize', '--json']));
+    expect(json(await cli(['mind', 'show', String(b.id), '--json'])).frame.importance).toBe('important');
+    const c = json(await cli(['mind', 'save', '--supersedes', String(b.id), '--importance', 'normal', 'The billing service deploys with Argo CD', '--json']));
+    expect(json(await cli(['mind', 'show', String(c.id), '--json'])).frame.importance).toBe('normal');
+    const d = json(await cli(['mind', 'save', 'A plain fact without an importance', '--json']));
+    expect(json(await cli(['mind', 'show', String(d.id), '--json'])).frame.importance).toBe('normal');
   });
 
   it('import FILE harvests a real transcript, idempotently', async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { TokenMeter } from '@hive-mind/compaction';
-import { Mind, MindError, SCHEMA_VERSION, redactSecrets, scanThreats, ftsQuery } from '@hive-mind/mind';
+import { Mind, MindError, SCHEMA_VERSION, redactSecrets, scanThreats, ftsQuery, chunkText } from '@hive-mind/mind';
+import { repeatingText, sha256, uniqueText } from '../../../test-support/long-text.js';
 import { tmp, rawBytes, ensureBuilt, runNode, DIST_INDEX } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 
@@ -171,10 +172,58 @@ describe('save', () => {
     const first = m.get(r.id)!;
     expect(first.parts).toBe(r.ids.length);
     expect(m.get(r.ids[5]!)!.partOf).toBe(r.id);
+    expect(m.get(r.id)!.content).toBe(big.trim()); // the first part's id reads back the whole memory
+    expect(m.get(r.ids[5]!)!.content.length).toBeLessThanOrEqual(8000); // a later part alone
     m.close();
     const small = Mind.open(join(t.dir, 'small.mind'), { maxContentBytes: 1000 });
     expectMindError(() => small.save({ content: 'y'.repeat(1001) }), 'TOO_LARGE', /1001 bytes, over the 1000-byte limit.*nothing was saved/);
     small.close();
+  });
+});
+
+describe('a long memory in parts', () => {
+  it.each([
+    ['non-repeating', uniqueText(1_000_000)],
+    ['repeating', repeatingText(1_000_034)],
+  ])('1 MB of %s content reads back byte for byte; its parts are never deduplicated', (_name, text) => {
+    const m = Mind.open(path);
+    const r = m.save({ content: text, importance: 'important' });
+    expect(r.status).toBe('inserted');
+    expect(r.ids.length).toBeGreaterThan(100);
+    expect(new Set(r.ids).size).toBe(r.ids.length); // every part is its own frame
+    expect(r.notices.join(' ')).not.toMatch(/identical/);
+    expect(m.stats().frames).toBe(r.ids.length);
+    const back = m.get(r.id)!;
+    expect(back.content.length).toBe(text.length);
+    expect(sha256(back.content)).toBe(sha256(text));
+    // each part is stored as cut (no whitespace lost at a boundary): part 0 alone, then the others
+    const stored = m.database.prepare('SELECT content FROM frames WHERE id = ? OR part_of = ? ORDER BY part').all(r.id, r.id) as Array<{ content: string }>;
+    expect(stored.length).toBe(r.ids.length);
+    expect(sha256(stored.map((p) => p.content).join(''))).toBe(sha256(text));
+    // the whole memory again is a duplicate of the whole (its first part's id, every part's id)
+    const again = m.save({ content: text });
+    expect(again).toMatchObject({ status: 'duplicate', id: r.id, ids: r.ids });
+    expect(m.stats().frames).toBe(r.ids.length);
+    // a short frame equal to one part is not merged into the long memory
+    const part = m.get(r.ids[3]!)!.content;
+    const single = m.save({ content: part });
+    expect(single.status).toBe('inserted');
+    expect(r.ids).not.toContain(single.id);
+    expect(m.get(r.id)!.content).toBe(text);
+    m.close();
+  });
+
+  it('chunkText is lossless at every boundary kind', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('alpha', 'gamma.', ' ', '\n', '\n\n', '. ', '😀', 'x'.repeat(50)), { maxLength: 400 }), fc.integer({ min: 10, max: 300 }), (pieces, max) => {
+        const text = pieces.join('');
+        const parts = chunkText(text, max);
+        expect(parts.join('')).toBe(text);
+        for (const p of parts) expect(p.length).toBeLessThanOrEqual(max);
+        expect(parts.every((p) => p.length > 0)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -113,7 +113,7 @@ export function register(program: Command): void {
     .command('save')
     .description('save a frame (TEXT, or - to read stdin); secrets are redacted, suspicious text is quarantined')
     .argument('<text>', 'the content, or - for stdin')
-    .option('--importance <level>', `one of ${IMPORTANCES.join(', ')}`, 'normal')
+    .option('--importance <level>', `one of ${IMPORTANCES.join(', ')} (default normal; with --supersedes, the importance of the frame it replaces)`)
     .option('--kind <kind>', 'fact, decision, preference, instruction, error, ...', 'fact')
     .option('--scope <scope>', `one of ${SCOPES.join(', ')} (workspace needs --workspace ID or --mind PATH; thread needs --thread KEY; team goes to the team connection's mind and its outbox: \`hive-mind team\`)`, 'personal')
     .option('--thread <key>', 'thread key (conversation or task id) for --scope thread')
@@ -122,7 +122,7 @@ export function register(program: Command): void {
     .option('--supersedes <id>', 'id of the frame this one replaces', frameId)
     .option('--expires <iso>', 'ISO 8601 expiry time')
     .option('--json', 'print the result as JSON')
-    .action(async function (this: Command, text: string, o: { importance: string; kind: string; scope: string; source: string; thread?: string; tags?: string; supersedes?: number; expires?: string }) {
+    .action(async function (this: Command, text: string, o: { importance?: string; kind: string; scope: string; source: string; thread?: string; tags?: string; supersedes?: number; expires?: string }) {
       const c = common(this);
       const scope = oneOf<Scope>('--scope', SCOPES, o.scope)!;
       // no silent fallback to the personal mind: a workspace memory must name its workspace
@@ -138,7 +138,8 @@ export function register(program: Command): void {
       const input: FrameInput = {
         content,
         kind: o.kind,
-        importance: oneOf<Importance>('--importance', IMPORTANCES, o.importance)!,
+        // unspecified: the library's default (normal, or what a superseded frame had)
+        ...(o.importance !== undefined ? { importance: oneOf<Importance>('--importance', IMPORTANCES, o.importance)! } : {}),
         scope,
         ...(scope === 'workspace' && c.workspace ? { workspace: c.workspace } : {}),
         ...(scope === 'thread' ? { threadKey: o.thread!.trim() } : {}),
