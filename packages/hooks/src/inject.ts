@@ -11,13 +11,15 @@
  *   the prompt's vector, prompt-vector.ts), not already given in this session, within
  *   `HIVE_MIND_PROMPT_RECALL_TOKENS` (default 300; 0 turns it off).
  *
- * Tokens are counted with the mind's conservative estimate (estimate.ts), so a budget holds in
- * every script. Which frames a session was given is kept in `<home>/sessions/<safe id>.recalled`
+ * In both, a frame that is a near-duplicate of a notes entry or of a frame already injected is
+ * left out, a mind that cannot be read is skipped (one line says which file and how to repair
+ * it), and a cut item's `get_memory` pointer names its mind. Tokens are counted with the mind's
+ * conservative estimate (estimate.ts), so a budget holds in every script. Which frames a session was given is kept in `<home>/sessions/<safe id>.recalled`
  * (one `label:id` per line, append-only), so a prompt never repeats them.
  */
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Mind, Notes, estimateTokens, mindHome, parseEntries, safeFileName, type NotesTarget, type RecallResult } from '@hive-mind/mind';
+import { IMPORTANCES, Mind, MindError, Notes, estimateTokens, mindHome, nearDuplicate, parseEntries, safeFileName, type Importance, type NotesTarget, type RecallResult } from '@hive-mind/mind';
 import { ensureDir } from './mkdir.js';
 
 /** Default total budget of session start, in tokens (under Codex's ~2,500-token inline limit for additional context). */
@@ -115,93 +117,224 @@ export function notesThread(input: { threadKey?: string; sessionId?: string }, e
  * The notes block of session start: USER.md, then MEMORY.md (the thread's when `thread` names
  * one that exists, else the global one), each under a header naming the file, entries kept whole
  * and in file order when they fit `budgetTokens` (one too large is skipped); a file with entries
- * left out says how many and where they are; a file that cannot be read says so in one line.
+ * left out says how many and where they are; a file none of whose entries fit gets one line
+ * (`N entries in <path>, not shown: budget`), the room for the later files' lines being kept while
+ * the earlier ones are filled; a file that cannot be read says so in one line. `entries` are the
+ * entries shown (the recall leaves out frames that say the same).
  */
-export function notesBlock(env: NodeJS.ProcessEnv, budgetTokens: number, thread?: string): { text: string; tokens: number } {
+export function notesBlock(env: NodeJS.ProcessEnv, budgetTokens: number, thread?: string): { text: string; tokens: number; entries: string[] } {
   try {
     return notesBlockOf(new Notes({ env }), budgetTokens, thread);
   } catch (e) {
     // a notes file that cannot be read (a directory in its place, bad permissions, a bad limit in
     // the environment) must not cost the session its recall: one line says so instead
     const line = `## hive-mind notes could not be read: ${String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 200)}`;
-    return estimateTokens(line) <= budgetTokens ? { text: line, tokens: estimateTokens(line) } : { text: '', tokens: 0 };
+    return estimateTokens(line) <= budgetTokens ? { text: line, tokens: estimateTokens(line), entries: [] } : { text: '', tokens: 0, entries: [] };
   }
-}
-
-function notesBlockOf(notes: Notes, budgetTokens: number, thread?: string): { text: string; tokens: number } {
-  const targets: Array<{ target: NotesTarget; what: string }> = [
-    { target: { file: 'user' }, what: 'what the user asked hive-mind to remember about them' },
-    { target: thread ? { file: 'memory', thread } : { file: 'memory' }, what: 'notes kept across sessions' },
-  ];
-  const parts: string[] = [];
-  let left = budgetTokens;
-  for (const { target, what } of targets) {
-    const name = target.file === 'user' ? 'USER.md' : 'MEMORY.md';
-    let r: ReturnType<Notes['render']>;
-    try {
-      r = notes.render(target);
-    } catch (e) {
-      // one unreadable file (a directory in its place, bad permissions) costs only its own block
-      const line = `## hive-mind notes: ${name} could not be read (${String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 160)})`;
-      if (estimateTokens(line) + 2 <= left) {
-        parts.push(line);
-        left -= estimateTokens(line) + 2;
-      }
-      continue;
-    }
-    const entries = parseEntries(r.text);
-    if (!entries.length) continue;
-    const header = `## hive-mind notes: ${name} (${what}; from ${r.path})`;
-    const kept: string[] = [];
-    let cost = estimateTokens(header) + 2;
-    // in file order; an entry too large for what is left is skipped (and counted), the next may fit
-    for (const e of entries) {
-      const c = estimateTokens(e) + 2;
-      if (cost + c > left) continue;
-      kept.push(e);
-      cost += c;
-    }
-    if (!kept.length) continue;
-    const more = entries.length - kept.length;
-    const tail = more ? `\n(${more} more entr${more === 1 ? 'y' : 'ies'} in ${r.path})` : '';
-    const block = `${header}\n${kept.join('\n§\n')}${tail}`;
-    parts.push(block);
-    left -= estimateTokens(block) + 2;
-  }
-  const text = parts.join('\n\n');
-  return { text, tokens: estimateTokens(text) };
 }
 
 /**
+ * The entries of USER.md and of the thread's MEMORY.md (else the global one), as session start
+ * injects them (redacted, threat-scanned); [] for a file that cannot be read. The per-prompt
+ * recall leaves out frames that say the same.
+ */
+export function notesEntries(env: NodeJS.ProcessEnv, thread?: string): string[] {
+  const out: string[] = [];
+  try {
+    const notes = new Notes({ env });
+    for (const target of [{ file: 'user' }, thread ? { file: 'memory', thread } : { file: 'memory' }] as NotesTarget[]) {
+      try {
+        out.push(...parseEntries(notes.render(target).text));
+      } catch {
+        /* an unreadable file: session start said so; nothing to compare against */
+      }
+    }
+  } catch {
+    /* a bad notes setting: session start said so */
+  }
+  return out;
+}
+
+function notesBlockOf(notes: Notes, budgetTokens: number, thread?: string): { text: string; tokens: number; entries: string[] } {
+  const targets: Array<{ target: NotesTarget; what: string; name: string }> = [
+    { target: { file: 'user' }, what: 'what the user asked hive-mind to remember about them', name: 'USER.md' },
+    { target: thread ? { file: 'memory', thread } : { file: 'memory' }, what: 'notes kept across sessions', name: 'MEMORY.md' },
+  ];
+  // read every file first: each one with entries is owed at least its one-line pointer, so an
+  // earlier file never takes the whole budget (the defect: MEMORY.md vanished at 300 tokens)
+  const files = targets.map(({ target, what, name }) => {
+    try {
+      const r = notes.render(target);
+      return { name, what, path: r.path, entries: parseEntries(r.text) };
+    } catch (e) {
+      // one unreadable file (a directory in its place, bad permissions) costs only its own block
+      return { name, what, path: '', entries: [] as string[], error: `## hive-mind notes: ${name} could not be read (${String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 160)})` };
+    }
+  });
+  const pointer = (f: (typeof files)[number]) =>
+    f.error ?? (f.entries.length ? `## hive-mind notes: ${f.name}: ${f.entries.length} entr${f.entries.length === 1 ? 'y' : 'ies'} in ${f.path}, not shown: budget` : '');
+  const cost = (t: string) => (t ? estimateTokens(t) + 2 : 0);
+  const parts: string[] = [];
+  const shown: string[] = [];
+  let left = budgetTokens;
+  files.forEach((f, i) => {
+    // what the files after this one need for their pointer lines stays reserved
+    const reserved = files.slice(i + 1).reduce((n, g) => n + cost(pointer(g)), 0);
+    if (f.error || !f.entries.length) {
+      if (f.error && cost(f.error) <= left - reserved) {
+        parts.push(f.error);
+        left -= cost(f.error);
+      }
+      return;
+    }
+    const header = `## hive-mind notes: ${f.name} (${f.what}; from ${f.path})`;
+    const tailOf = (more: number) => (more ? `\n(${more} more entr${more === 1 ? 'y' : 'ies'} in ${f.path})` : '');
+    // the longest tail this block can carry is paid for up front, so adding it never goes over
+    const room = left - reserved - estimateTokens(tailOf(f.entries.length));
+    const kept: string[] = [];
+    let used = cost(header);
+    // in file order; an entry too large for what is left is skipped (and counted), the next may fit
+    for (const e of f.entries) {
+      const c = estimateTokens(e) + 2;
+      if (used + c > room) continue;
+      kept.push(e);
+      used += c;
+    }
+    const block = kept.length ? `${header}\n${kept.join('\n§\n')}${tailOf(f.entries.length - kept.length)}` : pointer(f);
+    if (cost(block) > left - reserved) return;
+    parts.push(block);
+    shown.push(...kept);
+    left -= cost(block);
+  });
+  const text = parts.join('\n\n');
+  return { text, tokens: estimateTokens(text), entries: shown };
+}
+
+/** A mind left out of an injection: it could not be opened or read (a corrupt or truncated file, a newer schema, ...). */
+export interface SkippedMind {
+  key: RecallSource['key'];
+  path: string;
+  /** The mind's error code (`CORRUPT`, `SCHEMA_NEWER`, `IO`, ...). */
+  code: string;
+  /** The mind's one-line error, for the hook log. */
+  message: string;
+}
+
+/** The injected line of a mind left out (no stored byte is touched; the repair command for a corrupt file). */
+export function skippedLine(s: SkippedMind, label: string): string {
+  const why = s.code === 'CORRUPT' ? 'is not a readable .mind file (left untouched; `hive-mind mind doctor --repair` recovers what can be read)' : `could not be read (${s.code}: ${s.message.split('\n')[0]!.slice(0, 160)})`;
+  return `## hive-mind memory (${label}): skipped, ${s.path} ${why}`;
+}
+
+/** What {@link recallBlocks} gives: the text, its tokens, the ids given (to {@link recordGiven}), and the minds left out. */
+export interface RecallBlocks {
+  text: string;
+  tokens: number;
+  ids: Array<[RecallSource['key'], number]>;
+  skipped: SkippedMind[];
+}
+
+const rank = (i: Importance) => IMPORTANCES.length - IMPORTANCES.indexOf(i);
+const sameAs = (text: string) => (other: string) => nearDuplicate(other, text);
+
+/**
  * Recall from each source in turn within `budgetTokens` (the mind's estimate), as labelled
- * blocks. `recall` is called with the budget left for that source and the ids it must not repeat.
- * Returns the text, its tokens, and the ids given (to {@link recordGiven}).
+ * blocks. `recall` is called with the budget left for that source, the ids it must not repeat,
+ * and the source. A frame that is a near-duplicate (the mind's `nearDuplicate`: word Jaccard ≥
+ * 0.8, same numbers and negations) of one of `seen` (the notes entries injected beside it) or of
+ * a frame injected before it is left out, and the source recalled again without it; of two
+ * near-duplicate frames of different minds the higher importance is kept (equal: the first
+ * source's). A mind that cannot be opened or read (a `MindError`: corrupt, truncated, newer
+ * schema) is left out and listed in `skipped`, with one line in the text saying which file and
+ * how to repair it (unless `saySkipped` is false: the per-prompt recall, whose session start said
+ * it); the other minds are still recalled. Other errors are thrown.
  */
 export function recallBlocks(
   sources: RecallSource[],
   budgetTokens: number,
   given: Record<RecallSource['key'], number[]>,
-  recall: (m: Mind, budgetTokens: number, exclude: number[]) => RecallResult,
+  recall: (m: Mind, budgetTokens: number, exclude: number[], src: RecallSource) => RecallResult,
   open: (path: string) => Mind,
-): { text: string; tokens: number; ids: Array<[RecallSource['key'], number]> } {
+  opts: { seen?: readonly string[]; saySkipped?: boolean } = {},
+): RecallBlocks {
+  const drop: Record<RecallSource['key'], Set<number>> = { workspace: new Set(), personal: new Set() };
+  const seen = opts.seen ?? [];
+  const say = opts.saySkipped ?? true;
+  // a second pass only when a later mind's frame outranks an earlier mind's near-duplicate
+  const first = recallPass(sources, budgetTokens, given, recall, open, seen, drop, true, say);
+  return first.redo ? recallPass(sources, budgetTokens, given, recall, open, seen, drop, false, say) : first;
+}
+
+function recallPass(
+  sources: RecallSource[],
+  budgetTokens: number,
+  given: Record<RecallSource['key'], number[]>,
+  recall: (m: Mind, budgetTokens: number, exclude: number[], src: RecallSource) => RecallResult,
+  open: (path: string) => Mind,
+  seen: readonly string[],
+  drop: Record<RecallSource['key'], Set<number>>,
+  mayRedo: boolean,
+  saySkipped: boolean,
+): RecallBlocks & { redo: boolean } {
   // Each block's header costs a few tokens; keep 16 in reserve so the sum stays within budget.
   const HEADER_RESERVE = 16;
+  const ROUNDS = 8;
+  const notes = seen.map((t) => sameAs(t));
+  const kept: Array<{ key: RecallSource['key']; id: number; importance: Importance; same: (t: string) => boolean }> = [];
   const parts: string[] = [];
   const ids: Array<[RecallSource['key'], number]> = [];
+  const skipped: SkippedMind[] = [];
+  let redo = false;
   let left = budgetTokens;
   for (const src of sources) {
     if (left <= HEADER_RESERVE + 32 || !existsSync(src.path)) continue;
-    const m = open(src.path);
-    let r: RecallResult;
+    let r: RecallResult | undefined;
     try {
-      r = recall(m, left - HEADER_RESERVE, given[src.key]);
-    } finally {
-      m.close();
+      const m = open(src.path);
+      try {
+        // recalled again without the near-duplicates found (each round drops at least one; after
+        // ROUNDS the last recall is taken as it is)
+        for (let round = 0; round < ROUNDS; round++) {
+          r = recall(m, left - HEADER_RESERVE, [...given[src.key], ...drop[src.key]], src);
+          let dup = false;
+          const mine: typeof kept = [];
+          for (const f of r.frames) {
+            const other = [...kept, ...mine].find((k) => k.same(f.content));
+            if (notes.some((n) => n(f.content))) {
+              drop[src.key].add(f.id);
+              dup = true;
+            } else if (other && other.key !== src.key && rank(f.importance) > rank(other.importance) && mayRedo) {
+              // the earlier mind's copy goes; its block is already built, so the pass starts over
+              drop[other.key].add(other.id);
+              redo = true;
+              mine.push({ key: src.key, id: f.id, importance: f.importance, same: sameAs(f.content) });
+            } else if (other) {
+              drop[src.key].add(f.id);
+              dup = true;
+            } else mine.push({ key: src.key, id: f.id, importance: f.importance, same: sameAs(f.content) });
+          }
+          if (!dup || round === ROUNDS - 1) {
+            kept.push(...mine);
+            break;
+          }
+        }
+      } finally {
+        m.close();
+      }
+    } catch (e) {
+      if (!(e instanceof MindError)) throw e;
+      skipped.push({ key: src.key, path: src.path, code: e.code, message: e.message });
+      const line = skippedLine(skipped[skipped.length - 1]!, src.label);
+      if (saySkipped && estimateTokens(line) + 2 <= left) {
+        parts.push(line);
+        left -= estimateTokens(line) + 2;
+      }
+      continue;
     }
-    if (!r.text.trim()) continue;
+    if (!r || !r.text.trim()) continue;
     for (const f of r.frames) ids.push([src.key, f.id]);
     parts.push(`## hive-mind memory (${src.label})\n${r.text.trim()}`);
     left -= r.tokens + HEADER_RESERVE;
   }
-  return { text: parts.join('\n\n'), tokens: budgetTokens - left, ids };
+  return { text: parts.join('\n\n'), tokens: budgetTokens - left, ids, skipped, redo };
 }

@@ -29,7 +29,7 @@ import { promptVector, type PromptVector } from './prompt-vector.js';
 import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { saveCaptures } from './capture.js';
-import { NOTES_SHARE, PROMPT_ITEM_CHARS, givenIds, notesBlock, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource } from './inject.js';
+import { NOTES_SHARE, PROMPT_ITEM_CHARS, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { startTeamSyncIfStale } from './team-sync.js';
@@ -81,7 +81,7 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
   const busy = opts.busyTimeoutMs ?? 1500;
   switch (input.lifecycle) {
     case 'session-start': {
-      const out = sessionStart(input, env, busy);
+      const out = sessionStart(input, env, busy, opts.log);
       // after the recall: the cache it read is what this session gets; the next one gets the synced cache
       if (opts.teamSyncCommand) startTeamSyncIfStale(env, opts.teamSyncCommand);
       return out;
@@ -117,7 +117,7 @@ const openReadonly = (busy: number) => (path: string) => Mind.open(path, { busyT
 // What frameInjection adds around an injection (nonce tags, one note line), out of the same budget.
 const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
 
-function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number): LifecycleOutput {
+function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): LifecycleOutput {
   const budget = Math.max(0, recallBudget(env) - FRAME_RESERVE);
   const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), notesThread(input, env));
   // Hosts that start a session with the first prompt (Hermes pre_llm_call) get the frames
@@ -127,23 +127,30 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     sourcesFor(input, env),
     budget - notes.tokens - (notes.text ? 2 : 0),
     { workspace: [], personal: [] },
-    (m, budgetTokens) => {
+    (m, budgetTokens, exclude, src) => {
       if (query) {
         try {
-          return m.recall({ query, budgetTokens, header: false });
+          return m.recall({ query, budgetTokens, header: false, exclude, mindName: src.key });
         } catch (e) {
           // a prompt with no searchable word (only punctuation, ...) gets the default recall
           if ((e as { code?: string }).code !== 'EMPTY_QUERY') throw e;
         }
       }
-      return m.recall({ budgetTokens, header: false });
+      return m.recall({ budgetTokens, header: false, exclude, mindName: src.key });
     },
     openReadonly(busy),
+    { seen: notes.entries },
   );
+  logSkipped(recalled.skipped, log);
   recordGiven(env, input.host, input.sessionId, recalled.ids, true);
   // one block with a per-injection nonce, stored text neutralized (the mind's neutralize.ts)
   const text = frameInjection([{ body: notes.text }, { body: recalled.text }]);
   return text ? { additionalContext: text } : {};
+}
+
+/** One hook-log line per mind an injection left out (the injection says it too, budget permitting). */
+function logSkipped(skipped: readonly SkippedMind[], log?: (line: string) => void): void {
+  for (const s of skipped) log?.(`${s.key} mind skipped (${s.code}): ${s.message.split('\n')[0]}`);
 }
 
 /**
@@ -163,12 +170,16 @@ async function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy:
     sources,
     budget,
     givenIds(env, input.host, input.sessionId),
-    (m, budgetTokens, exclude) => {
+    (m, budgetTokens, exclude, src) => {
       const hits = m.promptHits(query, { exclude, minCosine: vec.minCosine, ...(vec.vector ? { queryVector: vec.vector } : {}) });
-      return m.recall({ query, hits, budgetTokens, promptFloor: true, header: false, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0 });
+      return m.recall({ query, hits, budgetTokens, promptFloor: true, header: false, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0, mindName: src.key });
     },
     (path) => Mind.open(path, { busyTimeoutMs: busy, readonly: true, ...(vec.embeddings ? { embeddings: vec.embeddings } : {}) }),
+    // the notes the session was given at its start: a frame saying the same is not repeated;
+    // a mind left out goes to the hook log only (session start said it in the text)
+    { seen: notesEntries(env, notesThread(input, env)), saySkipped: false },
   );
+  logSkipped(recalled.skipped, log);
   recordGiven(env, input.host, input.sessionId, recalled.ids, false);
   return recalled.text ? { additionalContext: frameInjection([{ body: recalled.text }]) } : {};
 }

@@ -70,17 +70,25 @@ describe('hook runner as a child process: bad input fails open', { timeout: 60_0
     m.close();
   });
 
-  it('a corrupted .mind is logged and left byte for byte as it was', async () => {
+  it('a corrupted .mind is logged, skipped, its captures spooled, and left byte for byte as it was', async () => {
     const s = sandbox();
     const path = workspaceMindPath(s.project, s.env);
     mkdirSync(join(s.home, 'workspaces'), { recursive: true });
     const junk = Buffer.from('SQLite format 3\u0000' + 'garbage'.repeat(600));
     writeFileSync(path, junk);
     const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), s.env);
-    expectFailOpen(r, join(s.home, 'logs', 'hooks.log'), /claude-code UserPromptSubmit: MindError/);
+    expect([r.killedByTest, r.code, r.stderr]).toEqual([false, 0, '']);
+    const lines = logLines(join(s.home, 'logs', 'hooks.log'));
+    // the recall says which mind it left out; the capture waits in the spool for the repair
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/claude-code UserPromptSubmit: workspace mind skipped \(CORRUPT\)/);
+    expect(lines[1]).toMatch(/claude-code UserPromptSubmit: .* is not a readable \.mind file \(left untouched\); \d+ captures? spooled to .*\.pending-[\w-]+\.jsonl .*doctor --repair/);
     expect(readFileSync(path).equals(junk)).toBe(true);
     const r2 = await runCli(['hook', 'claude-code', 'SessionStart'], JSON.stringify(payload('claude-code', 'SessionStart', 0, s.project)), s.env);
-    expect([r2.code, r2.stdout]).toEqual([0, '']);
+    expect(r2.code).toBe(0);
+    const ctx = (JSON.parse(r2.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(ctx).toContain(`## hive-mind memory (workspace ${s.project}): skipped, ${path} is not a readable .mind file`);
+    expect(readFileSync(path).equals(junk)).toBe(true);
   });
 
   it('a .mind locked by another process past the busy timeout: the capture is spooled and logged, and the next write replays it', async () => {

@@ -151,6 +151,12 @@ export interface RecallOptions {
   itemChars?: number;
   /** Pending notes (`pending-note` frames) recalled at most. Default 2. */
   maxPending?: number;
+  /**
+   * The store this mind is to the reader, as the MCP `get_memory` tool's `mind` argument takes it
+   * (`personal` | `workspace`): a cut or multi-part item then points to `get_memory id N mind NAME`.
+   * Default: the pointer names no store.
+   */
+  mindName?: 'personal' | 'workspace';
 }
 
 /** A block ready to inject: `tokens <= budgetTokens` always. `frames` are the frames it shows, in order. */

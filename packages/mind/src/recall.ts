@@ -112,7 +112,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
           droppedByScan.push(f.id);
           continue;
         }
-        const line = renderItem(f, neutralize(content), itemChars, f.scope === 'team' ? teamOriginLabel(ctx, f.id) : undefined); // scanned as stored, injected escaped
+        const line = renderItem(f, neutralize(content), itemChars, f.scope === 'team' ? teamOriginLabel(ctx, f.id) : undefined, opts.mindName); // scanned as stored, injected escaped
         const cost = ctx.config.meter.countText((lines.length ? '' : header) + line + '\n');
         if (used + cost > budget) {
           omitted++;
@@ -145,11 +145,12 @@ function origin(f: Frame): string {
 }
 
 /** One line of recall: provenance label, then the content cut at `itemChars` (a cut or multi-part memory says how to read the rest). */
-function renderItem(f: Frame, content: string, itemChars: number, team?: string): string {
+function renderItem(f: Frame, content: string, itemChars: number, team?: string, mindName?: string): string {
   const kind = f.kind === 'pending-note' ? `pending note for ${f.tags.find((t) => t.endsWith('.md')) ?? 'notes'}` : f.kind;
   const label = `#${f.id} ${f.importance} · ${kind} · ${f.source} · ${team ? `${team} via ${origin(f)}` : origin(f)} · ${f.createdAt.slice(0, 10)}`;
   const whole = f.parts > 1 || content.length > itemChars;
-  const rest = f.parts > 1 ? ` (part 1 of ${f.parts}; get_memory id ${f.id} for the whole memory)` : ` (cut; get_memory id ${f.id} for the whole text)`;
+  const ref = `get_memory id ${f.id}${mindName ? ` mind ${mindName}` : ''}`;
+  const rest = f.parts > 1 ? ` (part 1 of ${f.parts}; ${ref} for the whole memory)` : ` (cut; ${ref} for the whole text)`;
   const body = whole ? preview(content, Math.max(40, itemChars - rest.length)) + rest : content;
   return `- [${label}] ${body}`;
 }
