@@ -9,7 +9,7 @@ export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom,
 export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
 export { ENV_SETTINGS, envNumber, envProblems, envProblem, formatEnvProblem, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
 export { spoolPrefix, spoolFrames, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport } from './spool.js';
-export { neutralize, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
+export { neutralize, escapeStructure, imitatesStructure, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { estimateTokens } from './estimate.js';
@@ -54,6 +54,7 @@ export {
 } from './frame.js';
 export {
   Notes,
+  STRUCTURE_WARNING,
   NOTES_DELIMITER,
   DEFAULT_MEMORY_CHAR_LIMIT,
   DEFAULT_USER_CHAR_LIMIT,

@@ -10,6 +10,7 @@ import { scanThreats } from './threats.js';
 import { cleanText, nearDuplicate, normalizeForHash, preview } from './text.js';
 import { atomicWrite, readLock, withFileLock } from './lock.js';
 import { ensureDir } from './dirs.js';
+import { imitatesStructure, neutralize } from './neutralize.js';
 
 /**
  * Curated notes (the Hermes memory model): a bounded `MEMORY.md` per thread (global fallback) and one
@@ -192,6 +193,10 @@ export function parseEntries(body: string): string[] {
   return out.map((e) => e.trim()).filter((e) => e.length > 0);
 }
 
+/** The warning of a write whose entry holds a line that looks like the injection's own structure (see neutralize.ts `escapeStructure`). */
+export const STRUCTURE_WARNING =
+  'the entry has a line that looks like hive-mind\'s own injection (a "## hive-mind …" heading, a "- [#N …]" frame label or the framing line): it is stored as written and injected escaped ("‹##› hive-mind …", "- ‹#N …›"), so it cannot pass for a section or a recalled frame';
+
 /** Render entries as a notes file body (no trailing newline; the file gets one). */
 export function renderEntries(entries: readonly string[]): string {
   return entries.join(NOTES_DELIMITER);
@@ -286,9 +291,16 @@ export class Notes {
   /**
    * What to inject for a thread: the thread's MEMORY.md when it exists, else the global one
    * (the fallback). Rendered entries with the delimiter; scanned for threats (flagged entries
-   * are left out) and redacted again.
+   * are left out), redacted again and neutralized (`neutralize.ts`: markup and lines imitating the
+   * injection's headings or frame labels escaped; the file itself is unchanged).
    */
   render(target: NotesTarget): { text: string; path: string; usage: NotesUsage; dropped: number } {
+    const r = this.renderStored(target);
+    return { ...r, text: neutralize(r.text) };
+  }
+
+  /** {@link Notes.render} before neutralization: the kept entries as stored (redacted). */
+  private renderStored(target: NotesTarget): { text: string; path: string; usage: NotesUsage; dropped: number } {
     let state = this.read(target);
     if (target.file === 'memory' && target.thread && !state.exists) state = this.read({ file: 'memory' });
     const kept = state.entries.map((e) => redactSecrets(e).text).filter((e) => scanThreats(e).length === 0);
@@ -621,7 +633,10 @@ export class Notes {
     const data = body ? body + '\n' : '';
     atomicWrite(path, data);
     const usage = this.usage(final, limit);
-    const warning = usage.chars > limit ? `${path} is still over its limit by ${usage.chars - limit} characters` : undefined;
+    const warnings = usage.chars > limit ? [`${path} is still over its limit by ${usage.chars - limit} characters`] : [];
+    // stored as written; what the injection makes of it is said, so the agent is not surprised
+    if (ops.some((o) => o.op !== 'remove' && imitatesStructure(o.content))) warnings.push(STRUCTURE_WARNING);
+    const warning = warnings.length ? warnings.join('; ') : undefined;
     return {
       ok: true,
       action,
