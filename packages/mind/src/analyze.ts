@@ -11,6 +11,12 @@ import { cleanText } from './text.js';
  * query goes through the same segmenter, so both sides agree even where ICU's dictionary splits
  * a word oddly. Korean is written with spaces but glues particles to nouns ("빌드는"): the index
  * also holds each Hangul word without its trailing particle.
+ *
+ * `unicode61` also treats emoji as separators, so "🧘‍♀️" was never indexed. Each emoji sequence
+ * (Unicode's Extended_Pictographic characters with their modifiers, variation selectors and zero-width
+ * joiners, a flag's regional-indicator pair, a tag sequence) is indexed as one word-like token,
+ * {@link emojiToken}, and each part of a ZWJ sequence or a skin-toned emoji also as its base emoji's
+ * token, so "🧘" finds "🧘‍♀️" and "👍" finds "👍🏽"; a query maps its emoji the same way.
  */
 
 /** Scripts written without spaces between words (segmented with Intl.Segmenter). */
@@ -19,6 +25,37 @@ const HANGUL = /\p{Script=Hangul}/u;
 
 /** Korean particles and copula endings stripped from the end of a Hangul word (longest first). */
 const KO_PARTICLES = ['에서는', '으로는', '에게서', '입니다', '이에요', '에서', '에게', '한테', '으로', '부터', '까지', '처럼', '보다', '이나', '이랑', '하고', '은', '는', '이', '가', '을', '를', '에', '의', '로', '와', '과', '도', '만', '랑'];
+
+// An emoji sequence: a flag (regional-indicator pair), or pictographs with their modifiers and
+// variation selectors joined by U+200D, optionally ending in a tag sequence (subdivision flags).
+// Source: Unicode UTS #51, ED-16 / ED-17 (emoji ZWJ and tag sequences).
+const PICT = String.raw`\p{Extended_Pictographic}[\u{FE0E}\u{FE0F}\p{Emoji_Modifier}]*`;
+const EMOJI_SEQUENCE = new RegExp(String.raw`\p{Regional_Indicator}{2}|${PICT}(?:\u200D${PICT})*[\u{E0020}-\u{E007F}]*`, 'gu');
+const EMOJI_MODIFIERS = /[\u{FE0E}\u{FE0F}\p{Emoji_Modifier}\u{E0020}-\u{E007F}]/gu;
+
+/**
+ * The index token of one emoji (sequence): `emo` and the hex code points joined by `x`, variation
+ * selectors and joiners left out (U+FE0F is often typed or not: "❤" and "❤️" are one token). Letters
+ * and digits only, so `unicode61` keeps it one token. E.g. 🧘‍♀️ → `emo1f9d8x2640`.
+ */
+export function emojiToken(seq: string): string {
+  const cps = [...seq].filter((c) => c !== '\u200D' && c !== '\uFE0E' && c !== '\uFE0F').map((c) => c.codePointAt(0)!.toString(16));
+  return `emo${cps.join('x')}`;
+}
+
+/** The tokens of each emoji sequence in `text`: the sequence's, then each of its parts' without modifiers when that differs. */
+function emojiTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.match(EMOJI_SEQUENCE) ?? []) {
+    const whole = emojiToken(m);
+    if (!out.includes(whole)) out.push(whole);
+    for (const part of m.split('\u200D')) {
+      const base = emojiToken(part.replace(EMOJI_MODIFIERS, ''));
+      if (base !== 'emo' && !out.includes(base)) out.push(base);
+    }
+  }
+  return out;
+}
 
 let segmenter: Intl.Segmenter | undefined;
 function words(text: string): string[] {
@@ -37,19 +74,21 @@ function koStem(word: string): string | undefined {
 
 /**
  * What the FTS index holds for `content`: `null` when `unicode61` alone tokenizes it well (no
- * CJK, Thai, Hangul...), else the content's words separated by spaces (Intl.Segmenter), each Hangul
- * word followed by its particle-less stem. Pure and deterministic.
+ * CJK, Thai, Hangul, emoji...); for scripts without spaces or Hangul, the content's words separated
+ * by spaces (Intl.Segmenter), each Hangul word followed by its particle-less stem; else the content
+ * as it is. Then, when it holds emoji, their tokens ({@link emojiToken}). Pure and deterministic.
  */
 export function indexText(content: string): string | null {
   const hangul = HANGUL.test(content);
-  if (!hangul && !NO_SPACE_SCRIPT.test(content)) return null;
+  const emoji = emojiTokens(content);
+  if (!hangul && !NO_SPACE_SCRIPT.test(content)) return emoji.length ? `${content} ${emoji.join(' ')}` : null;
   const out: string[] = [];
   for (const w of words(content)) {
     out.push(w);
     const stem = hangul ? koStem(w) : undefined;
     if (stem) out.push(stem);
   }
-  return out.join(' ');
+  return [...out, ...emoji].join(' ');
 }
 
 /**
@@ -109,7 +148,9 @@ export interface AnalyzedQuery {
 const EXACT_TOKEN = /^(?=.*[\p{L}\p{N}])(?:.*\p{N}.*|.*[\p{L}\p{N}][/._:-][\p{L}\p{N}].*|[A-Z][A-Z0-9_]{3,})$/u;
 
 function tokenWords(text: string): string[] {
-  const base = text.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  // an emoji sequence is one word, its token as indexed; a variation selector alone is no word
+  const rest = text.replace(EMOJI_SEQUENCE, (m) => ` ${emojiToken(m)} `);
+  const base = rest.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu)?.filter((w) => /[\p{L}\p{N}]/u.test(w)) ?? [];
   const out: string[] = [];
   for (const w of base) {
     if (NO_SPACE_SCRIPT.test(w)) out.push(...words(w));

@@ -3,7 +3,7 @@ import { indexText } from './analyze.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -160,7 +160,24 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
     if (!ddl.includes("'team'")) rebuildFramesForTeamScope(db);
     db.exec(TEAM_TABLES);
   },
+  // v6 -> v7: emoji are indexed (analyze.ts `indexText` gives their tokens). Every frame's content is
+  // read, but only those holding a pictograph go through indexText and only those whose index text
+  // changes are written: a file without emoji is read, not rewritten (bench/emoji-migration.mjs; a
+  // GLOB or instr() prefilter inside SQLite was slower than this scan)
+  (db) => {
+    const set = db.prepare('UPDATE frames SET search_text = ? WHERE id = ?');
+    const changed: Array<[string | null, number]> = [];
+    for (const r of db.prepare('SELECT id, content, search_text FROM frames').iterate() as IterableIterator<{ id: number; content: string; search_text: string | null }>) {
+      if (!MAY_HOLD_EMOJI.test(r.content)) continue;
+      const t = indexText(r.content);
+      if (t !== r.search_text) changed.push([t, r.id]);
+    }
+    for (const [t, id] of changed) set.run(t, id);
+  },
 ];
+
+/** Text that may hold an emoji (analyze.ts decides exactly which sequences). */
+const MAY_HOLD_EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
 
 /** The local tables of team sync (team-local.ts), added by v6. */
 const TEAM_TABLES = `

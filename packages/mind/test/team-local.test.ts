@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mind, type PulledEvent, type TeamFramePayload } from '../src/index.js';
-import { MIGRATIONS } from '../src/schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/schema.js';
 import { tmp } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;
@@ -54,7 +54,7 @@ describe('schema v6', () => {
     const before = indexes();
     db.close();
     const m = Mind.open(p);
-    expect(m.schemaVersion).toBe(6);
+    expect(m.schemaVersion).toBe(SCHEMA_VERSION);
     db = m.database;
     expect(indexes()).toEqual(before);
     expect(m.search('old fact staging').map((h) => h.id).sort()).toEqual([1, 2, 3, 4]);
