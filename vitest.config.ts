@@ -8,6 +8,7 @@ export default defineConfig({
     alias: {
       '@hive-mind/session/sqlite': fileURLToPath(new URL('./packages/session/src/sqlite.ts', import.meta.url)),
       '@hive-mind/session': pkg('session'),
+      '@hive-mind/transcripts/host-dirs': fileURLToPath(new URL('./packages/transcripts/src/host-dirs.ts', import.meta.url)),
       '@hive-mind/transcripts': pkg('transcripts'),
       '@hive-mind/mind/dirs': fileURLToPath(new URL('./packages/mind/src/dirs.ts', import.meta.url)),
       '@hive-mind/mind/atomic': fileURLToPath(new URL('./packages/mind/src/atomic.ts', import.meta.url)),

@@ -20,8 +20,8 @@
  * `save` and `cleanup` are injected, so the gate is independent of the mind.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { hostDir } from '@hive-mind/transcripts/host-dirs';
+import { dirname, join } from 'node:path';
 import { ensureDir } from './mkdir.js';
 
 /** Default window between two cleanups, in minutes. */
@@ -45,11 +45,9 @@ export function compactWindowMin(env: NodeJS.ProcessEnv, override?: number): num
   return Number.isFinite(n) && n > 0 ? n : DEFAULT_COMPACT_WINDOW_MIN;
 }
 
-/** `$HERMES_HOME/.hive-mind-last-compact`, else `<HOME or os.homedir()>/.hermes/.hive-mind-last-compact`. */
+/** `$HERMES_HOME/.hive-mind-last-compact`, else `<HOME or os.homedir()>/.hermes/.hive-mind-last-compact` (transcripts' `hostDir`). */
 export function compactStatePath(env: NodeJS.ProcessEnv): string {
-  if (env.HERMES_HOME && env.HERMES_HOME.trim()) return join(resolve(env.HERMES_HOME), COMPACT_STATE_FILE);
-  const home = env.HOME && env.HOME.trim() ? env.HOME : homedir();
-  return join(home, '.hermes', COMPACT_STATE_FILE);
+  return join(hostDir('hermes', env).dir, COMPACT_STATE_FILE);
 }
 
 export interface HermesStopGateOptions {

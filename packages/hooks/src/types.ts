@@ -93,6 +93,18 @@ export interface InstallReport {
   files: Array<{ path: string; changed: boolean; backup?: string; diff: string }>;
   /** Plain-language steps the user still has to do (e.g. Codex hook trust review). */
   notes: string[];
+  /** The host's config folder this install acted on, and why that one (its variable, or the default). */
+  configDir: HostConfigDir;
+}
+
+/** A host's config folder and why it is that one (from `@hive-mind/transcripts` `hostDir`). */
+export interface HostConfigDir {
+  dir: string;
+  /** `env`: the host's variable (`variable`) gave it; `default`: the variable is unset (or the host has none). */
+  source: 'env' | 'default';
+  variable?: string;
+  /** `<dir> (from CLAUDE_CONFIG_DIR)`, `<dir> (default; CLAUDE_CONFIG_DIR is not set)`. */
+  why: string;
 }
 
 /** Result of `verify`: each installed hook run with a sample payload. */
@@ -104,6 +116,8 @@ export interface VerifyReport {
   hooks: Array<{ event: string; command: string; exitCode: number | null; ms: number; stdout: string; ok: boolean; error?: string }>;
   /** Set when the hooks verified are those of the host's own install of the hive-mind plugin (no `hive-mind install` hooks in its config). */
   plugin?: { id: string; root: string; version?: string };
+  /** The host's config folder verify read, and why that one. */
+  configDir?: HostConfigDir;
   /** What works only through a run-time fallback (e.g. the node recorded at install is gone and node from PATH runs the hooks), with the command that fixes it. */
   notes?: string[];
 }

@@ -76,7 +76,8 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
   it("`hive-mind verify claude-code` runs the plugin's hooks from Claude Code's copy", async () => {
     const r = await runCli(['verify', 'claude-code'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(claudeDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
+    expect(r.stdout.split('\n')[0]).toMatch(/^claude-code config folder: /);
+    expect(r.stdout.split('\n')[1]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(claudeDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
     expect(r.stdout.match(/^ok {3}\w+/gm)).toEqual(['ok   UserPromptSubmit', 'ok   Stop', 'ok   PreCompact', 'ok   SessionEnd', 'ok   SessionStart']);
     // `hive-mind uninstall` touches nothing of the plugin's and says how to remove it
     const settings = readFileSync(join(claudeDir, 'settings.json'), 'utf8');

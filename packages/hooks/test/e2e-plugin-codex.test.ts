@@ -65,7 +65,8 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
   it("`hive-mind verify codex` runs the plugin's hooks from Codex's copy", async () => {
     const r = await runCli(['verify', 'codex'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(codexDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
+    expect(r.stdout.split('\n')[0]).toMatch(/^codex config folder: /);
+    expect(r.stdout.split('\n')[1]).toBe(`plugin hive-mind@hive-mind 0.1.0 (${join(codexDir, 'plugins', 'cache', 'hive-mind', 'hive-mind', '0.1.0')})`);
     expect(r.stdout.match(/^ok {3}\w+/gm)).toEqual(['ok   UserPromptSubmit', 'ok   Stop', 'ok   PreCompact', 'ok   SessionStart']);
     const toml = readFileSync(join(codexDir, 'config.toml'), 'utf8');
     const u = await runCli(['uninstall', 'codex'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined });

@@ -18,12 +18,15 @@ export function payload(host: 'claude-code' | 'codex', event: string, n: number,
 }
 
 /** A temp dir with `project/.git` (a workspace root) and an empty hive-mind home. */
+/** The hosts' folder variables unset, so a test's temp HOME decides every host folder (a value undefined is not passed to a child). */
+export const NO_HOST_DIRS = { CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined, HERMES_HOME: undefined, OPENCLAW_STATE_DIR: undefined, OPENCLAW_CONFIG_PATH: undefined };
+
 export function sandbox(): { root: string; home: string; project: string; env: NodeJS.ProcessEnv } {
   const root = mkdtempSync(join(tmpdir(), 'hm-hooks-'));
   const project = join(root, 'project');
   mkdirSync(join(project, '.git'), { recursive: true });
   const home = join(root, 'hm');
-  return { root, home, project, env: { ...process.env, HIVE_MIND_HOME: home, HOME: join(root, 'home') } };
+  return { root, home, project, env: { ...process.env, ...NO_HOST_DIRS, HIVE_MIND_HOME: home, HOME: join(root, 'home') } };
 }
 
 export interface Run {

@@ -15,7 +15,8 @@ describe('hive-mind verify/install through the CLI', { timeout: 60_000 }, () => 
       const r = await runCli(['verify', host], '', s.env);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`hive-mind: ${host}: not installed (run hive-mind install ${host})\n`);
+      const dir = { 'claude-code': '.claude (default; CLAUDE_CONFIG_DIR is not set)', codex: '.codex (default; CODEX_HOME is not set)', cursor: '.cursor (the only place it reads)', hermes: '.hermes (default; HERMES_HOME is not set)', openclaw: '.openclaw (default; OPENCLAW_STATE_DIR is not set)' }[host]!;
+      expect(r.stderr).toBe(`hive-mind: ${host}: not installed in ${join(s.env.HOME!, dir)} (run hive-mind install ${host})\n`);
     });
   }
 

@@ -43,7 +43,7 @@ function setup(files: { toml?: string; hooks?: string }) {
   mkdirSync(dir, { recursive: true });
   if (files.toml !== undefined) writeFileSync(join(dir, 'config.toml'), files.toml);
   if (files.hooks !== undefined) writeFileSync(join(dir, 'hooks.json'), files.hooks);
-  const opts: InstallOptions = { home, env: { ...s.env, HOME: home, CODEX_HOME: '/nonexistent-should-be-ignored' }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
+  const opts: InstallOptions = { home, env: { ...s.env, HOME: home, CODEX_HOME: undefined }, command: `${shQuote(process.execPath)} ${shQuote(CLI)}` };
   return { dir, opts, toml: join(dir, 'config.toml'), hooks: join(dir, 'hooks.json') };
 }
 

@@ -18,7 +18,7 @@
  * Nothing here writes to Hermes's files: they are only read.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { hostDir } from '@hive-mind/transcripts/host-dirs';
 import { join, resolve } from 'node:path';
 import { MindError } from './errors.js';
 import { Notes, parseEntries, type NotesTarget } from './notes.js';
@@ -35,11 +35,9 @@ export interface HermesStore {
   limit?: number;
 }
 
-/** The Hermes home: `dir` when given, else `HERMES_HOME`, else `~/.hermes`. */
+/** The Hermes home: `dir` when given, else `HERMES_HOME`, else `~/.hermes` (transcripts' `hostDir`). */
 export function hermesHome(dir?: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (dir) return resolve(dir);
-  if (env.HERMES_HOME?.trim()) return resolve(env.HERMES_HOME);
-  return join(env.HOME?.trim() ? env.HOME : homedir(), '.hermes');
+  return dir ? resolve(dir) : hostDir('hermes', env).dir;
 }
 
 /** MEMORY.md and USER.md of a Hermes home that exist (read only). */

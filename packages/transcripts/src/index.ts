@@ -29,6 +29,7 @@ export {
   type SessionHead,
   type ResumeCommand,
 } from './sessions/hosts.js';
+export { hostDir, userHome, type HostDir, type HostDirHost } from './host-dirs.js';
 export { listSessions, scanSessions, resolveSession, readSessionHead, SessionLookupError, HEAD_BYTES, type SessionFile, type ListOptions, type NotASessionFile } from './sessions/list.js';
 export { sessionActivity, RECENT_WRITE_MS, type SessionActivity } from './sessions/activity.js';
 export { recordedModel, compactionCounts } from './sessions/facts.js';

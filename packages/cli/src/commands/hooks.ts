@@ -35,7 +35,7 @@ export function register(program: Command): void {
         const { inst } = await installerFor(host);
         const report = await inst[action]({ dryRun: !!opts.dryRun, cli: selfCli() });
         if (opts.json) return printJson(report);
-        const out: string[] = [];
+        const out: string[] = [`${host} config folder: ${report.configDir.why}`];
         for (const f of report.files) {
           out.push(`${f.changed ? (report.dryRun ? 'would change' : 'changed') : 'unchanged'}: ${f.path}${f.backup ? ` (backup: ${f.backup})` : ''}`);
           if (report.dryRun && f.diff) out.push(f.diff.trimEnd());
@@ -53,8 +53,9 @@ export function register(program: Command): void {
       const { inst } = await installerFor(host);
       const report = await inst.verify({});
       if (opts.json) printJson(report);
-      if (!report.installed) throw new CliError(`${host}: not installed (run hive-mind install ${host})`, 1);
+      if (!report.installed) throw new CliError(`${host}: not installed${report.configDir ? ` in ${report.configDir.why}` : ''} (run hive-mind install ${host})`, 1);
       if (!opts.json) {
+        if (report.configDir) process.stdout.write(`${host} config folder: ${report.configDir.why}\n`);
         if (report.plugin) process.stdout.write(`plugin ${report.plugin.id}${report.plugin.version ? ` ${report.plugin.version}` : ''} (${report.plugin.root})\n`);
         for (const h of report.hooks) {
           process.stdout.write(`${h.ok ? 'ok  ' : 'FAIL'} ${h.event.padEnd(18)} ${String(h.ms).padStart(5)} ms  exit ${h.exitCode}  ${h.stdout ? `stdout ${h.stdout.length} chars` : 'no output'}${h.error ? `  (${h.error})` : ''}\n`);

@@ -12,9 +12,9 @@
  */
 import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type LlmHarvestOptions, type SaveResult } from '@hive-mind/mind';
+import { hostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
 import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
 import { CliError, printJson } from '../errors.js';
 
@@ -33,12 +33,12 @@ function saveBatch(m: Mind, batch: FrameInput[]): SaveResult[] {
   }
 }
 
-/** Where each host keeps its session transcripts, relative to the home directory (and the env override that moves it). */
-export const HOST_SESSION_DIRS: Record<string, { dirs: string[]; env?: string; envSub?: string }> = {
-  'claude-code': { dirs: ['.claude/projects'], env: 'CLAUDE_CONFIG_DIR', envSub: 'projects' },
-  codex: { dirs: ['.codex/sessions', '.codex/archived_sessions'], env: 'CODEX_HOME', envSub: 'sessions' },
-  pi: { dirs: ['.pi/agent/sessions'] },
-  hermes: { dirs: ['.hermes/sessions'], env: 'HERMES_HOME', envSub: 'sessions' },
+/** The folders under each host's own folder (transcripts' `hostDir`: its variable, else its default) that hold its session transcripts. */
+export const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = {
+  'claude-code': { host: 'claude-code', subs: ['projects'] },
+  codex: { host: 'codex', subs: ['sessions', 'archived_sessions'] },
+  pi: { host: 'pi', subs: ['sessions'] },
+  hermes: { host: 'hermes', subs: ['sessions'] },
 };
 
 interface ImportOptions {
@@ -114,8 +114,9 @@ async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files
   if (o.from) {
     const spec = HOST_SESSION_DIRS[o.from];
     if (!spec) throw new CliError(`--from must be one of ${Object.keys(HOST_SESSION_DIRS).join(', ')}, got ${JSON.stringify(o.from)}`, 2);
-    const home = resolve(o.home ?? process.env.HOME ?? homedir());
-    const dirs = spec.env && process.env[spec.env] && !o.home ? [join(process.env[spec.env]!, spec.envSub ?? '')] : spec.dirs.map((d) => join(home, d));
+    // --home: that home's default folders; else the host's variable when set
+    const dir = hostDir(spec.host, o.home ? { HOME: resolve(o.home) } : process.env).dir;
+    const dirs = spec.subs.map((d) => join(dir, d));
     const found = dirs.filter((d) => existsSync(d));
     if (!found.length) throw new CliError(`--from ${o.from}: no session folder found (looked in ${dirs.join(', ')})`, 2);
     for (const d of found) walk(d);

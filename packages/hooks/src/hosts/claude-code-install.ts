@@ -1,6 +1,6 @@
 /**
- * Claude Code installer: our command hooks in `~/.claude/settings.json` (the user
- * settings file of Claude Code; hooks reference: docs.claude.com, "Hooks"), one matcher
+ * Claude Code installer: our command hooks in `~/.claude/settings.json`, or
+ * `$CLAUDE_CONFIG_DIR/settings.json` when that is set (the user settings file of Claude Code; hooks reference: docs.claude.com, "Hooks"), one matcher
  * group per event (SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd) with
  * `{"type":"command","command":"<node> <bin> hook claude-code <Event>","timeout":30}`.
  */
@@ -10,7 +10,7 @@ import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } fro
 import { matcherGroupList } from '../install/matcher-groups.js';
 import { readText } from '../install/files.js';
 import { lineColumn } from '../install/errors.js';
-import { homeOf } from '../install/state.js';
+import { hostDirOf } from '../install/state.js';
 import { claudeCodePlugin } from '../install/plugins.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
@@ -20,9 +20,14 @@ const SAMPLE_SESSION = '00000000-0000-4000-8000-00000000c1a0';
 /** What Claude Code 2.1.332 does with a settings.json that is not strict JSON (seen with the real binary). */
 const STRICT_JSON = 'Claude Code 2.1.332 refuses such a settings.json ("Invalid or malformed JSON") and loads none of it, hooks included. hive-mind kept your comments as they are; remove them (and trailing commas) so Claude Code loads its settings.';
 
-/** `~/.claude/settings.json` under the install's home. */
+/** Claude Code's config folder for this install: `$CLAUDE_CONFIG_DIR`, else `~/.claude` (state.ts `hostDirOf`). */
+export function claudeDir(opts: InstallOptions = {}): string {
+  return hostDirOf('claude-code', opts).dir;
+}
+
+/** `settings.json` in {@link claudeDir}: the user settings file Claude Code reads its hooks from. */
 export function claudeSettingsPath(opts: InstallOptions = {}): string {
-  return join(homeOf(opts), '.claude', 'settings.json');
+  return join(claudeDir(opts), 'settings.json');
 }
 
 /** Payloads shaped like the real Claude Code 2.1.332 ones (shared/data/host-payloads/claude-code). */
@@ -74,13 +79,14 @@ function pluginToo(file: string, text: string): string | undefined {
 
 export const claudeCodeSpec: InstallerSpec = {
   host: 'claude-code',
+  dir: (opts) => hostDirOf('claude-code', opts),
   configs: (opts, prefix) => [
     { file: claudeSettingsPath(opts), format: JSON_FORMAT, lists: [matcherGroupList('claude-code', CLAUDE_CODE_EVENTS, prefix)], snippet: '"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "hive-mind hook claude-code <Event>"}]}]}' },
   ],
   notes({ action, configs, opts }) {
     const [c] = configs;
     if (action === 'uninstall') {
-      const plugin = claudeCodePlugin(join(homeOf(opts), '.claude'), CLAUDE_CODE_EVENTS);
+      const plugin = claudeCodePlugin(claudeDir(opts), CLAUDE_CODE_EVENTS);
       return [
         c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.',
         ...(plugin ? [`the hive-mind plugin (${plugin.id}) is still installed in Claude Code; remove it with \`claude plugin uninstall ${plugin.id}\``] : []),
@@ -103,7 +109,7 @@ export const installer: HostInstaller = {
   install: (opts = {}) => runInstaller(claudeCodeSpec, 'install', opts),
   uninstall: (opts = {}) => runInstaller(claudeCodeSpec, 'uninstall', opts),
   installed: (opts = {}) => installedHooks(claudeCodeSpec, opts),
-  plugin: (opts = {}) => claudeCodePlugin(join(homeOf(opts), '.claude'), CLAUDE_CODE_EVENTS),
+  plugin: (opts = {}) => claudeCodePlugin(claudeDir(opts), CLAUDE_CODE_EVENTS),
   verify: (opts = {}) =>
     verifyInstalled(claudeCodeSpec, opts, {
       // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored

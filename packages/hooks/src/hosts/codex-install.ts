@@ -1,7 +1,7 @@
 /**
  * Codex CLI installer:
  * - our command hooks in `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when CODEX_HOME
- *   is set and no explicit home is given), same document shape as Claude Code's
+ *   is set), same document shape as Claude Code's
  *   (developers.openai.com/codex/hooks), events SessionStart, UserPromptSubmit, Stop, PreCompact;
  * - `[features] hooks = true` in `config.toml` next to it (needed by 0.171.0 before it
  *   runs user hooks; shared/data/README.md), as one line marked `# added by hive-mind`.
@@ -16,16 +16,14 @@ import { JSON_FORMAT, strictJsonProblem } from '../install/format-json.js';
 import { TOML_FORMAT } from '../install/format-toml.js';
 import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { matcherGroupList } from '../install/matcher-groups.js';
-import { homeOf } from '../install/state.js';
+import { hostDirOf } from '../install/state.js';
 import { codexPlugin } from '../install/plugins.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CODEX_EVENTS } from './codex.js';
 
-/** The Codex config directory: `opts.home/.codex`, else `$CODEX_HOME`, else `~/.codex`. */
+/** The Codex config directory: `$CODEX_HOME`, else `~/.codex` (state.ts `hostDirOf`). */
 export function codexDir(opts: InstallOptions = {}): string {
-  const env = opts.env ?? process.env;
-  if (!opts.home && env.CODEX_HOME && env.CODEX_HOME.trim()) return env.CODEX_HOME;
-  return join(homeOf(opts), '.codex');
+  return hostDirOf('codex', opts).dir;
 }
 
 const SAMPLE_SESSION = '00000000-0000-4000-8000-00000000c0de';
@@ -66,6 +64,7 @@ function pluginToo(file: string, text: string | undefined): string | undefined {
 
 export const codexSpec: InstallerSpec = {
   host: 'codex',
+  dir: (opts) => hostDirOf('codex', opts),
   configs: (opts, prefix) => [
     { file: join(codexDir(opts), 'hooks.json'), format: JSON_FORMAT, lists: [matcherGroupList('codex', CODEX_EVENTS, prefix)], snippet: '"hooks": {"<Event>": [{"hooks": [{"type": "command", "command": "hive-mind hook codex <Event>"}]}]}' },
     // Uninstall takes our line out again (your exact TOML comes back, `hooks = false` included):

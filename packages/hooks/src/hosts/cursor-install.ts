@@ -15,19 +15,21 @@ import * as path from 'node:path';
 import { hookCommand, ourHookEvent } from '../install/command.js';
 import { JSON_FORMAT } from '../install/format-json.js';
 import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
-import { homeOf } from '../install/state.js';
+import { homeOf, hostDirOf } from '../install/state.js';
+import { hostDir } from '@hive-mind/transcripts/host-dirs';
 import type { HostInstaller } from '../types.js';
 import { CURSOR_INSTALLED_EVENTS } from './cursor.js';
 
-/** `~/.cursor/hooks.json` under `home`. */
+/** `hooks.json` in Cursor's folder (`~/.cursor` under `home`; no variable moves it, state.ts `hostDirOf`). */
 export function cursorHooksPath(home: string): string {
-  return path.join(home, '.cursor', 'hooks.json');
+  return path.join(hostDir('cursor', { HOME: home }).dir, 'hooks.json');
 }
 
 const commandOf = (entry: unknown): unknown => (entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).command : undefined);
 
 export const cursorSpec: InstallerSpec = {
   host: 'cursor',
+  dir: (opts) => hostDirOf('cursor', opts),
   configs: (opts, prefix) => [
     {
       file: cursorHooksPath(homeOf(opts)),

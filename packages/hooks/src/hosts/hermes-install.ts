@@ -19,14 +19,13 @@ import * as path from 'node:path';
 import { hookCommand, ourHookEvent } from '../install/command.js';
 import { YAML_FORMAT } from '../install/format-yaml.js';
 import { HOST_HOOK_TIMEOUT_S, installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
-import { homeOf } from '../install/state.js';
+import { hostDirOf } from '../install/state.js';
 import type { HostInstaller, InstallOptions, VerifyReport } from '../types.js';
 import { HERMES_INSTALLED_EVENTS } from './hermes.js';
 
-/** Hermes home: `$HERMES_HOME` when the given environment sets it, else `<home>/.hermes`. */
+/** Hermes home: `$HERMES_HOME`, else `<home>/.hermes` (state.ts `hostDirOf`). */
 export function hermesHome(opts: InstallOptions = {}): string {
-  const env = opts.env ?? (opts.home ? {} : process.env);
-  return env.HERMES_HOME ? path.resolve(env.HERMES_HOME) : path.join(homeOf(opts), '.hermes');
+  return hostDirOf('hermes', opts).dir;
 }
 
 export function hermesConfigPath(opts: InstallOptions = {}): string {
@@ -37,6 +36,7 @@ const commandOf = (item: unknown): unknown => (item !== null && typeof item === 
 
 export const hermesSpec: InstallerSpec = {
   host: 'hermes',
+  dir: (opts) => hostDirOf('hermes', opts),
   configs: (opts, prefix) => [
     {
       file: hermesConfigPath(opts),

@@ -17,21 +17,16 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readText } from '../install/files.js';
 import { JSON5_FORMAT } from '../install/format-json5.js';
-import { installedHooks, runInstaller, type InstallerSpec } from '../install/installer.js';
-import { homeOf, launcherPath } from '../install/state.js';
+import { configDirOf, installedHooks, runInstaller, type InstallerSpec } from '../install/installer.js';
+import { envOf, hostDirOf, launcherPath } from '../install/state.js';
 import { verifyCommands, type VerifyTarget } from '../install/verify.js';
 import type { HostInstaller, InstallOptions, VerifyReport } from '../types.js';
 import { OPENCLAW_INSTALLED_EVENTS } from './openclaw.js';
 import { OPENCLAW_HOOK_NAME, openclawHandlerMjs, openclawHandlerTs, openclawHookMd } from './openclaw-handler.js';
 
-function envOf(opts: InstallOptions): NodeJS.ProcessEnv {
-  return opts.env ?? (opts.home ? {} : process.env);
-}
-
-/** OpenClaw state directory: `$OPENCLAW_STATE_DIR`, else `<home>/.openclaw`. */
+/** OpenClaw state directory: `$OPENCLAW_STATE_DIR`, else `<home>/.openclaw` (state.ts `hostDirOf`). */
 export function openclawDir(opts: InstallOptions = {}): string {
-  const env = envOf(opts);
-  return env.OPENCLAW_STATE_DIR && env.OPENCLAW_STATE_DIR.trim() ? resolve(env.OPENCLAW_STATE_DIR) : join(homeOf(opts), '.openclaw');
+  return hostDirOf('openclaw', opts).dir;
 }
 /** `$OPENCLAW_CONFIG_PATH`, else `<state dir>/openclaw.json`. */
 export function openclawConfigPath(opts: InstallOptions = {}): string {
@@ -51,6 +46,7 @@ const HOOK_FILES = ['HOOK.md', 'handler.mjs', 'handler.ts'] as const;
 
 export const openclawSpec: InstallerSpec = {
   host: 'openclaw',
+  dir: (opts) => hostDirOf('openclaw', opts),
   configs: (opts) => [
     {
       file: openclawConfigPath(opts),
@@ -137,7 +133,8 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
     problems.push({ event: 'config', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `${cfg} does not enable the hook (${SNIPPET})` });
   }
   // nothing of ours anywhere: not installed (rather than a list of failures)
-  if (problems.length === 4 && entry === undefined) return { host: 'openclaw', ok: false, installed: false, hooks: [] };
+  const configDir = configDirOf(openclawSpec, opts);
+  if (problems.length === 4 && entry === undefined) return { host: 'openclaw', ok: false, installed: false, hooks: [], configDir };
   const targets: VerifyTarget[] = [];
   if (prefix !== undefined) {
     // the handler module loads on plain Node and exports a function (what the Gateway imports)
@@ -153,6 +150,7 @@ async function verify(opts: InstallOptions = {}): Promise<VerifyReport> {
   report.hooks.push(...problems);
   report.ok = report.ok && problems.length === 0;
   report.installed = true;
+  report.configDir = configDirOf(openclawSpec, opts);
   return report;
 }
 

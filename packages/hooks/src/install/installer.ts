@@ -6,15 +6,17 @@
  * before the commit and reports the diffs.
  */
 import { chmodSync, rmSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import { basename, dirname } from 'node:path';
+import type { HostDir } from '@hive-mind/transcripts/host-dirs';
+import type { HostConfigDir, HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import { HOSTS } from '../registry.js';
 import { locateCli, shQuote } from './command.js';
 import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
 import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
 import { HostConfigError } from './errors.js';
 import { isLauncher, launcherScript } from './launcher.js';
 import type { InstalledPlugin } from './plugins.js';
-import { dropState, launcherPath, otherInstalls, readState, withPriorDirs, writeState } from './state.js';
+import { dropState, envOf, launcherPath, otherInstalls, readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands, type VerifyTarget } from './verify.js';
 
 /** Hook timeout written into host configs, in seconds (Claude Code, Codex and Hermes read seconds; the runner's own watchdog is 10 s). */
@@ -35,6 +37,8 @@ export interface NotesContext {
 /** One host: its config files, the files wholly ours, and what to tell the user. */
 export interface InstallerSpec {
   host: HostId;
+  /** The folder the host reads its config from for these options, and why (state.ts `hostDirOf`). */
+  dir(opts: InstallOptions): HostDir;
   /** The host's config files, in report order; `prefix` (the hook command prefix) is given on install only. */
   configs(opts: InstallOptions, prefix?: string): HostConfigSpec[];
   /** Files that are wholly ours, written on install and deleted on uninstall (their directory too, when left empty). */
@@ -67,7 +71,7 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
     } else if (before !== undefined) after = uninstallConfig(c, before, state?.configs[c.file]);
     return { spec: c, before, after };
   });
-  const report: InstallReport = { host: spec.host, action, dryRun: !!opts.dryRun, files: [], notes: [] };
+  const report: InstallReport = { host: spec.host, action, dryRun: !!opts.dryRun, files: [], notes: [], configDir: configDirOf(spec, opts) };
   // what was written so far, to put back when a later write fails (a read-only or immutable file)
   const done: Array<{ path: string; before: string | undefined; backup?: string }> = [];
   const commit = (path: string, before: string | undefined, write: () => string | undefined) => {
@@ -102,15 +106,87 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
     }
     report.files.push(entry);
   }
+  // records of this host's config files elsewhere (an install made with the host's variable set
+  // otherwise) are kept while those files still exist: uninstalling there later undoes exactly that install
+  const elsewhere = Object.fromEntries(Object.entries(state?.configs ?? {}).filter(([file]) => !configs.some((c) => c.file === file) && readText(file) !== undefined));
   if (!opts.dryRun) {
-    if (install) writeState({ host: spec.host, installedAt: new Date().toISOString(), configs: records, dirs: withPriorDirs(spec.host, opts, dirs) }, opts);
+    if (install) writeState({ host: spec.host, installedAt: new Date().toISOString(), configs: { ...elsewhere, ...records }, dirs: withPriorDirs(spec.host, opts, dirs) }, opts);
+    else if (state && strayInstalls(spec, opts).length > 0) writeState({ ...state, configs: elsewhere }, opts);
     else {
       dropLauncher(spec.host, opts);
       dropState(spec.host, opts, state, owned.map((f) => f.path));
     }
   }
   report.notes = spec.notes({ action, opts, configs: plans });
+  for (const s of strayInstalls(spec, opts)) report.notes.unshift(`warning: ${strayProblem(spec, opts, s)}`);
   return report;
+}
+
+/** `spec.dir(opts)` as reported. */
+export function configDirOf(spec: InstallerSpec, opts: InstallOptions): HostConfigDir {
+  const d = spec.dir(opts);
+  return { dir: d.dir, source: d.source, ...(d.variable ? { variable: d.variable } : {}), why: d.why };
+}
+
+/** Human name of a host (registry.ts). */
+function hostName(host: HostId): string {
+  return HOSTS.find((h) => h.id === host)?.name ?? host;
+}
+
+/** A config file holding hooks of ours that the host does not read under the current options. */
+export interface StrayInstall {
+  file: string;
+  /** How many hooks of ours it holds. */
+  hooks: number;
+  /** The host folder it is in: the default one (`default`) or another the host's variable named at an earlier install. */
+  place: 'default' | 'other';
+}
+
+/**
+ * Hooks of ours in config files the host no longer reads: its default folder while the host's
+ * variable points elsewhere (an install made before the variable was set, or from a shell
+ * without it), and every file an earlier install recorded (state.ts) that is not one of the
+ * current config files (an install made with the variable set to another folder). Hooks there
+ * never run. Unreadable or unparsable files are skipped (they hold nothing we can count).
+ */
+export function strayInstalls(spec: InstallerSpec, opts: InstallOptions = {}): StrayInstall[] {
+  const current = spec.configs(opts);
+  const currentFiles = new Set(current.map((c) => c.file));
+  const d = spec.dir(opts);
+  const candidates: Array<{ c: HostConfigSpec; place: StrayInstall['place'] }> = [];
+  if (d.source === 'env' && d.variable) {
+    const env = { ...envOf(opts) };
+    delete env[d.variable];
+    for (const c of spec.configs({ ...opts, env })) candidates.push({ c, place: 'default' });
+  }
+  for (const file of Object.keys(readState(spec.host, opts)?.configs ?? {})) {
+    const like = current.find((c) => basename(c.file) === basename(file));
+    if (like) candidates.push({ c: { ...like, file }, place: dirname(file) === d.defaultDir ? 'default' : 'other' });
+  }
+  const out: StrayInstall[] = [];
+  const seen = new Set<string>();
+  for (const { c, place } of candidates) {
+    if (currentFiles.has(c.file) || seen.has(c.file)) continue;
+    seen.add(c.file);
+    const text = readText(c.file);
+    if (text === undefined) continue;
+    let hooks = 0;
+    try {
+      hooks = listOurs(c, text).length;
+    } catch {
+      continue;
+    }
+    if (hooks > 0) out.push({ file: c.file, hooks, place });
+  }
+  return out;
+}
+
+/** What a stray install means and the command that removes it. */
+export function strayProblem(spec: InstallerSpec, opts: InstallOptions, s: StrayInstall): string {
+  const d = spec.dir(opts);
+  const name = hostName(spec.host);
+  const undo = s.place === 'default' && d.variable ? `env -u ${d.variable} hive-mind uninstall ${spec.host}` : `${d.variable ? `${d.variable}=${dirname(s.file)} ` : ''}hive-mind uninstall ${spec.host}`;
+  return `${s.file}: ${s.hooks} hive-mind hook(s) installed here, but ${name} now reads its config from ${d.why}, so they never run; remove them with \`${undo}\``;
 }
 
 /** After `host`'s uninstall: delete the launcher (and `bin/` when left empty) unless another host's install may still run it. */
@@ -172,7 +248,13 @@ export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions,
   let ours = installedHooks(spec, opts);
   const plugin = ours.length === 0 ? plan.plugin?.() : undefined;
   if (plugin) ours = plugin.hooks;
-  if (ours.length === 0) return { host: spec.host, ok: false, installed: false, hooks: [] };
+  const configDir = configDirOf(spec, opts);
+  const strays = strayInstalls(spec, opts).map((s) => ({ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: strayProblem(spec, opts, s) }));
+  if (ours.length === 0) {
+    // hooks only where the host does not look: installed, but not where it counts
+    const missing = strays.length ? [{ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `no hive-mind hooks in ${spec.configs(opts)[0]!.file}, the file ${hostName(spec.host)} reads; run \`hive-mind install ${spec.host}\`` }] : [];
+    return { host: spec.host, ok: false, installed: strays.length > 0, hooks: [...strays, ...missing], configDir };
+  }
   const targets: VerifyTarget[] = [];
   const missing: VerifyReport['hooks'] = [];
   for (const event of plan.events) {
@@ -188,6 +270,8 @@ export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions,
   }
   report.hooks.push(...missing);
   for (const p of plan.configProblems?.() ?? []) report.hooks.unshift({ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: p });
+  report.hooks.unshift(...strays);
+  report.configDir = configDir;
   report.ok = report.hooks.length > 0 && report.hooks.every((h) => h.ok);
   report.installed = true;
   return report;

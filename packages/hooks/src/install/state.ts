@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { readText, removeEmptyDirs, writeAtomic } from './files.js';
 import type { HostId, InstallOptions } from '../types.js';
 import type { ConfigRecord } from './core.js';
+import { hostDir, type HostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
 
 /** What an install recorded so uninstall can undo exactly its own additions. */
 export interface InstallState {
@@ -32,6 +33,20 @@ function upgrade(s: LegacyState): InstallState {
 export function homeOf(opts: InstallOptions = {}): string {
   const env = opts.env ?? process.env;
   return resolve(opts.home ?? (env.HOME && env.HOME.trim() ? env.HOME : homedir()));
+}
+
+/** The environment an install reads the hosts' variables from: `opts.env`, else none when a `home` is given (a test's temp home), else `process.env`. */
+export function envOf(opts: InstallOptions = {}): NodeJS.ProcessEnv {
+  return opts.env ?? (opts.home ? {} : process.env);
+}
+
+/**
+ * The folder `host` reads its config from for this install (transcripts' {@link hostDir}, the
+ * resolver `hive-mind sessions` uses too): the host's variable in {@link envOf}, else its
+ * default under {@link homeOf}. Carries the reason, for install/verify/uninstall to print.
+ */
+export function hostDirOf(host: HostDirHost, opts: InstallOptions = {}): HostDir {
+  return hostDir(host, { ...envOf(opts), HOME: homeOf(opts) });
 }
 
 /** The hive-mind home of an install: `HIVE_MIND_HOME`, else `<home>/.hive-mind`. */

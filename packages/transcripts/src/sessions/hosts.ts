@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { hostDir } from '../host-dirs.js';
 
 /** The hosts whose own session folders `listSessions` knows. */
 export type SessionHost = 'claude-code' | 'codex' | 'pi' | 'hermes';
@@ -60,11 +60,6 @@ export interface SessionHostSpec {
   resume(s: { id: string; path: string; cwd?: string }): ResumeCommand;
 }
 
-/** The user's home: `$HOME`, else the OS's idea of it. */
-function home(env: NodeJS.ProcessEnv): string {
-  return env.HOME || homedir();
-}
-
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 // codex-rs `rollout/list.rs` `parse_timestamp_uuid_from_filename`: `rollout-`, a timestamp, `-`, a UUID, `.jsonl`
@@ -81,7 +76,8 @@ function command(argv: string[], cwd?: string, note?: string): ResumeCommand {
 }
 
 /**
- * The host table. Sources, per host:
+ * The host table. Each host's folder comes from {@link hostDir} (host-dirs.ts, shared with the
+ * hook installers). Sources, per host:
  * - Claude Code: `$CLAUDE_CONFIG_DIR` (default `~/.claude`) `/projects/<slug>/<session id>.jsonl`,
  *   where the slug is the working directory with every character that is not an ASCII letter
  *   or digit replaced by `-` (observed with the pinned 2.1.332, test-support/README.md "Files";
@@ -115,7 +111,7 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
   'claude-code': {
     host: 'claude-code',
     name: 'Claude Code',
-    root: (env) => join(env.CLAUDE_CONFIG_DIR || join(home(env), '.claude'), 'projects'),
+    root: (env) => join(hostDir('claude-code', env).dir, 'projects'),
     depth: 1,
     ext: '.jsonl',
     isSessionFile: (n) => UUID_JSONL.test(n),
@@ -130,7 +126,7 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
   codex: {
     host: 'codex',
     name: 'Codex',
-    root: (env) => join(env.CODEX_HOME || join(home(env), '.codex'), 'sessions'),
+    root: (env) => join(hostDir('codex', env).dir, 'sessions'),
     depth: 3,
     ext: '.jsonl',
     isSessionFile: (n) => CODEX_ROLLOUT.test(n),
@@ -145,7 +141,7 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
   pi: {
     host: 'pi',
     name: 'pi',
-    root: (env) => env.PI_CODING_AGENT_SESSION_DIR || join(env.PI_CODING_AGENT_DIR || join(home(env), '.pi', 'agent'), 'sessions'),
+    root: (env) => env.PI_CODING_AGENT_SESSION_DIR || join(hostDir('pi', env).dir, 'sessions'),
     depth: 1,
     ext: '.jsonl',
     isSessionFile: (n) => n.endsWith('.jsonl'),
@@ -163,7 +159,7 @@ export const HOST_TABLE: Readonly<Record<SessionHost, SessionHostSpec>> = {
   hermes: {
     host: 'hermes',
     name: 'Hermes',
-    root: (env) => join(env.HERMES_HOME || join(home(env), '.hermes'), 'sessions'),
+    root: (env) => join(hostDir('hermes', env).dir, 'sessions'),
     depth: 0,
     ext: '.json',
     isSessionFile: (n) => n.startsWith('session_') && n.endsWith('.json'),
