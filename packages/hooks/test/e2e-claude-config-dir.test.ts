@@ -57,7 +57,7 @@ describe.skipIf(!claude)('real Claude Code with CLAUDE_CONFIG_DIR set', { timeou
     expect(v.code).toBe(1);
     expect(v.stdout.split('\n')[0]).toBe(`claude-code config folder: ${configDir} (from CLAUDE_CONFIG_DIR)`);
     expect(v.stdout).toContain(`FAIL (config)`);
-    expect(v.stdout).toContain(`${join(home, '.claude', 'settings.json')}: 5 hive-mind hook(s) installed here, but Claude Code now reads its config from ${configDir} (from CLAUDE_CONFIG_DIR), so they never run; remove them with \`env -u CLAUDE_CONFIG_DIR hive-mind uninstall claude-code\``);
+    expect(v.stdout).toContain(`${join(home, '.claude', 'settings.json')}: 5 hive-mind hook(s) installed here, but Claude Code reads its config from ${configDir} (from CLAUDE_CONFIG_DIR) in this environment, so they do not run; if you no longer start Claude Code with that folder, remove them with \`env -u CLAUDE_CONFIG_DIR hive-mind uninstall claude-code\``);
     expect((await runCli(['uninstall', 'claude-code'], '', cliEnv)).code).toBe(0);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
   });

@@ -118,7 +118,7 @@ export async function runInstaller(spec: InstallerSpec, action: 'install' | 'uni
     }
   }
   report.notes = spec.notes({ action, opts, configs: plans });
-  for (const s of strayInstalls(spec, opts)) report.notes.unshift(`warning: ${strayProblem(spec, opts, s)}`);
+  for (const s of strayInstalls(spec, opts)) report.notes.push(strayProblem(spec, opts, s));
   return report;
 }
 
@@ -143,11 +143,11 @@ export interface StrayInstall {
 }
 
 /**
- * Hooks of ours in config files the host no longer reads: its default folder while the host's
+ * Hooks of ours in config files the host does not read under these options: its default folder while the host's
  * variable points elsewhere (an install made before the variable was set, or from a shell
  * without it), and every file an earlier install recorded (state.ts) that is not one of the
  * current config files (an install made with the variable set to another folder). Hooks there
- * never run. Unreadable or unparsable files are skipped (they hold nothing we can count).
+ * do not run in this environment (another profile may still read them). Unreadable or unparsable files are skipped (they hold nothing we can count).
  */
 export function strayInstalls(spec: InstallerSpec, opts: InstallOptions = {}): StrayInstall[] {
   const current = spec.configs(opts);
@@ -186,7 +186,7 @@ export function strayProblem(spec: InstallerSpec, opts: InstallOptions, s: Stray
   const d = spec.dir(opts);
   const name = hostName(spec.host);
   const undo = s.place === 'default' && d.variable ? `env -u ${d.variable} hive-mind uninstall ${spec.host}` : `${d.variable ? `${d.variable}=${dirname(s.file)} ` : ''}hive-mind uninstall ${spec.host}`;
-  return `${s.file}: ${s.hooks} hive-mind hook(s) installed here, but ${name} now reads its config from ${d.why}, so they never run; remove them with \`${undo}\``;
+  return `${s.file}: ${s.hooks} hive-mind hook(s) installed here, but ${name} reads its config from ${d.why} in this environment, so they do not run; if you no longer start ${name} with that folder, remove them with \`${undo}\``;
 }
 
 /** After `host`'s uninstall: delete the launcher (and `bin/` when left empty) unless another host's install may still run it. */
@@ -251,7 +251,7 @@ export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions,
   const configDir = configDirOf(spec, opts);
   const strays = strayInstalls(spec, opts).map((s) => ({ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: strayProblem(spec, opts, s) }));
   if (ours.length === 0) {
-    // hooks only where the host does not look: installed, but not where it counts
+    // hooks only where the host does not look in this environment: installed, but none of them runs
     const missing = strays.length ? [{ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: `no hive-mind hooks in ${spec.configs(opts)[0]!.file}, the file ${hostName(spec.host)} reads; run \`hive-mind install ${spec.host}\`` }] : [];
     return { host: spec.host, ok: false, installed: strays.length > 0, hooks: [...strays, ...missing], configDir };
   }
@@ -270,7 +270,8 @@ export async function verifyInstalled(spec: InstallerSpec, opts: InstallOptions,
   }
   report.hooks.push(...missing);
   for (const p of plan.configProblems?.() ?? []) report.hooks.unshift({ event: '(config)', command: '', exitCode: null, ms: 0, stdout: '', ok: false, error: p });
-  report.hooks.unshift(...strays);
+  // with a working install here, hooks in another folder are another profile's or left over: said, not failed
+  if (strays.length) report.notes = [...(report.notes ?? []), ...strays.map((h) => h.error)];
   report.configDir = configDir;
   report.ok = report.hooks.length > 0 && report.hooks.every((h) => h.ok);
   report.installed = true;
