@@ -282,6 +282,17 @@ describe('hive-mind mind import of many files (built binary)', () => {
     expect(noHost.code).toBe(2);
     expect(noHost.stderr).toMatch(/no session folder found/);
   });
+
+  it('--from HOST without --home reads the folder the host reads: its variable when set (CODEX_HOME: sessions and archived_sessions)', async () => {
+    const codexHome = join(t.dir, 'codex-home');
+    mkdirSync(join(codexHome, 'archived_sessions'), { recursive: true });
+    const r = await cli(['mind', 'import', '--from', 'codex', '--mind', join(t.dir, 'c.mind')], { env: { ...process.env, HOME: join(t.dir, 'nohome'), CODEX_HOME: codexHome } });
+    // the archived folder exists and holds no session: found (no "no session folder"), nothing to import
+    expect(r.stderr).not.toMatch(/no session folder found/);
+    const pi = await cli(['mind', 'import', '--from', 'pi', '--mind', join(t.dir, 'p.mind')], { env: { ...process.env, HOME: join(t.dir, 'nohome'), PI_CODING_AGENT_DIR: join(t.dir, 'pi-agent') } });
+    expect(pi.code).toBe(2);
+    expect(pi.stderr).toContain(`no session folder found (looked in ${join(t.dir, 'pi-agent', 'sessions')})`);
+  });
 });
 
 describe('hive-mind notes import --from hermes (built binary)', () => {
