@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, w
 import { dirname, join } from 'node:path';
 import { launchChromium } from '../../../test-support/chromium.js';
 import { CC_ID, homeWithSessions } from '../../transcripts/test/session-homes.js';
-import { cli, requireBuilt, startUi, type RunningUi } from './helpers.js';
+import { cli, requireBuilt, shotPath, startUi, type RunningUi } from './helpers.js';
 
 // A compaction made from the page is the CLI's: the same backup name, the same record in
 // `<file>.hive-mind-compactions` (so `hive-mind compact --undo --session ID` undoes it and
@@ -199,6 +199,8 @@ describe('in headless Chromium', () => {
       expect(text).toContain(`Recorded as the compaction at ${rec.at} (extractive); undo it: hive-mind compact --undo --session ${CC_ID} --host claude-code`);
       expect(text).toContain(`the original is kept as ${rec.backup}`);
       expect(text).toContain(`Resume it: `);
+      await page.locator('.written').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: shotPath('compaction-in-place.png') });
       const undo = h.run(['compact', '--undo', '--session', CC_ID]);
       expect(undo.status, undo.stderr).toBe(0);
       expect(undo.stdout).toContain(`undid the compaction of ${h.cc} made at ${rec.at} (${rec.tokensBefore} -> ${rec.tokensAfter} tokens`);
