@@ -199,6 +199,8 @@ describe('in headless Chromium', () => {
       expect(text).toContain(`Recorded as the compaction at ${rec.at} (extractive); undo it: hive-mind compact --undo --session ${CC_ID} --host claude-code`);
       expect(text).toContain(`the original is kept as ${rec.backup}`);
       expect(text).toContain(`Resume it: `);
+      // the preview is now of the file as written: its size is the compaction's figure after
+      expect(await page.locator('.gauge').getAttribute('aria-label')).toBe(`${rec.tokensAfter.toLocaleString('en-US')} tokens of a 15,000-token window; the budget is 12,000`);
       await page.locator('.written').scrollIntoViewIfNeeded();
       await page.screenshot({ path: shotPath('compaction-in-place.png') });
       const undo = h.run(['compact', '--undo', '--session', CC_ID]);

@@ -40,7 +40,10 @@ export function CompactionView() {
   };
   const write = async (inPlace: boolean, force = false) => {
     try {
-      setWritten(await api('/api/compaction/write', { path: p.path, inPlace, ...(force ? { force: true } : {}), ...(win.trim() ? { window: Number(win) } : {}) }));
+      const w = await api('/api/compaction/write', { path: p.path, inPlace, ...(force ? { force: true } : {}), ...(win.trim() ? { window: Number(win) } : {}) });
+      // in place, the file changed: the preview is of what it holds now (the figures after, the next cut if any)
+      if (inPlace) setP(await api('/api/compaction/preview', { path: p.path, ...(win.trim() ? { window: Number(win) } : {}) }));
+      setWritten(w);
       setError('');
       setRefused(null);
       setConfirmInPlace(false);
@@ -96,6 +99,7 @@ function preview(p: any, span: any[], written: any, confirmInPlace: boolean, set
         ? html` A compaction replaces <strong>${span.length}</strong> messages (${num(p.shadowedTokens)} tokens) with a ${num(p.summaryTokens)}-token checkpoint: <strong>${num(p.tokensBefore)} → ${num(p.tokensAfter)}</strong> tokens.`
         : html` <strong>Nothing to compact</strong>: ${p.noopReason === 'under-threshold' ? 'the session is under the budget' : 'no span can be cut at a balanced point'}. Lower the window to see where a compaction would cut.`}
     </p>
+    ${written ? writtenView(p, written) : ''}
     ${p.compacted
       ? html`
           <div class="write">
@@ -110,7 +114,6 @@ function preview(p: any, span: any[], written: any, confirmInPlace: boolean, set
             ? html`<div class="error" role="alert"><p>Not compacted: ${refused.message}</p>
                 ${refused.forcible ? html`<button type="button" class="danger" onClick=${() => write(true, true)}>Compact anyway</button> <span class="muted">(what the host writes after this is only in the backup)</span>` : ''}</div>`
             : ''}
-          ${written ? writtenView(p, written) : ''}
           <div class="cols">
             <div>
               <h2>The span it replaces (${span.length} messages)</h2>
