@@ -89,7 +89,12 @@ function freshLog(events, id) {
   return log;
 }
 
-const files = readdirSync(probeDir).filter((f) => f.endsWith('.json')).filter((f) => !flag('--file') || f.startsWith(flag('--file')));
+// checkpoint probe files name a transcript and a span; bench/probes also holds other benches' probe sets (prompt-recall, redact)
+const isCheckpointSpec = (f) => {
+  const j = JSON.parse(readFileSync(probeDir + f, 'utf8'));
+  return typeof j.transcript === 'string' && Array.isArray(j.probes) && j.span !== undefined;
+};
+const files = readdirSync(probeDir).filter((f) => f.endsWith('.json') && isCheckpointSpec(f)).filter((f) => !flag('--file') || f.startsWith(flag('--file')));
 console.log('\n## 1. One compaction per transcript (extractive)\n');
 console.log(
   `${pad('transcript', 40)}${lpad('budget', 8)}${lpad('before', 8)}${lpad('after', 8)}${lpad('ckpt', 7)}${lpad('summary alone', 15)}${lpad('checkpoint', 12)}${lpad('cut lines', 11)}${lpad('dup items', 11)}`,
