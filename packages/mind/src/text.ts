@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { STOP_WORDS } from './stop-words.js';
 
 /** What {@link cleanText} changed. */
 export interface CleanReport {
@@ -112,7 +113,8 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 /**
  * Whether two texts say the same thing in nearly the same words: word-set Jaccard ≥
  * {@link NEAR_DUPLICATE_JACCARD} and the same words holding digits (ports, versions, ids) and the
- * same negations in the same order, so "port 5432" never merges into "port 5433" nor "do X" into "never do X".
+ * same negations in the same order, so "port 5432" never merges into "port 5433" nor "do X" into "never do X",
+ * and the shared words in the same order, so "use pnpm instead of npm" never merges into "use npm instead of pnpm".
  */
 export function nearDuplicate(a: string, b: string): boolean {
   return nearDuplicateOf(b)(a);
@@ -123,10 +125,23 @@ export function nearDuplicateOf(text: string): (other: string) => boolean {
   const words = wordSet(text);
   let own: string | undefined;
   return (other) => {
-    if (jaccard(wordSet(other), words) < NEAR_DUPLICATE_JACCARD) return false;
+    const theirs = wordSet(other);
+    if (jaccard(theirs, words) < NEAR_DUPLICATE_JACCARD) return false;
     own ??= marks(text);
-    return marks(other) === own;
+    return marks(other) === own && sameOrder(words, theirs);
   };
+}
+
+/**
+ * Whether the content words two texts share (stop words aside: "the" may move) come in the same
+ * order in both (each word at its first occurrence; a word set iterates in insertion order): "use pnpm, not npm" and "use npm, not pnpm",
+ * "the frontend calls the backend" and "the backend calls the frontend" are opposite facts.
+ */
+function sameOrder(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const shared = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].filter((w) => y.has(w) && !STOP_WORDS.has(w));
+  const inA = shared(a, b);
+  const inB = shared(b, a);
+  return inA.every((w, i) => inB[i] === w);
 }
 
 /** The words holding digits and the negations of a text, in text order: "fact 14 about module 1" and "fact 1 about module 14" are different facts. */

@@ -254,6 +254,29 @@ describe('near-duplicates, superseding, parts, pending notes', () => {
     expect(nearDuplicate(PUSH[0]!, PUSH[2]!)).toBe(true);
   });
 
+  it('the same words in another order are another fact (a correction is never merged into what it corrects)', () => {
+    for (const [a, b] of [
+      ['we use tabs, not spaces', 'we use spaces, not tabs'],
+      ['use pnpm instead of npm', 'use npm instead of pnpm'],
+      ['the frontend calls the backend', 'the backend calls the frontend'],
+      ['Staging runs before production', 'Production runs before staging'],
+      ['User prefers pnpm over npm', 'User prefers npm over pnpm'],
+    ])
+      expect(nearDuplicate(a!, b!), `${a} / ${b}`).toBe(false);
+    // rewordings that keep the order still merge
+    expect(nearDuplicate(PUSH[0]!, PUSH[1]!)).toBe(true);
+    const m = Mind.open(path);
+    const first = m.save({ content: 'From now on always use pnpm instead of npm in this repo' }).id;
+    const fix = m.save({ content: 'From now on always use npm instead of pnpm in this repo' });
+    expect(fix.status).toBe('inserted');
+    expect(fix.id).not.toBe(first);
+    m.close();
+    const notes = new Notes({ home: t.dir });
+    notes.add({ file: 'memory' }, 'Use pnpm instead of npm for installs');
+    expect(notes.add({ file: 'memory' }, 'Use npm instead of pnpm for installs').duplicates ?? []).toEqual([]);
+    expect(notes.read({ file: 'memory' }).entries).toHaveLength(2);
+  });
+
   it('notes add of a near-duplicate is a no-op naming the existing entry', () => {
     const notes = new Notes({ home: t.dir });
     expect(notes.add({ file: 'memory' }, PUSH[0]!).ok).toBe(true);
