@@ -96,7 +96,7 @@ export function indexText(content: string): string | null {
 
 /** A query split into what search uses. All strings are lower case and free of FTS5 syntax. */
 export interface AnalyzedQuery {
-  /** Content words (stop words removed unless nothing else is left), at most 64, in order. */
+  /** Content words (stop words removed unless nothing else is left), at most `maxWords` (64), in order. */
   words: string[];
   /** Quoted phrases, each as its words, to be matched exactly. */
   phrases: string[][];
@@ -131,9 +131,11 @@ function tokenWords(text: string): string[] {
  * Analyze a free-text query. Quoted parts (`"..."`) become phrases; tokens that look like paths,
  * codes, ports or identifiers become exact lookups (their words also search normally); the other
  * words lose their stop words ({@link STOP_WORDS}) unless only stop words were given. Words of
- * scripts without spaces are segmented as at index time ({@link indexText}).
+ * scripts without spaces are segmented as at index time ({@link indexText}). At most `maxWords`
+ * content words are kept (default {@link MAX_QUERY_WORDS}, in query order); search reads up to
+ * 512 and keeps the rarest.
  */
-export function analyzeQuery(query: string): AnalyzedQuery {
+export function analyzeQuery(query: string, opts: { maxWords?: number } = {}): AnalyzedQuery {
   const text = cleanText(query).text;
   const phrases: string[][] = [];
   const rest = text.replace(/"([^"]*)"/g, (_m, inner: string) => {
@@ -143,11 +145,15 @@ export function analyzeQuery(query: string): AnalyzedQuery {
   });
   const exact: string[] = [];
   for (const tok of rest.split(/\s+/)) {
+    if (exact.length === 8) break;
     const t = tok.replace(/^[^\p{L}\p{N}/.~]+|[^\p{L}\p{N}]+$/gu, '');
     if (t.length >= 2 && t.length <= 200 && EXACT_TOKEN.test(t) && !exact.includes(t.toLowerCase())) exact.push(t.toLowerCase());
   }
   const all = [...new Set(tokenWords(rest))];
   const content = all.filter((w) => !STOP_WORDS.has(w));
   const chosen = content.length > 0 || phrases.length > 0 ? content : all;
-  return { words: chosen.slice(0, 64), phrases: phrases.slice(0, 8), exact: exact.slice(0, 8) };
+  return { words: chosen.slice(0, opts.maxWords ?? MAX_QUERY_WORDS), phrases: phrases.slice(0, 8), exact: exact.slice(0, 8) };
 }
+
+/** Content words of a query that search scores (the rarest in the mind when there are more). */
+export const MAX_QUERY_WORDS = 64;

@@ -5,10 +5,12 @@
  * numeric dates like 6/3/2023 are left out because their order differs between locales.
  */
 
-/** A half-open range of instants, in ms since the epoch: `from <= t < to`. */
+/** A half-open range of instants, in ms since the epoch: `from <= t < to`, and the words of the query that named it. */
 export interface StatedRange {
   from: number;
   to: number;
+  /** The part of the query that names the time ("3 June, 2023", "yesterday"), as written. */
+  text: string;
 }
 
 const DAY = 86_400_000;
@@ -30,14 +32,16 @@ function monthIndex(name: string): number {
   return MONTHS.findIndex((m) => m.startsWith(n));
 }
 
-function dayRange(year: number, month: number, day: number): StatedRange | undefined {
+type Range = Omit<StatedRange, 'text'>;
+
+function dayRange(year: number, month: number, day: number): Range | undefined {
   if (month < 0 || month > 11 || day < 1 || day > 31) return undefined;
   const t = Date.UTC(year, month, day);
   if (new Date(t).getUTCMonth() !== month) return undefined; // 31 June
   return { from: t - DAY_SLACK, to: t + DAY + DAY_SLACK };
 }
 
-function monthRange(year: number, month: number): StatedRange | undefined {
+function monthRange(year: number, month: number): Range | undefined {
   if (month < 0 || month > 11) return undefined;
   return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) };
 }
@@ -54,29 +58,34 @@ function startOfDay(t: number): number {
  * found wins. Pure; never throws.
  */
 export function statedRange(query: string, now: Date): StatedRange | undefined {
+  const named = (m: RegExpExecArray, r: Range | undefined): StatedRange | undefined => (r ? { ...r, text: m[0] } : undefined);
   let m = DAY_MONTH_YEAR.exec(query);
-  if (m) return dayRange(Number(m[3]), monthIndex(m[2]!), Number(m[1]));
+  if (m) return named(m, dayRange(Number(m[3]), monthIndex(m[2]!), Number(m[1])));
   m = MONTH_DAY_YEAR.exec(query);
-  if (m) return dayRange(Number(m[3]), monthIndex(m[1]!), Number(m[2]));
+  if (m) return named(m, dayRange(Number(m[3]), monthIndex(m[1]!), Number(m[2])));
   m = ISO_DAY.exec(query);
-  if (m) return dayRange(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (m) return named(m, dayRange(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   m = MONTH_YEAR.exec(query);
-  if (m) return monthRange(Number(m[2]), monthIndex(m[1]!));
+  if (m) return named(m, monthRange(Number(m[2]), monthIndex(m[1]!)));
   m = ISO_MONTH.exec(query);
-  if (m) return monthRange(Number(m[1]), Number(m[2]) - 1);
-  const lower = query.toLowerCase();
+  if (m) return named(m, monthRange(Number(m[1]), Number(m[2]) - 1));
   const today = startOfDay(now.getTime());
-  if (/\btoday\b/.test(lower)) return { from: today, to: today + DAY };
-  if (/\byesterday\b/.test(lower)) return { from: today - DAY, to: today };
-  m = /\b(\d{1,3}) days? ago\b/.exec(lower);
-  if (m) {
-    const t = today - Number(m[1]) * DAY;
-    return { from: t - DAY_SLACK, to: t + DAY + DAY_SLACK };
-  }
-  if (/\bthis week\b/.test(lower)) return { from: today - 6 * DAY, to: today + DAY };
-  if (/\blast week\b/.test(lower)) return { from: today - 13 * DAY, to: today - 6 * DAY };
   const d = new Date(today);
-  if (/\bthis month\b/.test(lower)) return monthRange(d.getUTCFullYear(), d.getUTCMonth());
-  if (/\blast month\b/.test(lower)) return { from: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1), to: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) };
+  const relative: Array<[RegExp, (m: RegExpExecArray) => Range | undefined]> = [
+    [/\btoday\b/i, () => ({ from: today, to: today + DAY })],
+    [/\byesterday\b/i, () => ({ from: today - DAY, to: today })],
+    [/\b(\d{1,3}) days? ago\b/i, (x) => {
+      const t = today - Number(x[1]) * DAY;
+      return { from: t - DAY_SLACK, to: t + DAY + DAY_SLACK };
+    }],
+    [/\bthis week\b/i, () => ({ from: today - 6 * DAY, to: today + DAY })],
+    [/\blast week\b/i, () => ({ from: today - 13 * DAY, to: today - 6 * DAY })],
+    [/\bthis month\b/i, () => monthRange(d.getUTCFullYear(), d.getUTCMonth())],
+    [/\blast month\b/i, () => ({ from: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1), to: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) })],
+  ];
+  for (const [re, range] of relative) {
+    const x = re.exec(query);
+    if (x) return named(x, range(x));
+  }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { analyzeQuery, type AnalyzedQuery } from './analyze.js';
+import { analyzeQuery, MAX_QUERY_WORDS, type AnalyzedQuery } from './analyze.js';
 import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { statedRange, type StatedRange } from './query-dates.js';
@@ -58,9 +58,12 @@ export function ftsQuery(query: string): string {
   return matchOf(analyzed(query));
 }
 
-function analyzed(query: string): AnalyzedQuery {
+/** Words of a long query read before the rarest {@link MAX_QUERY_WORDS} are kept. */
+const QUERY_WORDS_READ = 512;
+
+function analyzed(query: string, maxWords = MAX_QUERY_WORDS): AnalyzedQuery {
   if (typeof query !== 'string') throw new MindError('search query must be a string', 'EMPTY_QUERY');
-  const q = analyzeQuery(query);
+  const q = analyzeQuery(query, { maxWords });
   if (q.words.length === 0 && q.phrases.length === 0)
     throw new MindError(`search query is empty: give at least one word to search for (got ${JSON.stringify(query.slice(0, 40))})`, 'EMPTY_QUERY');
   return q;
@@ -90,10 +93,13 @@ export function frameFilters(opts: SearchOptions, now: Date): { sql: string; par
  * the frame filters are read (a full filtered join when the filters leave too few).
  */
 export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptions = {}): SearchHit[] {
-  const q = analyzed(query);
   const limit = opts.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new MindError(`search option \`limit\` must be an integer 1-1000, got ${opts.limit}`, 'INVALID');
   const now = ctx.now();
+  // the numbers of a date the query names ("3 June, 2023") say when, not what: they leave the
+  // words and the exact lookups, and the date ranks frames stated then (the stated term)
+  const stated = statedRange(query, now);
+  const read = withoutDateNumbers(analyzed(query, QUERY_WORDS_READ), stated);
   const { sql: filters, params } = frameFilters(opts, now);
   const where = ['frames_fts MATCH ?', filters];
   const candidates = Math.max(limit * 5, 50);
@@ -107,11 +113,15 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   const full = `SELECT f.id AS id, bm25(frames_fts, ${COLUMN_WEIGHTS.join(', ')}) AS bm25 FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE ${where.join(' AND ')} ORDER BY bm25 LIMIT ${candidates}`;
   return ctx.guard(() => {
+    if (!read.words.length && !read.phrases.length) return statedOnly(ctx, now, stated!, limit, filters, params);
     // words in more than FREQUENT_DOCS frames carry little BM25 weight but cost a scan of their whole
     // posting list: they are not scored when rarer terms are there; a query of frequent words only
     // takes the newest frames holding all of them (FTS5 streams rowid order and stops at the limit)
     const count = ctx.stmt(`SELECT count(*) AS n FROM (SELECT rowid FROM frames_fts WHERE frames_fts MATCH ? LIMIT ${FREQUENT_DOCS})`);
-    const frequent = new Set(q.words.filter((w) => (count.get(quote([w])) as { n: number }).n >= FREQUENT_DOCS));
+    const df = new Map(read.words.map((w) => [w, (count.get(quote([w])) as { n: number }).n]));
+    // a long query (a pasted page) is scored by its rarest words that occur, in query order
+    const q: AnalyzedQuery = read.words.length <= MAX_QUERY_WORDS ? read : { ...read, words: rarest(read.words, df) };
+    const frequent = new Set(q.words.filter((w) => df.get(w)! >= FREQUENT_DOCS));
     const rare: AnalyzedQuery = { ...q, words: q.words.filter((w) => !frequent.has(w)) };
     const onlyFrequent = rare.words.length === 0 && q.phrases.length === 0 && !q.exact.some((e) => (e.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).length > 1);
     const match = onlyFrequent ? q.words.map((w) => quote([w])).join(' AND ') : matchOf(frequent.size ? rare : q);
@@ -137,8 +147,45 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
     const best = hits.filter((h) => byId.has(h.id)).slice(0, candidates);
     const rows = best.map((h) => ({ ...byId.get(h.id)!, bm25: h.bm25 }));
     const neighbours = neighbourMap(ctx, rows);
-    return rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words, stated: statedRange(query, now) }).slice(0, limit);
+    const ranked = rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words, stated }).slice(0, limit);
+    // fewer hits than asked and a time named: the frames stated then follow the word matches
+    if (stated && ranked.length < limit) {
+      const seen = new Set(ranked.map((h) => h.id));
+      ranked.push(...statedOnly(ctx, now, stated, limit, filters, params).filter((h) => !seen.has(h.id)).slice(0, limit - ranked.length));
+    }
+    return ranked;
   });
+}
+
+/** The {@link MAX_QUERY_WORDS} rarest of `words` found in some frame (the first ones when none is), in query order. */
+function rarest(words: readonly string[], df: ReadonlyMap<string, number>): string[] {
+  const found = words.filter((w) => df.get(w)! > 0);
+  if (!found.length) return words.slice(0, MAX_QUERY_WORDS);
+  const keep = new Set([...found].sort((a, b) => df.get(a)! - df.get(b)!).slice(0, MAX_QUERY_WORDS));
+  return found.filter((w) => keep.has(w));
+}
+
+/** `q` without the words and exact lookups made of the numbers of the date the query names. */
+function withoutDateNumbers(q: AnalyzedQuery, stated: StatedRange | undefined): AnalyzedQuery {
+  if (!stated) return q;
+  const numbers = new Set((stated.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => /\d/.test(w)));
+  const iso = stated.text.toLowerCase();
+  return { ...q, words: q.words.filter((w) => !numbers.has(w)), exact: q.exact.filter((e) => !numbers.has(e) && e !== iso) };
+}
+
+/**
+ * The frames stated (`created_at`) in `stated` that pass the filters, as hits after any word
+ * match: the decisions, instructions and other frames of that time by importance, then newest
+ * first (at most `limit`; `matched` 0, scored without relevance).
+ */
+function statedOnly(ctx: StoreContext, now: Date, stated: StatedRange, limit: number, filters: string, params: unknown[]): SearchHit[] {
+  const rows = ctx
+    .stmt(
+      `SELECT f.* FROM frames f WHERE f.created_at >= ? AND f.created_at < ? AND f.part = 0 AND ${filters}
+       ORDER BY CASE f.importance WHEN 'critical' THEN 0 WHEN 'important' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END, f.created_at DESC, f.id DESC LIMIT ${limit}`,
+    )
+    .all(new Date(stated.from).toISOString(), new Date(stated.to).toISOString(), ...params) as Row[];
+  return rankHits(ctx.config.weights, rows.map((r) => ({ ...r, bm25: 0 })), now, { stated, unmatched: true });
 }
 
 /** A conversation turn's neighbours: the frames just before and after it in its session. */
@@ -174,6 +221,8 @@ export interface RankContext {
   words?: readonly string[];
   /** The time the query names: frames stated (`created_at`) in it rank up. */
   stated?: StatedRange;
+  /** The rows were not found by the query's words (the frames of a named time): relevance and `matched` are 0. */
+  unmatched?: boolean;
 }
 
 /** Share of `words` found in `text` (lower case; a word counts when its first max(4, n - 2) characters occur, so plurals and tenses match). */
@@ -195,7 +244,7 @@ export function matchedShare(text: string, words: readonly string[]): number {
 export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>, now: Date, rc: RankContext = {}): SearchHit[] {
   const maxRel = rows.reduce((m, r) => Math.max(m, -r.bm25), 0);
   const total = w.relevance + w.importance + w.recency || 1;
-  const relOf = new Map(rows.map((r) => [r.id, maxRel > 0 ? Math.max(0, -r.bm25) / maxRel : 1]));
+  const relOf = new Map(rows.map((r) => [r.id, rc.unmatched ? 0 : maxRel > 0 ? Math.max(0, -r.bm25) / maxRel : 1]));
   const byId = new Map(rows.map((r) => [r.id, r]));
   // a conversation's relevance: the sum of its candidates' own relevance (a frame without a session is its own)
   const conversationOf = (r: Row) => (r.session_id ? `s:${r.session_id}` : `f:${r.id}`);
@@ -214,7 +263,7 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
       const rel = (own + Math.max(prevRel, nextRel)) / (1 + NEIGHBOUR_WEIGHT);
       const ageDays = Math.max(0, (now.getTime() - Date.parse(r.created_at)) / DAY_MS);
       const recency = w.halfLifeDays > 0 ? Math.pow(0.5, ageDays / w.halfLifeDays) : 0;
-      const matched = matchedShare(r.content, words);
+      const matched = rc.unmatched ? 0 : matchedShare(r.content, words);
       let score = (w.relevance * rel + w.importance * IMPORTANCE_WEIGHT[r.importance] + w.recency * recency) / total;
       score += COVERAGE_WEIGHT * (words.length ? matched : 0);
       if (maxConversation > 0) score += (SESSION_WEIGHT * conversation.get(conversationOf(r))!) / maxConversation;

@@ -191,9 +191,14 @@ describe('search beyond plain BM25', () => {
     expect(big.ids.length).toBeGreaterThan(1);
     const q = Array.from({ length: 10_000 }, (_, i) => `word${i}`).join(' ') + ' needle';
     expect(() => m.search(q)).not.toThrow();
-    // the first 64 words of a long query are searched (analyzeQuery), so a pasted page still finds its subject
+    // the word that finds something is the 400th: search reads the first 512 words and scores the rarest that occur
+    const words = q.split(' ');
+    expect(m.search([...words.slice(0, 399), 'needle', ...words.slice(399)].join(' ')).map((h) => h.id)).toEqual([big.id]);
     expect(analyzeQuery(q).words).toHaveLength(64);
     expect(m.search('needle ' + q).map((h) => h.id)).toEqual([big.id]);
+    const db = m.save({ content: 'the database is postgres 16' }).id;
+    const filler = Array.from({ length: 200 }, (_, i) => `filler${i}`).join(' ');
+    expect(m.search(`${filler} database`).map((h) => h.id)).toEqual([db]);
     // every part of the 1 MB frame is indexed: a word only in its last part finds that part
     const tail = m.search('haystack marker');
     expect(tail.map((h) => h.id)).toEqual([big.ids.at(-1)]);
