@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RECALL_HEADER, estimateTokens, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
+import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -347,6 +347,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       const frameIds: Record<string, number[]> = {};
       let tokens = 0;
       let omitted = 0;
+      let pastListLimit = 0;
       const dropped: number[] = [];
       let any = false;
       const sources = await readSources(ctx, session, args.mind ?? 'all');
@@ -364,6 +365,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
           ...hits,
         });
         omitted += r.omitted;
+        pastListLimit += r.pastListLimit;
         dropped.push(...r.droppedByScan);
         if (!r.text.trim()) continue;
         any = any || r.frames.length > 0;
@@ -385,8 +387,8 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       if (omitted) out.omitted = omitted;
       if (dropped.length) out.droppedByScan = dropped;
       if (c.truncated) out.note = `Cut at ${c.text.length} of ${c.totalChars} characters; ask for a smaller budgetTokens or use search_memory.`;
-      else if (omitted) out.note = `${omitted} more matching memories did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.`;
-      if (!any) out.note = omitted ? `${omitted} matching memor${omitted === 1 ? 'y' : 'ies'} did not fit in ${budgetTokens} tokens; raise budgetTokens or use search_memory.` : 'Nothing to recall yet.';
+      else if (omitted) out.note = `${omitted} more matching memories did not fit in ${budgetTokens} tokens${pastListLimit ? ` or were past the ${RECALL_LIST_LIMIT} a recall list holds` : ''}; raise budgetTokens or use search_memory.`;
+      if (!any) out.note = omitted ? `${omitted} matching memor${omitted === 1 ? 'y' : 'ies'} did not fit in ${budgetTokens} tokens${pastListLimit ? ` or were past the ${RECALL_LIST_LIMIT} a recall list holds` : ''}; raise budgetTokens or use search_memory.` : 'Nothing to recall yet.';
       return jsonResult(out, max);
     }),
   );

@@ -166,8 +166,17 @@ export interface RecallResult {
   frames: Frame[];
   /** Frames left out because the recall-time threat scan flagged them. */
   droppedByScan: number[];
-  /** Frames that matched but did not fit in the budget. */
+  /**
+   * Frames that matched but were left out: those that did not fit in the budget, plus
+   * {@link RecallResult.pastListLimit}.
+   */
   omitted: number;
+  /**
+   * Of `omitted`, the live frames past the end of a list of a recall without a query or beside it
+   * (each list, critical, important and recent normal, holds at most `RECALL_LIST_LIMIT` = 120
+   * frames); counted with a count query, never read.
+   */
+  pastListLimit: number;
 }
 
 /** Counts of one {@link Mind.cleanup} run. */

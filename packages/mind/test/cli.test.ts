@@ -207,6 +207,22 @@ describe('hive-mind mind (built binary)', () => {
     expect(plain.stdout.includes(`\n\n${text}\n`)).toBe(true);
   });
 
+  it('recall past 120 frames of a list counts every frame it left out', async () => {
+    const m = Mind.open(join(t.dir, 'personal.mind'));
+    m.saveMany(Array.from({ length: 180 }, (_, i) => ({ content: `Service ${i} listens on port ${9000 + i} behind the ${i % 2 ? 'east' : 'west'} gateway`, importance: 'important' as const })));
+    m.save({ content: 'Never deploy on Fridays', importance: 'critical' });
+    m.close();
+    const wide = json(await cli(['mind', 'recall', '--budget', '100000', '--json']));
+    expect(wide.frames.length).toBe(121); // the critical one, then the 120 an importance list holds
+    expect(wide.pastListLimit).toBe(60);
+    expect(wide.omitted).toBe(60);
+    const narrow = json(await cli(['mind', 'recall', '--budget', '200', '--json']));
+    expect(narrow.omitted).toBe(181 - narrow.frames.length);
+    expect(narrow.pastListLimit).toBe(60);
+    const plain = await cli(['mind', 'recall', '--budget', '200']);
+    expect(plain.stderr).toMatch(new RegExp(`${narrow.frames.length} frames, ${121 - narrow.frames.length} did not fit, 60 more past the 120 frames a recall list holds`));
+  });
+
   it('a superseding save without --importance keeps the importance of the frame it replaces', async () => {
     const a = json(await cli(['mind', 'save', '--importance', 'important', 'The billing service deploys with Helm', '--json']));
     const b = json(await cli(['mind', 'save', '--supersedes', String(a.id), 'The billing service deploys with Kustomize', '--json']));

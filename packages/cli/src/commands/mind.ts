@@ -10,6 +10,7 @@ import {
   personalMindPath,
   workspaceMindPath,
   decodeUtf8,
+  RECALL_LIST_LIMIT,
   doctor,
   repairMind,
   replaySpool,
@@ -233,7 +234,7 @@ export function register(program: Command): void {
         const r = m.recall({ budgetTokens: o.budget, ...(o.query ? { query: o.query } : {}) });
         if (c.json) return printJson(r);
         process.stdout.write(r.text ? `${r.text}\n` : '(nothing to recall)\n');
-        process.stderr.write(`${r.tokens}/${o.budget} tokens, ${r.frames.length} frames${r.omitted ? `, ${r.omitted} did not fit` : ''}${r.droppedByScan.length ? `, ${r.droppedByScan.length} dropped by the threat scan` : ''}\n`);
+        process.stderr.write(`${r.tokens}/${o.budget} tokens, ${r.frames.length} frames${r.omitted - r.pastListLimit ? `, ${r.omitted - r.pastListLimit} did not fit` : ''}${r.pastListLimit ? `, ${r.pastListLimit} more past the ${RECALL_LIST_LIMIT} frames a recall list holds (mind search finds them)` : ''}${r.droppedByScan.length ? `, ${r.droppedByScan.length} dropped by the threat scan` : ''}\n`);
       } finally {
         m.close();
       }
