@@ -122,6 +122,10 @@ describe('recall with a query, pinned on a real .mind file', () => {
       ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'important' AND ${live} ORDER BY updated_at DESC, id DESC LIMIT 120`).all(nowIso),
       ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'normal' AND kind IN (${kinds}) AND ${live} ORDER BY created_at DESC, id DESC LIMIT 120`).all(nowIso),
     ] as Array<{ id: number; kind: string }>;
+    const everyLive = [
+      ...db.prepare(`SELECT id, kind FROM frames WHERE importance IN ('critical', 'important') AND ${live}`).all(nowIso),
+      ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'normal' AND kind IN (${kinds}) AND ${live}`).all(nowIso),
+    ] as Array<{ id: number; kind: string }>;
     for (const query of ['deploy database', 'worker queue retry', 'drain the worker queue flush the cache index']) {
       const hits = m.search(query, { limit: 40 }).map((h) => ({ id: h.partOf ?? h.id, kind: h.kind }));
       const expected: number[] = [];
@@ -133,7 +137,11 @@ describe('recall with a query, pinned on a real .mind file', () => {
       }
       const r = m.recall({ query, budgetTokens: 1500 });
       const shown = r.frames.map((f) => f.id);
-      expect(shown.length + r.droppedByScan.length + r.omitted, query).toBe(expected.length);
+      expect(shown.length + r.droppedByScan.length + r.omitted - r.pastListLimit, query).toBe(expected.length);
+      // the frames of the lists past their 120 are counted as left out (pending notes past their cap are not)
+      const past = everyLive.filter((c) => !expected.includes(c.id) && !(c.kind === 'pending-note' && pending >= 2));
+      expect(r.pastListLimit, query).toBe(past.length);
+      expect(r.pastListLimit, query).toBeGreaterThan(0);
       // what is shown keeps the candidates' order
       expect(shown, query).toEqual(expected.filter((id) => shown.includes(id)));
     }
