@@ -11,6 +11,7 @@ import { cleanText, nearDuplicate, normalizeForHash, preview } from './text.js';
 import { atomicWrite, readLock, withFileLock } from './lock.js';
 import { ensureDir } from './dirs.js';
 import { imitatesStructure, neutralize } from './neutralize.js';
+import { estimateTokens } from './estimate.js';
 
 /**
  * Curated notes (the Hermes memory model): a bounded `MEMORY.md` per thread (global fallback) and one
@@ -28,7 +29,7 @@ export const DEFAULT_FAILURE_CAP = 3;
 /** Which notes file: the thread's (or the global) MEMORY.md, or the global USER.md. */
 export type NotesTarget = { file: 'memory'; thread?: string } | { file: 'user' };
 
-/** Size of a notes file: characters (what the limit counts) and tokens (TokenMeter). */
+/** Size of a notes file: characters (what the limit counts) and tokens (the `meter` given, else the conservative `estimateTokens`). */
 export interface NotesUsage {
   chars: number;
   tokens: number;
@@ -158,7 +159,7 @@ export interface NotesOptions {
   failureCap?: number;
   /** Lock wait in ms. Default 5000. */
   lockTimeoutMs?: number;
-  /** Token meter for usage in tokens. Default: estimate mode (chars / 4, no tokenizer load). */
+  /** Token meter for usage in tokens. Default: `estimateTokens` (estimate.ts: per script, at least o200k's count; no tokenizer load). */
   meter?: TokenCounter;
   /** The .mind file where unwritable facts are kept as `pending-note` frames. Default `<home>/personal.mind`. */
   mindPath?: string;
@@ -264,7 +265,7 @@ export class Notes {
 
   private usage(entries: readonly string[], limit: number): NotesUsage {
     const body = renderEntries(entries);
-    const tokens = this.meter ? this.meter.countText(body) : Math.ceil(body.length / 4);
+    const tokens = this.meter ? this.meter.countText(body) : estimateTokens(body);
     return { chars: body.length, tokens, entries: entries.length, percent: Math.round((body.length / limit) * 100) };
   }
 

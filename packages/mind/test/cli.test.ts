@@ -3,6 +3,7 @@ import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFi
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
+import { TokenMeter } from '@hive-mind/compaction';
 import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 import { repeatingText, sha256, uniqueText } from '../../../test-support/long-text.js';
@@ -371,6 +372,25 @@ describe('hive-mind notes (built binary)', () => {
     expect(th.ok).toBe(true);
     expect(existsSync(join(t.dir, 'memories', 'threads'))).toBe(true);
     expect((await cli(['notes', 'show', '--user', '--thread', 'x'])).code).toBe(2);
+  });
+
+  it('notes show estimates the tokens of Japanese notes at least as high as o200k counts them, and says it is an estimate', async () => {
+    const ja = [
+      'デプロイは毎週火曜日の午前中に行い、金曜日には本番環境へのリリースを禁止する。',
+      'ステージングのデータベースは PostgreSQL 16 で、ポート 5433 を使う。',
+      'ビルドは pnpm で行い、ロックファイルは必ずコミットに含めること。',
+      'レビューでは二人以上の承認が必要で、緊急時のみ一人の承認で良い。',
+      '障害対応の記録は社内の運用手順書に残し、翌日の朝会で共有する。',
+    ];
+    for (const e of ja) json(await cli(['notes', 'add', e.repeat(3), '--json']));
+    const st = json(await cli(['notes', 'show', '--json']));
+    const body = readFileSync(join(t.dir, 'memories', 'MEMORY.md'), 'utf8');
+    const exact = new TokenMeter().countText(body);
+    expect(st.usage.chars).toBeGreaterThan(500);
+    expect(st.usage.tokens).toBeGreaterThanOrEqual(exact);
+    expect(st.usage.tokens).toBeLessThanOrEqual(2 * exact);
+    const plain = await cli(['notes', 'show']);
+    expect(plain.stdout).toMatch(new RegExp(`^\\S+MEMORY\\.md  ${st.usage.chars}/\\d+ chars \\(\\d+%\\), ~${st.usage.tokens} tokens \\(estimate\\), 5 entries`));
   });
 });
 

@@ -39,7 +39,7 @@ function report(r: NotesResult, json: boolean | undefined): void {
     // the result's message is written for an agent (MCP); a person at the CLI gets commands to run
     const lines = [peopleMessage(r)];
     if (r.reason === 'over_limit') {
-      lines.push(`usage ${r.usage.chars}/${r.limit} chars (${r.usage.tokens} tokens), over by ${r.overflowBy}; entries:`);
+      lines.push(`usage ${r.usage.chars}/${r.limit} chars (~${r.usage.tokens} tokens, estimate), over by ${r.overflowBy}; entries:`);
       for (const e of r.entries) lines.push(`  [${e.index}] ${e.chars} chars  ${e.preview}`);
     } else if (!('done' in r && r.done) && 'candidates' in r && r.candidates?.length) {
       lines.push(r.reason === 'ambiguous' ? 'candidates:' : 'entries:');
@@ -88,7 +88,7 @@ export function register(program: Command): void {
   withTarget(notes.command('show').description('print the entries with their sizes and the usage against the limit')).action((o: NotesCli) => {
     const st = new Notes().read(targetOf(o));
     if (o.json) return printJson(st);
-    const out = [`${st.path}  ${st.usage.chars}/${st.limit} chars (${st.usage.percent}%), ~${st.usage.tokens} tokens, ${st.usage.entries} entries${st.exists ? '' : ' (no file yet)'}`];
+    const out = [`${st.path}  ${st.usage.chars}/${st.limit} chars (${st.usage.percent}%), ~${st.usage.tokens} tokens (estimate), ${st.usage.entries} entries${st.exists ? '' : ' (no file yet)'}`];
     if (st.warning) out.push(`warning: ${st.warning}`);
     st.entries.forEach((e, i) => out.push(`[${i}] (${e.length} chars) ${e.replace(/\n/g, '\n    ')}`));
     process.stdout.write(out.join('\n') + '\n');
