@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
-import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync, mkdirSync } from 'node:fs';
+import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync, mkdirSync, chmodSync, chownSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
@@ -232,6 +233,53 @@ describe('hive-mind mind (built binary)', () => {
     expect(json(await cli(['mind', 'show', String(c.id), '--json'])).frame.importance).toBe('normal');
     const d = json(await cli(['mind', 'save', 'A plain fact without an importance', '--json']));
     expect(json(await cli(['mind', 'show', String(d.id), '--json'])).frame.importance).toBe('normal');
+  });
+
+  it('import DIR reports an unreadable subfolder as skipped, like an unreadable file (run as a non-root user)', async () => {
+    const src = join(REPO_DIR, '..', 'shared', 'data', 'transcripts', 'pi', 'before-compaction.jsonl');
+    if (!existsSync(src)) return;
+    const dir = join(t.dir, 'sessions');
+    mkdirSync(join(dir, 'locked'), { recursive: true });
+    copyFileSync(src, join(dir, 'ok.jsonl'));
+    copyFileSync(src, join(dir, 'closed.jsonl'));
+    copyFileSync(src, join(dir, 'locked', 'inner.jsonl'));
+    // root reads any file: the CLI then runs as nobody, over a tree nobody owns
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) for (const p of [t.dir, dir, join(dir, 'ok.jsonl'), join(dir, 'closed.jsonl'), join(dir, 'locked'), join(dir, 'locked', 'inner.jsonl')]) chownSync(p, 65534, 65534);
+    chmodSync(join(dir, 'closed.jsonl'), 0o000);
+    chmodSync(join(dir, 'locked'), 0o000);
+    try {
+      const run = (args: string[]) =>
+        new Promise<RunResult>((done, fail) => {
+          const child = spawn(process.execPath, [CLI_BIN, ...args], { env: { ...process.env, HIVE_MIND_HOME: t.dir }, cwd: t.dir, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d) => (stdout += d));
+          child.stderr.on('data', (d) => (stderr += d));
+          child.on('error', fail);
+          child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+          child.stdin.end();
+        });
+      const mind = join(t.dir, 'import.mind');
+      const r = await run(['mind', 'import', dir, '--mind', mind, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.files.map((f: { file: string }) => f.file)).toEqual([join(dir, 'ok.jsonl')]);
+      expect(out.skipped).toEqual([
+        { file: join(dir, 'locked'), error: 'folder not read: permission denied' },
+        { file: join(dir, 'closed.jsonl'), error: `${join(dir, 'closed.jsonl')}: permission denied` },
+      ]);
+      const plain = await run(['mind', 'import', dir, '--mind', mind]);
+      expect(plain.stdout).toContain(`skipped ${join(dir, 'locked')}: folder not read: permission denied\n`);
+      expect(plain.code).toBe(1); // as for a skipped file
+      // a folder holding nothing readable says what it could not read
+      const only = await run(['mind', 'import', join(dir, 'locked'), '--mind', mind]);
+      expect(only.code).toBe(2);
+      expect(only.stderr).toMatch(/no transcript files found \(not read: .*locked: folder not read: permission denied\)/);
+    } finally {
+      chmodSync(join(dir, 'locked'), 0o755);
+      chmodSync(join(dir, 'closed.jsonl'), 0o644);
+    }
   });
 
   it('import FILE harvests a real transcript, idempotently', async () => {

@@ -11,7 +11,7 @@
  * offline rules, and says so on stderr, when the model cannot be used.
  */
 import type { Command } from 'commander';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type LlmHarvestOptions, type SaveResult } from '@hive-mind/mind';
 import { hostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
@@ -84,14 +84,29 @@ interface FileReport {
   fallback?: string;
 }
 
-/** The transcript files named by the inputs, sorted, each once. Throws a CliError (exit 2) for an input that names nothing. */
-async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files: string[]; explicit: boolean }> {
+/**
+ * The transcript files named by the inputs, sorted, each once, and the folders below them that could
+ * not be listed (`unreadable`, reported as skipped like an unreadable file: the glob walk itself
+ * skips them silently). Throws a CliError (exit 2) for an input that names nothing.
+ */
+async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files: string[]; explicit: boolean; unreadable: Array<{ file: string; error: string }> }> {
   const files = new Set<string>();
+  const unreadable: Array<{ file: string; error: string }> = [];
   let explicit = inputs.length === 1 && !o.from;
   const isTranscript = (p: string) => /\.jsonl?$/i.test(p);
   const { globSync } = await import('tinyglobby');
+  // tinyglobby's walk (fdir) drops a folder it cannot list without a word: its fs adapter records it
+  const readdir = ((path: string, opts: unknown) => {
+    try {
+      return readdirSync(path, opts as { withFileTypes: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      unreadable.push({ file: resolve(String(path)), error: `folder not read: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message.split('\n')[0]}` });
+      throw err;
+    }
+  }) as unknown as typeof readdirSync;
   const walk = (dir: string) => {
-    for (const f of globSync(['**/*.jsonl', '**/*.json'], { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false })) files.add(f);
+    for (const f of globSync(['**/*.jsonl', '**/*.json'], { cwd: dir, absolute: true, dot: false, followSymbolicLinks: false, fs: { readdirSync: readdir } })) files.add(f);
   };
   for (const input of inputs) {
     const p = resolve(input);
@@ -104,7 +119,7 @@ async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files
     }
     if (/[*?[\]{}]/.test(input)) {
       explicit = false;
-      const hits = globSync([input], { absolute: true, dot: false }).filter(isTranscript);
+      const hits = globSync([input], { absolute: true, dot: false, fs: { readdirSync: readdir } }).filter(isTranscript);
       if (!hits.length) throw new CliError(`${input}: the pattern matches no .jsonl or .json file`, 2);
       for (const h of hits) files.add(h);
       continue;
@@ -121,7 +136,7 @@ async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files
     if (!found.length) throw new CliError(`--from ${o.from}: no session folder found (looked in ${dirs.join(', ')})`, 2);
     for (const d of found) walk(d);
   }
-  return { files: [...files].sort(), explicit };
+  return { files: [...files].sort(), explicit, unreadable };
 }
 
 /** Register `mind import` on the `mind` command. `common` merges the parent's `--mind/--workspace/--json`. */
@@ -143,12 +158,12 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
       const llm = llmSettings(o);
       if (o.personal && (o.workspace || o.mind)) throw new CliError('--personal cannot be combined with --workspace or --mind', 2);
       if (!paths.length && !o.from) throw new CliError('give transcript files, directories or patterns, or --from claude-code|codex|pi|hermes', 2);
-      const { files, explicit } = await expandInputs(paths, o);
-      if (!files.length) throw new CliError('no transcript files found', 2);
+      const { files, explicit, unreadable } = await expandInputs(paths, o);
+      if (!files.length) throw new CliError(`no transcript files found${unreadable.length ? ` (not read: ${unreadable.map((u) => `${u.file}: ${u.error}`).join('; ')})` : ''}`, 2);
       const { SingleBar, Presets } = (await import('cli-progress')).default;
       const bar = new SingleBar({ stream: process.stderr, format: '{phase} [{bar}] {percentage}% {value}/{total}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
       const reports: FileReport[] = [];
-      const skipped: Array<{ file: string; error: string }> = [];
+      const skipped: Array<{ file: string; error: string }> = [...unreadable];
       const firstIdOf = new Map<string, number>(); // mind path -> first id of this run
       let barStarted = false;
       try {
