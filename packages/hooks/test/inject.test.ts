@@ -61,7 +61,7 @@ describe('session start: notes, then recall, in one budget', () => {
     const dir = join(s.home, 'memories');
     mkdirSync(dir, { recursive: true });
     // CRLF, empty entries, a lone delimiter, an entry far larger than the budget, control bytes
-    writeFileSync(join(dir, 'USER.md'), '\r\n§\r\n§\r\nLikes tabs\r\n§\r\n\r\n' + 'x'.repeat(30_000) + '\u0000\u0007\r\n§\r\nUses vim\r\n');
+    writeFileSync(join(dir, 'USER.md'), '\r\n§\r\n§\r\nLikes tabs\r\n§\r\n\r\n' + 'x'.repeat(30_000) + '\r\n§\r\nbell \u0000\u0007 here \xff\r\n§\r\nUses vim\r\n');
     // a directory where MEMORY.md should be
     mkdirSync(join(dir, 'MEMORY.md'));
     const { text, error } = await context({ ...s.env, HIVE_MIND_RECALL_TOKENS: '400' }, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
@@ -69,6 +69,8 @@ describe('session start: notes, then recall, in one budget', () => {
     expect(exact.countText(text)).toBeLessThanOrEqual(400);
     expect(text).toContain('Likes tabs');
     expect(text).toMatch(/more entr(?:y|ies) in .*USER\.md/);
+    // an entry holding control characters is flagged and left out (notes show and doctor name it)
+    expect(text).not.toContain('bell');
   });
 });
 

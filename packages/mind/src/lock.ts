@@ -109,7 +109,7 @@ export function withFileLock<T>(path: string, fn: () => T, timeoutMs = 5000): T 
  * new files 0600).
  * @throws MindError `IO` when the write fails.
  */
-export function atomicWrite(path: string, data: string): void {
+export function atomicWrite(path: string, data: string | Uint8Array): void {
   try {
     ensureDir(dirname(realTarget(path)), 0o700);
     writeFileAtomic(path, data);

@@ -12,6 +12,7 @@ import { atomicWrite, readLock, withFileLock } from './lock.js';
 import { ensureDir } from './dirs.js';
 import { imitatesStructure, neutralize } from './neutralize.js';
 import { estimateTokens } from './estimate.js';
+import { parseNotesFile, renderNotesFile, type FlaggedEntry, type ParsedNotesFile } from './notes-file.js';
 
 /**
  * Curated notes (the Hermes memory model): a bounded `MEMORY.md` per thread (global fallback) and one
@@ -47,8 +48,13 @@ export interface NotesState {
   limit: number;
   version: string;
   exists: boolean;
-  /** Set when the file is over its limit (e.g. edited by hand): it still loads and stays editable. */
+  /** Set when the file is over its limit (e.g. edited by hand), or holds flagged entries: it still loads and stays editable. */
   warning?: string;
+  /**
+   * Entries that are not clean text (invalid UTF-8, control characters): left out of
+   * {@link Notes.render} (the injection), kept byte for byte in the file on every write.
+   */
+  flagged?: FlaggedEntry[];
 }
 
 export interface EntrySize {
@@ -175,9 +181,12 @@ function intOpt(v: unknown, env: string | undefined, def: number, name: string):
   return raw;
 }
 
-function sha(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+function sha(data: string | Uint8Array): string {
+  return (typeof data === 'string' ? createHash('sha256').update(data, 'utf8') : createHash('sha256').update(data)).digest('hex').slice(0, 16);
 }
+
+/** How each state read from a file was parsed (format, stored bytes of flagged entries), for the write that follows. */
+const fileOf = new WeakMap<NotesState, ParsedNotesFile>();
 
 /** Parse a notes file body into entries: lines holding only `§` separate them (CRLF accepted); entries trimmed, empty ones dropped. */
 export function parseEntries(body: string): string[] {
@@ -273,19 +282,29 @@ export class Notes {
   read(target: NotesTarget): NotesState {
     const path = this.pathFor(target);
     const limit = this.limitFor(target);
-    let raw = '';
+    let raw = Buffer.alloc(0);
     let exists = false;
     try {
-      raw = readFileSync(path, 'utf8');
+      raw = readFileSync(path);
       exists = true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new MindError(`${path}: cannot read: ${(err as Error).message}`, 'IO', path);
     }
-    const entries = parseEntries(raw);
+    const file = parseNotesFile(raw);
+    const entries = file.entries;
     const usage = this.usage(entries, limit);
     const state: NotesState = { path, target, entries, usage, limit, version: exists ? sha(raw) : 'absent', exists };
+    const warnings: string[] = [];
     if (usage.chars > limit)
-      state.warning = `${path} is ${usage.chars} characters, over its ${limit}-character limit by ${usage.chars - limit} (edited by hand?): remove or shorten entries; writes that shrink it are accepted`;
+      warnings.push(`${path} is ${usage.chars} characters, over its ${limit}-character limit by ${usage.chars - limit} (edited by hand?): remove or shorten entries; writes that shrink it are accepted`);
+    if (file.flagged.length) {
+      state.flagged = file.flagged;
+      warnings.push(
+        `${path}: ${file.flagged.map((f) => `entry [${f.index}] ${f.reason}`).join('; ')}; left out of what sessions are given, kept unchanged in the file: fix it in an editor or remove it`,
+      );
+    }
+    if (warnings.length) state.warning = warnings.join('\n');
+    fileOf.set(state, file);
     return state;
   }
 
@@ -304,7 +323,8 @@ export class Notes {
   private renderStored(target: NotesTarget): { text: string; path: string; usage: NotesUsage; dropped: number } {
     let state = this.read(target);
     if (target.file === 'memory' && target.thread && !state.exists) state = this.read({ file: 'memory' });
-    const kept = state.entries.map((e) => redactSecrets(e).text).filter((e) => scanThreats(e).length === 0);
+    const flagged = new Set((state.flagged ?? []).map((f) => f.index));
+    const kept = state.entries.filter((_, i) => !flagged.has(i)).map((e) => redactSecrets(e).text).filter((e) => scanThreats(e).length === 0);
     return { text: renderEntries(kept), path: state.path, usage: this.usage(kept, state.limit), dropped: state.entries.length - kept.length };
   }
 
@@ -631,7 +651,9 @@ export class Notes {
       const what = duplicates.length ? `entry #${duplicates[0]!.index} already says this: "${duplicates[0]!.preview}"` : 'the entry is already there';
       return { ok: true, action, message: `no change (${what})`, usage, limit, version: state.version, ...(duplicates.length ? { duplicates } : {}), ...(state.warning ? { warning: state.warning } : {}) };
     }
-    const data = body ? body + '\n' : '';
+    // the file's BOM and line endings are kept, and a flagged entry's own bytes
+    const file = fileOf.get(state);
+    const data = renderNotesFile(final, file?.format ?? { bom: false, eol: '\n' }, file?.raw);
     atomicWrite(path, data);
     const usage = this.usage(final, limit);
     const warnings = usage.chars > limit ? [`${path} is still over its limit by ${usage.chars - limit} characters`] : [];
@@ -717,16 +739,16 @@ export class Notes {
   }
 
   /** Every notes file under `<home>/memories` with its size against its limit and lock state (for `doctor`). */
-  inventory(): Array<{ path: string; target: NotesTarget; chars: number; limit: number; entries: number; overLimit: boolean; lock?: { pid: number; since: string; stale: boolean } }> {
+  inventory(): Array<{ path: string; target: NotesTarget; chars: number; limit: number; entries: number; overLimit: boolean; flagged: FlaggedEntry[]; lock?: { pid: number; since: string; stale: boolean } }> {
     const out: ReturnType<Notes['inventory']> = [];
     const one = (target: NotesTarget, p: string) => {
       if (!existsSync(p)) return;
-      const body = readFileSync(p, 'utf8');
-      const entries = parseEntries(body);
+      const file = parseNotesFile(readFileSync(p));
+      const entries = file.entries;
       const chars = renderEntries(entries).length;
       const limit = this.limitFor(target);
       const lock = readLock(`${p}.lock`);
-      out.push({ path: p, target, chars, limit, entries: entries.length, overLimit: chars > limit, ...(lock ? { lock: { pid: lock.pid, since: lock.since, stale: lock.stale } } : {}) });
+      out.push({ path: p, target, chars, limit, entries: entries.length, overLimit: chars > limit, flagged: file.flagged, ...(lock ? { lock: { pid: lock.pid, since: lock.since, stale: lock.stale } } : {}) });
     };
     one({ file: 'memory' }, join(this.dir, 'MEMORY.md'));
     one({ file: 'user' }, join(this.dir, 'USER.md'));

@@ -422,6 +422,24 @@ describe('hive-mind notes (built binary)', () => {
     expect((await cli(['notes', 'show', '--user', '--thread', 'x'])).code).toBe(2);
   });
 
+  it('notes show and doctor flag an entry of binary bytes; the file is left as it was', async () => {
+    mkdirSync(join(t.dir, 'memories'), { recursive: true });
+    const path = join(t.dir, 'memories', 'MEMORY.md');
+    const bytes = Buffer.concat([Buffer.from('\uFEFFDeploy with Helm\r\n§\r\n'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0xff, 0xd8]), Buffer.from('\r\n')]);
+    writeFileSync(path, bytes);
+    const show = await cli(['notes', 'show']);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/^warning: .*MEMORY\.md: entry \[1\] holds bytes that are not UTF-8 text/m);
+    expect(show.stdout).toMatch(/^\[1\] \(\d+ chars, FLAGGED: holds bytes that are not UTF-8 text .*; not injected\) PK\\u0003\\u0004/m);
+    expect(show.stdout).not.toMatch(/[\u0000-\u0008]/);
+    expect(json(await cli(['notes', 'show', '--json'])).flagged).toEqual([{ index: 1, reason: expect.stringMatching(/not UTF-8/) }]);
+    const doc = await cli(['mind', 'doctor']);
+    expect(doc.stdout).toMatch(/MEMORY\.md .*2 entries\n    entry \[1\] holds bytes that are not UTF-8 text .*: left out of what sessions are given/);
+    expect(json(await cli(['mind', 'doctor', '--json'])).notes[0].flagged).toHaveLength(1);
+    json(await cli(['notes', 'add', 'Use pnpm', '--json']));
+    expect(readFileSync(path).equals(Buffer.concat([bytes, Buffer.from('§\r\nUse pnpm\r\n')]))).toBe(true);
+  });
+
   it('notes show estimates the tokens of Japanese notes at least as high as o200k counts them, and says it is an estimate', async () => {
     const ja = [
       'デプロイは毎週火曜日の午前中に行い、金曜日には本番環境へのリリースを禁止する。',

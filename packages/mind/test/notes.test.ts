@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach, beforeAll } from 'vitest';
 import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Notes, Mind, NOTES_DELIMITER, parseEntries, type NotesResult } from '@hive-mind/mind';
+import { Notes, Mind, NOTES_DELIMITER, parseEntries, estimateTokens, type NotesResult } from '@hive-mind/mind';
 import { tmp, ensureBuilt, runNode, DIST_INDEX, rawBytes } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 
@@ -20,6 +20,52 @@ function ok(r: NotesResult): asserts r is Extract<NotesResult, { ok: true }> {
   if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r)}`);
 }
 
+describe('notes files edited by hand: odd bytes and line endings', () => {
+  it('an entry of invalid UTF-8 or control bytes is flagged, left out of the injection, and kept byte for byte on the next write', () => {
+    const path = notes.pathFor(M);
+    mkdirSync(join(t.dir, 'memories'), { recursive: true });
+    const bin = Buffer.from([0x62, 0x69, 0x6e, 0x20, 0xff, 0xfe, 0x00, 0x01, 0x20, 0x6f, 0x6b]); // "bin \xff\xfe\0\x01 ok"
+    const original = Buffer.concat([Buffer.from('Deploy with Helm\n§\n'), bin, Buffer.from('\n§\nThe bell \u0007 rings\n§\nTests run with vitest\n')]);
+    writeFileSync(path, original);
+    const st = notes.read(M);
+    expect(st.entries).toHaveLength(4);
+    expect(st.flagged).toEqual([
+      { index: 1, reason: expect.stringMatching(/^holds bytes that are not UTF-8 text \(from byte 4 of the entry/) },
+      { index: 2, reason: 'holds the control character U+0007' },
+    ]);
+    expect(st.warning).toMatch(/entry \[1\] holds bytes that are not UTF-8.*entry \[2\] holds the control character U\+0007; left out of what sessions are given, kept unchanged/);
+    const r = notes.render(M);
+    expect(r.text).toBe(`Deploy with Helm${NOTES_DELIMITER}Tests run with vitest`);
+    expect(r.text).not.toContain('\uFFFD');
+    expect(r.dropped).toBe(2);
+    expect(notes.inventory()[0]!.flagged.map((f) => f.index)).toEqual([1, 2]);
+    // a write elsewhere in the file keeps the flagged entries' bytes exactly
+    ok(notes.add(M, 'Use pnpm'));
+    expect(readFileSync(path).equals(Buffer.concat([original, Buffer.from('§\nUse pnpm\n')]))).toBe(true);
+    ok(notes.remove(M, 'Helm'));
+    expect(readFileSync(path).includes(bin)).toBe(true);
+    // removing the flagged entry itself is how it leaves
+    ok(notes.remove(M, 'bell'));
+    expect(notes.read(M).flagged).toEqual([{ index: 0, reason: expect.stringMatching(/not UTF-8/) }]);
+  });
+
+  it('a CRLF file with a BOM keeps its line endings and BOM on every write', () => {
+    const path = notes.pathFor(U);
+    mkdirSync(join(t.dir, 'memories'), { recursive: true });
+    writeFileSync(path, '\uFEFFPrefers terse answers\r\n§\r\nWorks in Berlin\r\nand on trains\r\n');
+    expect(notes.read(U).entries).toEqual(['Prefers terse answers', 'Works in Berlin\nand on trains']);
+    ok(notes.add(U, 'Writes TypeScript'));
+    expect(readFileSync(path, 'utf8')).toBe('\uFEFFPrefers terse answers\r\n§\r\nWorks in Berlin\r\nand on trains\r\n§\r\nWrites TypeScript\r\n');
+    ok(notes.replace(U, 'Berlin', 'Works in Hamburg'));
+    expect(readFileSync(path, 'utf8')).toBe('\uFEFFPrefers terse answers\r\n§\r\nWorks in Hamburg\r\n§\r\nWrites TypeScript\r\n');
+    expect(notes.render(U).text).toBe(`Prefers terse answers${NOTES_DELIMITER}Works in Hamburg${NOTES_DELIMITER}Writes TypeScript`);
+    // an LF file without a BOM stays that way
+    ok(notes.add(M, 'a plain note'));
+    ok(notes.add(M, 'another'));
+    expect(readFileSync(notes.pathFor(M), 'utf8')).toBe(`a plain note${NOTES_DELIMITER}another\n`);
+  });
+});
+
 describe('notes basics', () => {
   it('paths, delimiter, usage in chars and tokens', () => {
     expect(notes.pathFor(M)).toBe(join(t.dir, 'memories', 'MEMORY.md'));
@@ -30,7 +76,7 @@ describe('notes basics', () => {
     ok(r);
     const body = readFileSync(notes.pathFor(M), 'utf8');
     expect(body).toBe(`Project uses npm workspaces${NOTES_DELIMITER}Tests run with vitest 4\n`);
-    expect(r.usage).toEqual({ chars: body.length - 1, tokens: Math.ceil((body.length - 1) / 4), entries: 2, percent: Math.round(((body.length - 1) / 2200) * 100) });
+    expect(r.usage).toEqual({ chars: body.length - 1, tokens: estimateTokens(body.slice(0, -1)), entries: 2, percent: Math.round(((body.length - 1) / 2200) * 100) });
     expect(statSync(notes.pathFor(M)).mode & 0o777).toBe(0o600);
     expect(notes.read(M).limit).toBe(2200);
     expect(notes.read(U).limit).toBe(1375);

@@ -395,8 +395,10 @@ export function register(program: Command): void {
         }
         out.push('notes');
         if (!r.notes.length) out.push('  none yet');
-        for (const n of r.notes)
+        for (const n of r.notes) {
           out.push(`  ${n.path}  ${n.chars}/${n.limit} chars (${Math.round((n.chars / n.limit) * 100)}%), ${n.entries} entries${n.overLimit ? '  OVER LIMIT' : ''}${n.lock ? `  locked by pid ${n.lock.pid}${n.lock.stale ? ' (stale)' : ''}` : ''}`);
+          for (const f of n.flagged) out.push(`    entry [${f.index}] ${f.reason}: left out of what sessions are given (the file is unchanged; fix or remove the entry: hive-mind notes show)`);
+        }
         out.push('locks');
         out.push(r.locks.length ? r.locks.map((l) => `  ${l.path} pid ${l.pid} since ${l.since}${l.stale ? ' (stale: will be broken by the next writer)' : ''}`).join('\n') : '  none held');
         out.push('settings');

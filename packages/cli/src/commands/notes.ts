@@ -89,8 +89,11 @@ export function register(program: Command): void {
     const st = new Notes().read(targetOf(o));
     if (o.json) return printJson(st);
     const out = [`${st.path}  ${st.usage.chars}/${st.limit} chars (${st.usage.percent}%), ~${st.usage.tokens} tokens (estimate), ${st.usage.entries} entries${st.exists ? '' : ' (no file yet)'}`];
-    if (st.warning) out.push(`warning: ${st.warning}`);
-    st.entries.forEach((e, i) => out.push(`[${i}] (${e.length} chars) ${e.replace(/\n/g, '\n    ')}`));
+    if (st.warning) for (const w of st.warning.split('\n')) out.push(`warning: ${w}`);
+    const flagged = new Map((st.flagged ?? []).map((f) => [f.index, f.reason]));
+    // a flagged entry is shown with its control characters as \u escapes, never sent raw to the terminal
+    const shown = (e: string) => e.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    st.entries.forEach((e, i) => out.push(`[${i}] (${e.length} chars${flagged.has(i) ? `, FLAGGED: ${flagged.get(i)}; not injected` : ''}) ${shown(e).replace(/\n/g, '\n    ')}`));
     process.stdout.write(out.join('\n') + '\n');
   });
   withTarget(notes.command('archive').description('entries removed by consolidation (restorable)')).action((o: NotesCli) => {
