@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
 import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync, mkdirSync, chmodSync, chownSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
@@ -249,17 +248,7 @@ describe('hive-mind mind (built binary)', () => {
     chmodSync(join(dir, 'closed.jsonl'), 0o000);
     chmodSync(join(dir, 'locked'), 0o000);
     try {
-      const run = (args: string[]) =>
-        new Promise<RunResult>((done, fail) => {
-          const child = spawn(process.execPath, [CLI_BIN, ...args], { env: { ...process.env, HIVE_MIND_HOME: t.dir }, cwd: t.dir, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (d) => (stdout += d));
-          child.stderr.on('data', (d) => (stderr += d));
-          child.on('error', fail);
-          child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-          child.stdin.end();
-        });
+      const run = (args: string[]) => runNode([CLI_BIN, ...args], { env: { HIVE_MIND_HOME: t.dir }, cwd: t.dir, ...(asRoot ? { uid: 65534 } : {}) });
       const mind = join(t.dir, 'import.mind');
       const r = await run(['mind', 'import', dir, '--mind', mind, '--json']);
       expect(r.code, r.stderr).toBe(0);

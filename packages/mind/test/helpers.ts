@@ -40,9 +40,10 @@ export interface RunResult {
 }
 
 /** Run `node -e script` (ESM) or a file with args; resolves with exit code and output. */
-export function runNode(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: Buffer | string; cwd?: string } = {}): Promise<RunResult> {
+export function runNode(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: Buffer | string; cwd?: string; uid?: number; gid?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? REPO_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
+    const ids = opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {};
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? REPO_DIR, stdio: ['pipe', 'pipe', 'pipe'], ...ids });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
