@@ -4,8 +4,8 @@
 // For each transcript under ../shared/data/transcripts (or DIR): import it with the built CLI into a
 // fresh .mind, then compare the frames kept with the gold list bench/harvest-gold/<same path>.json
 // (the lasting facts a person would keep, written from reading the transcript; see its README).
-// A frame is correct when it matches a gold fact (holds all of its keys, each a case-insensitive
-// regular expression); precision = correct frames / frames kept, recall = gold facts matched / gold facts.
+// A frame is correct when it matches a gold fact (holds all of its keys and none of its `not`
+// patterns, each a case-insensitive regular expression); precision = correct frames / frames kept, recall = gold facts matched / gold facts.
 // Targets: precision >= 0.8, recall >= 0.6 (over all files).
 //
 // Usage: node bench/harvest.mjs [DIR] [--show]   (--show prints every kept frame with its verdict)
@@ -31,7 +31,7 @@ const walk = (d) => {
 walk(dir);
 files.sort();
 
-const matches = (content, fact) => fact.keys.every((k) => new RegExp(k, 'i').test(content));
+const matches = (content, fact) => fact.keys.every((k) => new RegExp(k, 'i').test(content)) && !(fact.not ?? []).some((k) => new RegExp(k, 'i').test(content));
 const tmp = mkdtempSync(join(tmpdir(), 'hm-harvest-'));
 let kept = 0;
 let correct = 0;
