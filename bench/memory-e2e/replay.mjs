@@ -31,6 +31,12 @@ const textOf = (content, types = ['text']) =>
       : '';
 const LOCAL_COMMAND = /^\s*<(command-name|command-message|local-command-[a-z-]+)>/;
 
+/** SessionStart no later than the first event after it (a header line can be stamped after the first prompt). */
+function startFirst(steps) {
+  if (steps[1] && steps[1].time < steps[0].time) steps[0].time = new Date(steps[1].time.getTime() - 1000);
+  return steps;
+}
+
 /** The hook events of a Claude Code transcript (its JSONL lines as strings). */
 export function claudeCodePlan(lines, key) {
   const objs = lines.map((l) => JSON.parse(l));
@@ -71,7 +77,7 @@ export function claudeCodePlan(lines, key) {
   });
   stop(lines.length);
   steps.push({ event: 'SessionEnd', time: timeAt(lines.length - 1), turn, upto: lines.length });
-  return { sessionId, transcript: { copy: lines }, steps };
+  return { sessionId, transcript: { copy: lines }, steps: startFirst(steps) };
 }
 
 /** The hook events of a pi session (its JSONL lines as strings), replayed as Claude Code's. */
@@ -108,7 +114,7 @@ export function piPlan(lines, key) {
   });
   stop(lines.length);
   steps.push({ event: 'SessionEnd', time: timeAt(lines.length - 1), turn, upto: lines.length });
-  return { sessionId, transcript: { copy: lines }, steps };
+  return { sessionId, transcript: { copy: lines }, steps: startFirst(steps) };
 }
 
 /** A transcript line in Claude Code 2.1.x's JSONL (the fields its user and assistant lines carry). */
