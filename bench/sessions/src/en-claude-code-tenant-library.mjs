@@ -252,7 +252,7 @@ ${CLIENT.map((l) => `- ${l}`).join('\n')}
 
 const ENV_AND_AGENTS = `PORT=3000
 DB_PATH=data/library.db
-SESSION_SECRET=change-me
+SESSION_SECRET=<set in production>
 MAGIC_LINK_FROM=library@example.org
 # Agent notes (for Codex / Claude / anyone)
 

@@ -110,8 +110,8 @@ This file provides guidance to Claude Code (claude.ai/code) when working with co
 ## Règles
 - Réponses et messages de commit en français.
 - Pas de nouvelle dépendance sans accord.
-DATABASE_URL=postgres://salles:salles@localhost:5432/asso_salles
-DJANGO_SECRET_KEY=dev-only
+DATABASE_URL=postgres://localhost:5432/asso_salles
+DJANGO_SECRET_KEY=<à définir>
 EMAIL_HOST=smtp.asso.example`;
 
 const MODEL_OLD = `class Reservation(models.Model):
