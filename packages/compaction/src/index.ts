@@ -14,7 +14,8 @@ export { parseCheckpoint, mergeTwo, canonicalHeading, EARLIER_CONTEXT, type Pars
 export { splitSentences, leadSentences, shortenWhole, distillRequest, pastedError } from './sentences.js';
 export { BasicCompactionEngine, type CompactionEngine, type CompactionResult, type CompactOptions } from './engine.js';
 export { OpenAISummarizer, AnthropicSummarizer, MAX_TOO_LONG_RETRIES, requestMargin, stripReasoning, type LlmSummarizerOptions, type SummarizerName } from './llm.js';
-export { planSummaryRequests, sectionProblem, summarizerSystemPrompt, summaryRequestPrompt, clipToTokens, MIN_CHUNK_TOKENS, type SummaryRequestPlan } from './llm-prompt.js';
+export { planSummaryRequests, summarizerSystemPrompt, summaryRequestPrompt, clipToTokens, MIN_CHUNK_TOKENS, type SummaryRequestPlan } from './llm-prompt.js';
 export { MODEL_WINDOWS, UNKNOWN_MODEL_WINDOW, knownModelWindow } from './windows.js';
+export { sectionProblem, missingSections, splitReply, renderReply, repairReply, followUpPrompt, MIN_FOLLOW_UP_TOKENS, type RepairedSection, type ReplySections, type RepairContext } from './repair.js';
 export { createSummarizer } from './factory.js';
 export { compactionReport, toolPairingOf, type CompactionReport } from './report.js';

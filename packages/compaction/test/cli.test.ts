@@ -65,7 +65,7 @@ describe('hive-mind compact on every real transcript', () => {
       expect(r.stderr).not.toMatch(/hive-mind:/);
       expect(r.code).toBe(0);
       const j = JSON.parse(r.stdout);
-      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'toolPairing', 'durationMs', 'dryRun', 'output', 'backup', 'overhead', 'fallback', 'session']);
+      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'repairedSections', 'toolPairing', 'durationMs', 'dryRun', 'output', 'backup', 'overhead', 'fallback', 'session']);
       expect(j.tokensAfter).toBeLessThanOrEqual(j.budget);
       expect(j.toolPairing).toBe('balanced');
       expect(Object.keys(j.anchors)).toEqual(['total', 'kept', 'reinserted']);

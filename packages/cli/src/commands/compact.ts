@@ -442,6 +442,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
     if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.limit(), budget)}`);
     if (result.fallback) lines.push(`  the ${result.fallback.from} summarizer failed, so the checkpoint is extractive (--no-fallback fails instead): ${result.fallback.reason}`);
+    if (result.repairedSections?.length) lines.push(`  ${repairLine(usedSummarizer ?? 'model', result.repairedSections)}`);
     const seqs = result.shadowedSeqs;
     if (result.action === 'summarize') {
       lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
@@ -472,6 +473,13 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   }
   process.stdout.write(lines.join('\n') + '\n');
   await interruptedAfterWrite(ac, written);
+}
+
+/** One line saying which checkpoint sections the model's reply lacked and what wrote them. */
+export function repairLine(summarizer: string, repaired: NonNullable<CompactionResult['repairedSections']>): string {
+  const of = (by: 'follow-up' | 'extractive') => repaired.filter((r) => r.by === by).map((r) => r.section);
+  const parts = [of('follow-up').length ? `asked again for ${of('follow-up').join(', ')}` : '', of('extractive').length ? `filled ${of('extractive').join(', ')} from the extractive checkpoint` : ''].filter(Boolean);
+  return `the ${summarizer} reply lacked ${repaired.length} checkpoint section${repaired.length === 1 ? '' : 's'}: ${parts.join('; ')}`;
 }
 
 /** The lines that say what the retention rule removed or spared (none when it did nothing). */
