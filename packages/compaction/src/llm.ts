@@ -515,5 +515,5 @@ export class AnthropicSummarizer extends LlmSummarizer {
   }
 }
 
-/** Summarizer names the CLI accepts. */
-export type SummarizerName = 'extractive' | 'openai' | 'anthropic';
+/** Summarizer names the CLI accepts: the offline one, the API ones, the host CLIs (host-cli.ts). */
+export type SummarizerName = 'extractive' | 'openai' | 'anthropic' | 'claude-code' | 'codex';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompactionSummaryData, LogEvent } from '@hive-mind/session';
-import { BasicCompactionEngine, CHECKPOINT_HEADINGS, OpenAISummarizer, TokenMeter, missingSections, splitReply, type LlmSummarizerOptions } from '@hive-mind/compaction';
+import { BasicCompactionEngine, CHECKPOINT_HEADINGS, OpenAISummarizer, TokenMeter, missingSections, splitReply, type CompactionResult, type LlmSummarizerOptions } from '@hive-mind/compaction';
 import { startOpenAIChatServer, type OpenAIChatServer } from '../../../test-support/llm-servers.js';
 import { codingSession, runCli } from './helpers.js';
 
@@ -35,7 +35,7 @@ async function chat(opts: Parameters<typeof startOpenAIChatServer>[0]): Promise<
 function engine(url: string) {
   return new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 0, summarizer: new OpenAISummarizer({ ...fast, baseURL: url }), meter, fallback: false });
 }
-const text = (r: { summary: Array<{ type: string }> }) => (r.summary[0] as { text: string }).text;
+const text = (r: CompactionResult) => (r.summary[0] as { text: string }).text;
 
 describe('a checkpoint reply missing some sections', () => {
   it('asks once for the missing ones, naming them, and lands them in order', async () => {
