@@ -10,7 +10,7 @@
  * --summarizer claude-code` (the MCP tool with the real Codex: packages/mcp/test/compact-hosts.e2e.test.ts).
  * Needs the built CLI (`npx tsc -b packages/cli`).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,10 +68,12 @@ const systemText = (body: { system?: Array<{ text: string }> | string }) => (typ
 
 describe.skipIf(!claude)('compact --summarizer claude-code with the real Claude Code', { timeout: 240_000 }, () => {
   let server: AnthropicServer;
+  beforeAll(async () => {
+    server = await startAnthropicServer({ fallback: GOOD });
+  });
   afterAll(async () => server?.close());
 
   it("claude -p writes the checkpoint: our system prompt and the span reach the model, no tools, no session written, hive-mind's hooks not run", async () => {
-    server = await startAnthropicServer({ fallback: GOOD });
     const root = tempRoot('hm-sum-claude-');
     const home = join(root, 'home');
     const cwd = join(root, 'project');
@@ -114,6 +116,28 @@ describe.skipIf(!claude)('compact --summarizer claude-code with the real Claude 
     expect(files(hmHome).filter((f) => !f.endsWith('-wal') && !f.endsWith('-shm'))).toEqual(hmFilesBefore);
   });
 
+  it('a span above the window goes in chunks: several claude -p runs, each a part, each within --summarizer-window', async () => {
+    server.fallback = GOOD;
+    const root = tempRoot('hm-sum-chunks-');
+    const home = join(root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const env = { ...claudeEnv({ home, baseUrl: server.url }), HIVE_MIND_HOME: join(root, 'hm'), PATH: `${binDir(root, 'claude', claude!)}:${process.env.PATH}` };
+    const before = server.messageRequests.length;
+    // 10,000 tokens of window, less the 4,000 kept for Claude Code's own prompt: the 10k-token span needs several requests
+    const r = await runCli(['compact', PORT, '--budget', '8000', '--summarizer', 'claude-code', '--summarizer-window', '10000', '--out', join(root, 'o.jsonl'), '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).summarizer).toBe('claude-code');
+    const reqs = server.messageRequests.slice(before);
+    expect(reqs.length).toBeGreaterThan(1);
+    reqs.forEach((q, i) => {
+      const user = JSON.stringify(q.body.messages[0].content);
+      expect(user).toContain(`<conversation part=\\"${i + 1} of ${reqs.length}\\">`);
+      if (i > 0) expect(user).toContain('<previous-summary>');
+      // what Claude Code sent, counted roughly (4 characters a token): within the window
+      expect(JSON.stringify(q.body.messages).length / 4 + JSON.stringify(q.body.system).length / 4).toBeLessThan(10_000);
+    });
+  });
+
   it('mind import --summarizer claude-code: the model answers the facts through claude -p', async () => {
     const facts = ['{"kind": "instruction", "content": "Keep the Justfile and make it run the Rust tests.", "importance": "important"}', '{"kind": "outcome", "content": "The Rust port passes 29 unit tests and 5 doctests."}'].join('\n');
     server.fallback = facts;
@@ -141,6 +165,9 @@ describe.skipIf(!claude)('compact --summarizer claude-code with the real Claude 
 
 describe.skipIf(!codex)('compact --summarizer codex with the real Codex CLI', { timeout: 240_000 }, () => {
   let server: ResponsesServer;
+  beforeAll(async () => {
+    server = await startResponsesServer({ fallback: GOOD });
+  });
   afterAll(async () => server?.close());
 
   /** A Codex home whose config.toml points at the loopback server and names an MCP server that leaves a marker when started. */
@@ -153,7 +180,6 @@ describe.skipIf(!codex)('compact --summarizer codex with the real Codex CLI', { 
   }
 
   it('codex exec writes the checkpoint: our system prompt and the span reach the model, no shell tool, no rollout, no MCP server started', async () => {
-    server = await startResponsesServer({ fallback: GOOD });
     const root = tempRoot('hm-sum-codex-');
     const { home, env, marker } = codexHome(root);
     const out = join(root, 'compacted.jsonl');
