@@ -140,7 +140,9 @@ export class CodexSummarizer extends HostCliSummarizer {
 
   protected parse(out: BoundedRun, run: HostRun): SummaryOutput {
     const events = jsonLines(out.stdout);
-    const failed = events.find((e) => e.type === 'turn.failed') ?? events.find((e) => e.type === 'error');
+    // a top-level `error` event fails the run only when no turn completed (a retried stream may report one on the way)
+    const completed = events.some((e) => e.type === 'turn.completed');
+    const failed = events.find((e) => e.type === 'turn.failed') ?? (completed ? undefined : events.find((e) => e.type === 'error'));
     if (failed) {
       const said = oneLine(String((failed.error as { message?: unknown } | undefined)?.message ?? failed.message ?? 'the turn failed'));
       if (TOO_LONG.test(said)) throw new PromptTooLongError(`${this.name}: ${said}`);
