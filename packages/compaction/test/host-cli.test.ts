@@ -47,7 +47,7 @@ function engine(host: Host, o: HostCliOptions = {}, fallback = true) {
 
 /** Wait until `pid` is gone (a killed process may take a moment to be reaped); false if it never goes. */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 400 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
   return !alive(pid);
 }
 
@@ -178,7 +178,7 @@ describe.each(HOSTS)('%s summarizer, bad input: the extractive checkpoint lands 
     fakes.script([{ hang: true }]);
     const ac = new AbortController();
     const p = engine(host).compactIfNeeded(codingSession(6).log, { signal: ac.signal });
-    for (let i = 0; i < 200 && !fakes.runs()[0]?.grandchild; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 1200 && !fakes.runs()[0]?.grandchild; i++) await new Promise((r) => setTimeout(r, 25));
     ac.abort();
     await expect(p).rejects.toBeInstanceOf(CompactionAbortedError);
     const [run] = fakes.runs() as [FakeRun];

@@ -60,7 +60,7 @@ describe('compact_transcript with summarizer claude-code / codex', () => {
     // the run had what was left of the 5 s deadline
     expect(r.report.fallback.reason).toMatch(/^claude-code failed after 1 attempt\(s\): attempt 1: claude-code: `claude -p` did not answer within \d+ ms; its process group was killed$/);
     const [run] = fakes.runs();
-    for (let i = 0; i < 100 && (alive(run!.pid) || alive(run!.grandchild!)); i++) await new Promise((res) => setTimeout(res, 50));
+    for (let i = 0; i < 400 && (alive(run!.pid) || alive(run!.grandchild!)); i++) await new Promise((res) => setTimeout(res, 50));
     expect([alive(run!.pid), alive(run!.grandchild!)]).toEqual([false, false]);
   });
 
