@@ -27,20 +27,41 @@ export function checkBaseUrl(v: string | undefined): void {
   if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(v)}`, 2);
 }
 
+/** The `--summarizer` names: the offline rules, the API summarizers, the host CLIs with the user's own login. */
+export const SUMMARIZER_NAMES = ['extractive', 'openai', 'anthropic', 'claude-code', 'codex'] as const;
+export type SummarizerFlag = (typeof SUMMARIZER_NAMES)[number];
+
+/** `v` as a summarizer name. Throws a CliError (exit 2) naming the flag and the known names. */
+export function summarizerName(v: string | undefined): SummarizerFlag {
+  const name = v ?? 'extractive';
+  if (!(SUMMARIZER_NAMES as readonly string[]).includes(name)) throw new CliError(`--summarizer must be ${SUMMARIZER_NAMES.slice(0, -1).join(', ')} or ${SUMMARIZER_NAMES.at(-1)}, got ${JSON.stringify(name)}`, 2);
+  return name as SummarizerFlag;
+}
+
 /**
- * Add `--summarizer` (extractive | openai | anthropic, default extractive), `--model`, `--base-url`,
- * `--api-key-env`, `--stream`, `--timeout` (seconds, default 120), `--deadline` (seconds, default
- * 300) and `--summarizer-window` (tokens) to `cmd`. `use` says what the model does there
- * ("summarizer", "extraction"), `parts` what a long input is cut into.
+ * Throws a CliError (exit 2) when a flag of the API summarizers (`--base-url`, `--api-key-env`,
+ * `--stream`) is given with a host CLI summarizer, which uses the login and config the user has.
+ */
+export function checkHostFlags(name: SummarizerFlag, o: { baseUrl?: string; apiKeyEnv?: string; stream?: boolean }): void {
+  if (name !== 'claude-code' && name !== 'codex') return;
+  const flag = o.baseUrl !== undefined ? '--base-url' : o.apiKeyEnv !== undefined ? '--api-key-env' : o.stream ? '--stream' : undefined;
+  if (flag) throw new CliError(`${flag} applies to the openai and anthropic summarizers; --summarizer ${name} runs the host's own CLI with the login and config you already have`, 2);
+}
+
+/**
+ * Add `--summarizer` (extractive | openai | anthropic | claude-code | codex, default extractive),
+ * `--model`, `--base-url`, `--api-key-env`, `--stream`, `--timeout` (seconds, default 120),
+ * `--deadline` (seconds, default 300) and `--summarizer-window` (tokens) to `cmd`. `use` says what
+ * the model does there ("summarizer", "extraction"), `parts` what a long input is cut into.
  */
 export function addSummarizerFlags(cmd: Command, o: { summarizer: string; use: string; parts: string }): Command {
   return cmd
     .option('--summarizer <name>', o.summarizer, 'extractive')
-    .option('--model <name>', `model for the openai/anthropic ${o.use}`)
+    .option('--model <name>', `model for the ${o.use} (openai/anthropic: default gpt-4o-mini / claude-haiku-4-5; claude-code/codex: default the host's own, e.g. --model haiku)`)
     .option('--base-url <url>', `API base URL for the openai/anthropic ${o.use}`)
-    .option('--api-key-env <name>', 'environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY)')
-    .option('--stream', `stream the ${o.use} reply`)
-    .option('--timeout <seconds>', `${o.use} request timeout`, '120')
-    .option('--deadline <seconds>', `${o.use} deadline, retries included`, '300')
-    .option('--summarizer-window <tokens>', `the model's own context window: no request above it, longer ${o.parts} go in chunks (default from the model name, else 32768)`);
+    .option('--api-key-env <name>', 'environment variable holding the API key of the openai/anthropic summarizer (default OPENAI_API_KEY / ANTHROPIC_API_KEY)')
+    .option('--stream', `stream the openai/anthropic ${o.use} reply`)
+    .option('--timeout <seconds>', `time one ${o.use} request (one run of claude -p / codex exec) may take`, '120')
+    .option('--deadline <seconds>', `${o.use} deadline, retries and chunks included`, '300')
+    .option('--summarizer-window <tokens>', `the model's own context window: no request above it, longer ${o.parts} go in chunks (default from the model name, else 32768; claude-code 200000, codex from its config)`);
 }

@@ -27,6 +27,7 @@ import {
 import { ExtractiveSummarizer } from './extractive.js';
 import { frameCheckpoint } from './frame.js';
 import { headEndOf, planMask, planPrune, planRetention, pruneInProportion, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
+import type { RepairedSection } from './repair.js';
 import type { Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -92,6 +93,8 @@ export interface CompactionResult {
   backoff?: { failures: number; lastError: string; retryAt: number; retryAtTokens: number };
   /** LLM summarizers: requests sent for the checkpoint that landed, the largest (tokens, input plus output limit) and the summarizer's window. */
   summarizerRequests?: { requests: number; largestRequestTokens: number; window: number };
+  /** LLM summarizers: the checkpoint sections the reply lacked, and what wrote them (`follow-up`: asked once more; `extractive`: from the extractive checkpoint of the span). */
+  repairedSections?: RepairedSection[];
 }
 
 /** The compaction seam. Other engines (template, remote) implement the same interface. */
@@ -158,7 +161,7 @@ interface CheckpointJob {
 interface Landed {
   landed: { checkpointSeq: number; summarySeq: number; endSeq: number; replacementSeqs: number[] };
   verdict: VerifiedCheckpoint;
-  reply: { body: string; model?: string; requests?: CompactionResult['summarizerRequests'] };
+  reply: { body: string; model?: string; requests?: CompactionResult['summarizerRequests']; repaired?: RepairedSection[] };
   attempts: number;
   by: Summarizer;
 }
@@ -173,7 +176,7 @@ interface VerifiedCheckpoint {
 }
 
 /** One summarizer reply (or why there is none). */
-type SummaryAttempt = { body: string; model?: string; requests?: CompactionResult['summarizerRequests'] } | { error: string; retryable: boolean };
+type SummaryAttempt = { body: string; model?: string; requests?: CompactionResult['summarizerRequests']; repaired?: RepairedSection[] } | { error: string; retryable: boolean };
 
 /** Longest wait after repeated failures, as a multiple of `failureBackoffMs` (and of the growth step). */
 const MAX_BACKOFF_FACTOR = 16;
@@ -544,6 +547,7 @@ export class BasicCompactionEngine implements CompactionEngine {
         attempts,
         ...(fallback ? { fallback } : {}),
         ...(reply.requests ? { summarizerRequests: reply.requests } : {}),
+        ...(reply.repaired?.length ? { repairedSections: reply.repaired } : {}),
       };
     } catch (err) {
       throw this.endWithError(log, id, startSeq, err);
@@ -607,6 +611,7 @@ export class BasicCompactionEngine implements CompactionEngine {
         attempts: attempt,
         tokensBefore: job.plan.before,
         ...(fallback ? { fallback } : {}),
+        ...(reply.repaired?.length ? { repairedSections: reply.repaired } : {}),
       });
       return { landed, verdict, reply, attempts: attempt, by: summarizer };
     }
@@ -628,7 +633,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       const out = await raceAbort(summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal }), signal);
       throwIfAborted(signal);
       const requests = out.requests !== undefined && out.window !== undefined ? { requests: out.requests, largestRequestTokens: out.largestRequestTokens ?? 0, window: out.window } : undefined;
-      return { body: out.text.trim(), model: out.model ?? summarizer.model, ...(requests ? { requests } : {}) };
+      return { body: out.text.trim(), model: out.model ?? summarizer.model, ...(requests ? { requests } : {}), ...(out.repairedSections?.length ? { repaired: out.repairedSections } : {}) };
     } catch (err) {
       if (err instanceof CompactionAbortedError || signal?.aborted) throw err instanceof CompactionAbortedError ? err : new CompactionAbortedError();
       return { error: (err as Error).message, retryable: !((err instanceof SummarizerError && !err.retryable) || err instanceof MissingPackageError) };
@@ -666,7 +671,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     span: readonly SurfaceNode[],
     ck: VerifiedCheckpoint,
     tailPruned: readonly Replacement[],
-    by: { summarizer: string; model?: string; maxTokens: number; attempts: number; tokensBefore: number; fallback?: { from: string; reason: string } },
+    by: { summarizer: string; model?: string; maxTokens: number; attempts: number; tokensBefore: number; fallback?: { from: string; reason: string }; repairedSections?: RepairedSection[] },
   ): { checkpointSeq: number; summarySeq: number; endSeq: number; replacementSeqs: number[] } {
     const checkpoint: NewEvent = {
       type: 'user/message',
@@ -691,6 +696,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       summaryTokens: ck.tokens,
       attempts: by.attempts,
       ...(by.fallback ? { fallback: by.fallback } : {}),
+      ...(by.repairedSections ? { repairedSections: by.repairedSections } : {}),
       anchors: ck.anchors,
     };
     const end: CompactionEndData = { id, startSeq };

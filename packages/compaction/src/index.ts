@@ -14,7 +14,12 @@ export { parseCheckpoint, mergeTwo, canonicalHeading, EARLIER_CONTEXT, type Pars
 export { splitSentences, leadSentences, shortenWhole, distillRequest, pastedError } from './sentences.js';
 export { BasicCompactionEngine, type CompactionEngine, type CompactionResult, type CompactOptions } from './engine.js';
 export { OpenAISummarizer, AnthropicSummarizer, MAX_TOO_LONG_RETRIES, requestMargin, stripReasoning, type LlmSummarizerOptions, type SummarizerName } from './llm.js';
-export { planSummaryRequests, sectionProblem, summarizerSystemPrompt, summaryRequestPrompt, clipToTokens, MIN_CHUNK_TOKENS, type SummaryRequestPlan } from './llm-prompt.js';
+export { planSummaryRequests, summarizerSystemPrompt, summaryRequestPrompt, clipToTokens, MIN_CHUNK_TOKENS, type SummaryRequestPlan } from './llm-prompt.js';
 export { MODEL_WINDOWS, UNKNOWN_MODEL_WINDOW, knownModelWindow } from './windows.js';
-export { createSummarizer } from './factory.js';
+export { sectionProblem, missingSections, splitReply, renderReply, repairReply, followUpPrompt, MIN_FOLLOW_UP_TOKENS, type RepairedSection, type ReplySections, type RepairContext } from './repair.js';
+export { HOST_SUMMARIZERS, NO_HOOKS_ENV, type HostCliOptions, type HostSummarizerName } from './host-cli.js';
+export { ClaudeCodeSummarizer, CLAUDE_CODE_RESERVE_TOKENS, CLAUDE_CODE_DEFAULT_WINDOW } from './host-claude-code.js';
+export { CodexSummarizer, CODEX_RESERVE_TOKENS, CODEX_DEFAULT_WINDOW, readCodexConfig, type CodexConfigFacts } from './host-codex.js';
+export { runBounded, MAX_CHILD_OUTPUT_BYTES, KILL_GRACE_MS, type BoundedRun, type BoundedRunOptions } from './child.js';
+export { createSummarizer, createLlmClient, type LlmClient } from './factory.js';
 export { compactionReport, toolPairingOf, type CompactionReport } from './report.js';

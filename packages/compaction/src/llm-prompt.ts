@@ -25,30 +25,6 @@ export function summarizerSystemPrompt(maxTokens: number): string {
   ].join('\n');
 }
 
-/** Headings a reply must carry to be a checkpoint (see {@link sectionProblem}). */
-const HEADINGS = CHECKPOINT_SECTIONS.map((s) => s.heading);
-
-/**
- * Why a summary body is not a checkpoint, or null when it is: it must carry the first and the
- * last heading of {@link CHECKPOINT_SECTIONS} (the goal and the next step) and at least half
- * of all of them, as markdown headings (`#` to `####`, any case).
- */
-export function sectionProblem(body: string): string | null {
-  const present = new Set<string>();
-  for (const m of body.matchAll(/^#{1,4}[ \t]*([^\n]+?)[ \t]*#*[ \t]*$/gm)) {
-    // "## Goal", "### **Goal**", "## Goal: port the lexer" all name the Goal section
-    const h = m[1]!.toLowerCase().replace(/[*_]/g, '').replace(/^\d+[.)]\s*/, '').split(':')[0]!.trim();
-    for (const want of HEADINGS) if (h === want.toLowerCase()) present.add(want);
-  }
-  const missing = HEADINGS.filter((h) => !present.has(h));
-  const must = [HEADINGS[0]!, HEADINGS[HEADINGS.length - 1]!].filter((h) => !present.has(h));
-  if (!missing.length) return null;
-  if (must.length || present.size * 2 < HEADINGS.length) {
-    return `the summary lacks the checkpoint sections ${missing.map((h) => JSON.stringify(h)).join(', ')} (it has ${present.size} of ${HEADINGS.length})`;
-  }
-  return null;
-}
-
 function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}… [${s.length - max} chars clipped]`;
 }

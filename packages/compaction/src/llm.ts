@@ -2,7 +2,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { CompactionAbortedError, CompactionConfigError, MissingPackageError, SummarizerError, abortMessage, throwIfAborted } from './errors.js';
 import { importPeer } from './peer.js';
-import { planSummaryRequests, sectionProblem, summarizerSystemPrompt, summaryRequestPrompt } from './llm-prompt.js';
+import { ExtractiveSummarizer } from './extractive.js';
+import { planSummaryRequests, summarizerSystemPrompt, summaryRequestPrompt } from './llm-prompt.js';
+import { repairReply, sectionProblem } from './repair.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
 import { UNKNOWN_MODEL_WINDOW, knownModelWindow } from './windows.js';
 
@@ -58,7 +60,7 @@ export const MAX_TOO_LONG_RETRIES = 3;
 const TOO_LONG = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|exceeds? (?:the )?(?:model'?s? )?context (?:window|length)|too many tokens|request_too_large|input is too long|reduce the length of the messages|exceed context limit/i;
 
 /** The request was above the provider's window: never send it again; send a smaller one. */
-class PromptTooLongError extends Error {
+export class PromptTooLongError extends Error {
   constructor(
     message: string,
     /** Provider tokens the prompt had, and the maximum it allows, when the message says. */
@@ -70,13 +72,16 @@ class PromptTooLongError extends Error {
 }
 
 /** `actual`: the provider's count of the request's input tokens; `maximum`: its window (both tokens). */
-function tooLongNumbers(message: string): { actual?: number; maximum?: number } {
+export function tooLongNumbers(message: string): { actual?: number; maximum?: number } {
   const n = (s: string) => Number(s.replace(/,/g, ''));
   let m = /(\d[\d,]*) tokens? > (\d[\d,]*)/.exec(message);
   if (m) return { actual: n(m[1]!), maximum: n(m[2]!) };
   // Anthropic: "exceed context limit: <input> + <max_tokens> > <window>"
   m = /(\d[\d,]*) \+ (\d[\d,]*) > (\d[\d,]*)/.exec(message);
   if (m) return { actual: n(m[1]!), maximum: n(m[3]!) };
+  // Claude Code's -p result: "the request is ~250000 tokens (limit 200000)"
+  m = /~?(\d[\d,]*) tokens \(limit (\d[\d,]*)\)/.exec(message);
+  if (m) return { actual: n(m[1]!), maximum: n(m[2]!) };
   m = /maximum context length is (\d[\d,]*) tokens[\s\S]*?(?:resulted in|requested) (?:about )?(\d[\d,]*) tokens/i.exec(message);
   if (m) {
     // OpenAI/vLLM "you requested N tokens (X in the messages, Y in the completion)": N counts the output limit
@@ -114,19 +119,25 @@ interface SdkErrors {
   APIConnectionError: abstract new (...args: never[]) => Error;
 }
 
-class RequestTimeout extends Error {}
+/** The reason the request loop aborts a request whose `requestTimeoutMs` (or the deadline) passed; `ms` is the time it had. */
+export class RequestTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`timed out after ${ms} ms`);
+  }
+}
 
 /** A broken reply worth sending the same request again (truncated stream). */
 class TransientReplyError extends Error {}
 
-interface Classified {
+/** A failure as the request loop sees it: whether to retry, the message, the HTTP status, the wait a `retry-after` asked for. */
+export interface Classified {
   retryable: boolean;
   message: string;
   status?: number;
   retryAfterMs?: number;
 }
 
-function clip(s: string, max: number): string {
+export function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}… [${s.length - max} chars clipped]`;
 }
 
@@ -174,25 +185,34 @@ interface RequestStats {
 }
 
 /**
- * Shared request loop of the LLM summarizers: the span is cut into requests that fit the
- * model's window ({@link planSummaryRequests}), each answered reply is checked for the
- * checkpoint sections and carried into the next request as the summary to merge; transient
- * failures are retried (at most `requestRetries` times, within `deadlineMs`); a "prompt is
- * too long" answer is never sent again: the requests are re-planned smaller (at most
+ * Shared request loop of the LLM summarizers (the API ones here, the host CLIs in host-cli.ts):
+ * the span is cut into requests that fit the model's window ({@link planSummaryRequests}), each
+ * answered reply is checked for the checkpoint sections and carried into the next request as the
+ * summary to merge; the last reply, when it lacks some sections, is repaired (repair.ts: one
+ * follow-up request naming them, then the extractive checkpoint of the span); transient failures
+ * are retried (at most `requestRetries` times, within `deadlineMs`); a "prompt is too long"
+ * answer is never sent again: the requests are re-planned smaller (at most
  * {@link MAX_TOO_LONG_RETRIES} times), and the window learned stays for later calls.
  */
-abstract class LlmSummarizer implements Summarizer {
+export abstract class LlmSummarizer implements Summarizer {
   abstract readonly name: string;
-  readonly model: string;
-  /** The summarizer model's context window (tokens). */
+  /** The model asked for; undefined when a host CLI uses its own default. */
+  readonly model: string | undefined;
+  /** The summarizer model's context window (tokens); for a host CLI, what its own system prompt and tools leave of it. */
   readonly window: number;
+  /** Whether an empty reply or one without any checkpoint section is worth another engine attempt (not for a host CLI: each run costs a whole process and the user's quota). */
+  protected readonly retryBadReplies: boolean = true;
+  /** What answers the requests, for messages: `endpoint` (an API), or the host CLI's command. */
+  protected get replier(): string {
+    return 'endpoint';
+  }
   protected readonly opts: Required<Pick<LlmSummarizerOptions, 'stream' | 'requestTimeoutMs' | 'deadlineMs' | 'backoffMs' | 'requestRetries'>>;
   /** Input tokens (of the engine's meter) a request may take; lowered when the provider says "too long". */
   private inputCap: number | undefined;
   /** The window a "too long" answer stated, when below {@link window} (provider tokens). */
   private providerWindow: number | undefined;
 
-  constructor(model: string, o: LlmSummarizerOptions) {
+  constructor(model: string | undefined, o: LlmSummarizerOptions) {
     this.model = model;
     for (const k of ['requestTimeoutMs', 'deadlineMs', 'backoffMs', 'window'] as const) {
       const v = o[k];
@@ -201,7 +221,7 @@ abstract class LlmSummarizer implements Summarizer {
     if (o.requestRetries !== undefined && (!Number.isInteger(o.requestRetries) || o.requestRetries < 0)) {
       throw new CompactionConfigError(`requestRetries must be a non-negative integer, got ${JSON.stringify(o.requestRetries)}`, 'requestRetries');
     }
-    this.window = o.window ?? knownModelWindow(model) ?? UNKNOWN_MODEL_WINDOW;
+    this.window = o.window ?? (model ? knownModelWindow(model) : undefined) ?? UNKNOWN_MODEL_WINDOW;
     if (this.window < 1024) throw new CompactionConfigError(`window must be at least 1024 tokens, got ${this.window}`, 'window');
     this.opts = {
       stream: o.stream ?? false,
@@ -212,15 +232,22 @@ abstract class LlmSummarizer implements Summarizer {
     };
   }
 
+  /**
+   * One request. Rejects with a {@link SummarizerError} for a verdict on the reply (returned to
+   * the engine as is), a {@link PromptTooLongError} for a request above the window, anything else
+   * for {@link classifyFailure} to judge. `signal` fires with a {@link RequestTimeout} reason when
+   * the request's time is up.
+   */
   protected abstract call(system: string, prompt: string, maxTokens: number, signal: AbortSignal): Promise<SummaryOutput>;
-  /** The vendor SDK's error classes (loads the SDK). */
-  protected abstract sdkErrors(): Promise<SdkErrors>;
+  /** Whether a failure of {@link call} is worth retrying, and its message. */
+  protected abstract classifyFailure(err: unknown): Promise<Classified>;
 
   /**
-   * Summarize `input.span` in as many requests as its window needs, merging a prior checkpoint.
-   * @throws SummarizerError when a reply is empty or lacks the checkpoint sections (retryable),
-   *   on a non-retryable HTTP answer, after the retries or the deadline, or when even the
-   *   smallest request is too long for the provider (not retryable).
+   * Summarize `input.span` in as many requests as its window needs, merging a prior checkpoint;
+   * a last reply lacking some sections is repaired (`repairedSections` says which and how).
+   * @throws SummarizerError when a reply is empty or has none of the checkpoint sections
+   *   (retryable, except for a host CLI), on a non-retryable answer, after the retries or the
+   *   deadline, or when even the smallest request is too long for the provider (not retryable).
    */
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
     const deadline = Date.now() + this.opts.deadlineMs;
@@ -238,17 +265,39 @@ abstract class LlmSummarizer implements Summarizer {
       try {
         let running = plan.prior;
         let last: SummaryOutput | undefined;
+        let prompt = '';
         for (let i = 0; i < plan.chunks.length; i++) {
-          const prompt = summaryRequestPrompt(running, plan.chunks[i]!, i, plan.chunks.length);
+          prompt = summaryRequestPrompt(running, plan.chunks[i]!, i, plan.chunks.length);
           const size = framing + meter.countText(prompt) + maxTokens;
           if (size > this.window) throw new SummarizerError(`${this.name}: a ${size}-token request would exceed the summarizer window of ${this.window} tokens (not sent)`, false);
           stats.largestRequestTokens = Math.max(stats.largestRequestTokens, size);
           last = await this.request(system, prompt, maxTokens, deadline, input.signal, stats);
           const problem = sectionProblem(last.text);
-          if (problem) throw new SummarizerError(`${this.name} reply${plan.chunks.length > 1 ? ` ${i + 1} of ${plan.chunks.length}` : ''}: ${problem}`, true);
+          if (problem) throw new SummarizerError(`${this.name} reply${plan.chunks.length > 1 ? ` ${i + 1} of ${plan.chunks.length}` : ''}: ${problem}`, this.retryBadReplies);
           running = last.text;
         }
-        return { ...last!, text: running, requests: stats.requests, largestRequestTokens: stats.largestRequestTokens, window: this.window };
+        const fixed = await repairReply(running, {
+          prompt,
+          maxTokens,
+          meter,
+          ask: (followUp, limit) => {
+            const size = framing + meter.countText(followUp) + limit;
+            if (size > this.window - requestMargin(this.window)) {
+              return Promise.reject(new SummarizerError(`the ${size}-token follow-up request would exceed the summarizer window of ${this.window} tokens (not sent)`, false));
+            }
+            stats.largestRequestTokens = Math.max(stats.largestRequestTokens, size);
+            return this.request(system, followUp, limit, deadline, input.signal, stats).then((r) => r.text);
+          },
+          extractive: async (limit) => (await new ExtractiveSummarizer().summarize({ ...input, maxTokens: limit })).text,
+        });
+        return {
+          ...last!,
+          text: fixed.text,
+          requests: stats.requests,
+          largestRequestTokens: stats.largestRequestTokens,
+          window: this.window,
+          ...(fixed.repaired.length ? { repairedSections: fixed.repaired } : {}),
+        };
       } catch (err) {
         if (!(err instanceof PromptTooLongError)) throw err;
         if (shrink >= MAX_TOO_LONG_RETRIES) {
@@ -294,22 +343,22 @@ abstract class LlmSummarizer implements Summarizer {
       }
       const timeout = Math.min(this.opts.requestTimeoutMs, remaining);
       const ac = new AbortController();
-      const timer = setTimeout(() => ac.abort(new RequestTimeout()), timeout);
+      const timer = setTimeout(() => ac.abort(new RequestTimeout(timeout)), timeout);
       const onAbort = () => ac.abort(signal!.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         stats.requests++;
         const out = await this.call(system, prompt, maxTokens, ac.signal);
         const text = stripReasoning(out.text);
-        if (!text) throw new SummarizerError(`${this.name} endpoint returned an empty summary`, true);
+        if (!text) throw new SummarizerError(`${this.name} ${this.replier} returned an empty summary`, this.retryBadReplies);
         return { ...out, text };
       } catch (err) {
         if (signal?.aborted) throw new CompactionAbortedError(abortMessage(signal));
         // A verdict on the reply itself (output limit hit, malformed or empty answer): the engine decides.
-        if (err instanceof SummarizerError || err instanceof MissingPackageError) throw err;
+        if (err instanceof SummarizerError || err instanceof MissingPackageError || err instanceof PromptTooLongError) throw err;
         if (ac.signal.aborted && ac.signal.reason instanceof RequestTimeout) {
           last = { retryable: true, message: `${this.name} endpoint did not answer within ${timeout} ms (timed out)` };
-        } else last = classify(err, this.name, await this.sdkErrors());
+        } else last = await this.classifyFailure(err);
         if ((last.status === 400 || last.status === 413) && TOO_LONG.test(last.message)) {
           const { actual, maximum } = tooLongNumbers(last.message);
           throw new PromptTooLongError(last.message, actual, maximum);
@@ -347,6 +396,7 @@ function keyFrom(o: LlmSummarizerOptions, defEnv: string, summarizer: string): s
  */
 export class OpenAISummarizer extends LlmSummarizer {
   readonly name = 'openai';
+  declare readonly model: string;
   private clientP: Promise<OpenAI> | undefined;
   private readonly clientOpts: { apiKey: string; baseURL?: string };
   private readonly field: 'max_tokens' | 'max_completion_tokens';
@@ -361,8 +411,8 @@ export class OpenAISummarizer extends LlmSummarizer {
     return (this.clientP ??= loadOpenAI().then((m) => new m.default({ ...this.clientOpts, maxRetries: 0, timeout: this.opts.requestTimeoutMs })));
   }
 
-  protected async sdkErrors(): Promise<SdkErrors> {
-    return loadOpenAI();
+  protected async classifyFailure(err: unknown): Promise<Classified> {
+    return classify(err, this.name, await loadOpenAI());
   }
 
   protected async call(system: string, prompt: string, maxTokens: number, signal: AbortSignal): Promise<SummaryOutput> {
@@ -411,6 +461,7 @@ export class OpenAISummarizer extends LlmSummarizer {
  */
 export class AnthropicSummarizer extends LlmSummarizer {
   readonly name = 'anthropic';
+  declare readonly model: string;
   private clientP: Promise<Anthropic> | undefined;
   private readonly clientOpts: { apiKey: string; baseURL?: string };
 
@@ -423,8 +474,8 @@ export class AnthropicSummarizer extends LlmSummarizer {
     return (this.clientP ??= loadAnthropic().then((m) => new m.default({ ...this.clientOpts, maxRetries: 0, timeout: this.opts.requestTimeoutMs })));
   }
 
-  protected async sdkErrors(): Promise<SdkErrors> {
-    return loadAnthropic();
+  protected async classifyFailure(err: unknown): Promise<Classified> {
+    return classify(err, this.name, await loadAnthropic());
   }
 
   protected async call(system: string, prompt: string, maxTokens: number, signal: AbortSignal): Promise<SummaryOutput> {
@@ -464,5 +515,5 @@ export class AnthropicSummarizer extends LlmSummarizer {
   }
 }
 
-/** Summarizer names the CLI accepts. */
-export type SummarizerName = 'extractive' | 'openai' | 'anthropic';
+/** Summarizer names the CLI accepts: the offline one, the API ones, the host CLIs (host-cli.ts). */
+export type SummarizerName = 'extractive' | 'openai' | 'anthropic' | 'claude-code' | 'codex';

@@ -11,7 +11,7 @@ export interface CompactionReport {
   /** Transcript format of the input (`claude-code`, `codex`, `pi`, `hermes`, `openai`, `anthropic`). */
   format: string;
   strategy: CompactionStrategy;
-  /** Summarizer that wrote the checkpoint (`extractive`, `openai`, `anthropic`), `prune` when pruning alone sufficed, null for masking or a no-op. */
+  /** Summarizer that wrote the checkpoint (`extractive`, `openai`, `anthropic`, `claude-code`, `codex`), `prune` when pruning alone sufficed, null for masking or a no-op. */
   summarizer: string | null;
   tokensBefore: number;
   tokensAfter: number;
@@ -22,6 +22,8 @@ export interface CompactionReport {
   /** Tokens of the checkpoint node (0 when none). */
   summaryTokens: number;
   anchors: { total: number; kept: number; reinserted: number };
+  /** Checkpoint sections the LLM summarizer's reply lacked and what wrote them (`follow-up` or `extractive`); empty when none was missing. */
+  repairedSections: Array<{ section: string; by: 'follow-up' | 'extractive' }>;
   /** `balanced` when every tool call on the surface has its result, else `unbalanced (N calls without a result)` or `broken (...)`. */
   toolPairing: string;
   durationMs: number;
@@ -54,6 +56,7 @@ export function compactionReport(format: string, result: CompactionResult, surfa
     shadowedEvents: result.shadowedSeqs.length,
     summaryTokens: result.summaryTokens,
     anchors: result.anchors,
+    repairedSections: result.repairedSections ?? [],
     toolPairing: toolPairingOf(surface),
     durationMs,
   };

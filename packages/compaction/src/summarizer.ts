@@ -1,4 +1,5 @@
 import type { SurfaceNode } from '@hive-mind/session';
+import type { RepairedSection } from './repair.js';
 import type { TokenMeter } from './tokens.js';
 
 /** What a summarizer gets: the span to replace and the context around it. */
@@ -28,11 +29,13 @@ export interface SummaryOutput {
   largestRequestTokens?: number;
   /** LLM summarizers: the summarizer model's window the requests were bounded by (tokens). */
   window?: number;
+  /** LLM summarizers: the checkpoint sections the reply lacked, and what wrote them (the follow-up request or the extractive checkpoint). */
+  repairedSections?: RepairedSection[];
 }
 
-/** Turns a span into a checkpoint body. Implementations: extractive, openai, anthropic. */
+/** Turns a span into a checkpoint body. Implementations: extractive, openai, anthropic, claude-code, codex. */
 export interface Summarizer {
-  /** `extractive`, `openai`, `anthropic` or a custom name (recorded in `compaction/summary`). */
+  /** `extractive`, `openai`, `anthropic`, `claude-code`, `codex` or a custom name (recorded in `compaction/summary`). */
   readonly name: string;
   /** Model name when the summarizer uses one. */
   readonly model?: string;

@@ -65,7 +65,7 @@ describe('hive-mind compact on every real transcript', () => {
       expect(r.stderr).not.toMatch(/hive-mind:/);
       expect(r.code).toBe(0);
       const j = JSON.parse(r.stdout);
-      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'toolPairing', 'durationMs', 'dryRun', 'output', 'backup', 'overhead', 'fallback', 'session']);
+      expect(Object.keys(j)).toEqual(['format', 'strategy', 'summarizer', 'tokensBefore', 'tokensAfter', 'budget', 'shadowedEvents', 'summaryTokens', 'anchors', 'repairedSections', 'toolPairing', 'durationMs', 'dryRun', 'output', 'backup', 'overhead', 'fallback', 'session']);
       expect(j.tokensAfter).toBeLessThanOrEqual(j.budget);
       expect(j.toolPairing).toBe('balanced');
       expect(Object.keys(j.anchors)).toEqual(['total', 'kept', 'reinserted']);
@@ -186,7 +186,8 @@ describe('hive-mind compact: modes and bad input', () => {
       [['compact', src(), '--budget', '100', '--window', '1000'], /give --window or --budget, not both/],
       // config keys are named by their flags, once (the old message said "retainTokens ... (flag for retainTokens)")
       [['compact', src(), '--budget', '1000', '--retain', '1000'], /^hive-mind: --retain \(1000\) must be below the budget \(1000\)\n$/],
-      [['compact', src(), '--summarizer', 'bogus'], /^hive-mind: unknown summarizer "bogus" \(known: extractive, openai, anthropic\) \(--summarizer\)\n$/],
+      [['compact', src(), '--summarizer', 'bogus'], /^hive-mind: --summarizer must be extractive, openai, anthropic, claude-code or codex, got "bogus"\n$/],
+      [['compact', src(), '--summarizer', 'claude-code', '--base-url', 'http://127.0.0.1:9'], /^hive-mind: --base-url applies to the openai and anthropic summarizers; --summarizer claude-code runs the host's own CLI/],
       [['compact', src(), '--timeout', '0'], /^hive-mind: --timeout must be a positive integer \(seconds\), got "0"\n$/],
       [['compact', src(), '--summarizer', 'openai', '--base-url', 'not-a-url'], /^hive-mind: --base-url must be an http\(s\) URL, got "not-a-url"\n$/],
       [['compact', src(), '--budget', '99999999999999999999'], /^hive-mind: --budget 99999999999999999999 is too large/],

@@ -11,6 +11,7 @@ import {
   TokenMeter,
   knownModelWindow,
   sectionProblem,
+  missingSections,
   type LlmSummarizerOptions,
 } from '@hive-mind/compaction';
 import { startAnthropicServer, startOpenAIChatServer, type RecordedRequest } from '../../../test-support/llm-servers.js';
@@ -166,13 +167,13 @@ describe('"prompt is too long"', () => {
 });
 
 describe('replies that are not a checkpoint', () => {
-  it('a section-less reply is a retryable SummarizerError naming the missing sections; one request, no loop', async () => {
+  it('a reply with none of the checkpoint sections is a retryable SummarizerError saying so; one request, no loop', async () => {
     const srv = await startOpenAIChatServer({ fallback: 'Sure! Here is a summary: the user ported a lexer and tests pass.' });
     servers.push(srv);
     const err = await new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }).summarize({ span: piSpan().slice(0, 40), tail: [], maxTokens: 1000, meter }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SummarizerError);
     expect((err as SummarizerError).retryable).toBe(true);
-    expect((err as Error).message).toMatch(/lacks the checkpoint sections "Goal"/);
+    expect((err as Error).message).toMatch(/the reply holds none of the checkpoint sections \(11 asked for; it starts "Sure! Here is a summary/);
     expect(srv.completionRequests.length).toBe(1);
   });
 
@@ -193,14 +194,20 @@ describe('replies that are not a checkpoint', () => {
     expect(srv.completionRequests.length).toBe(3);
   });
 
-  it('sectionProblem accepts a checkpoint missing a few middle sections, not one without its goal or next step', () => {
+  it('sectionProblem refuses only a reply with no checkpoint heading; missingSections names what a partial one lacks', () => {
     expect(sectionProblem(reply('x'))).toBeNull();
+    expect(missingSections(reply('x'))).toEqual([]);
     const noDecisions = reply('x').replace(/## Decisions\n[^\n]*\n/, '');
     expect(sectionProblem(noDecisions)).toBeNull();
-    expect(sectionProblem(reply('x').replace('## Next step', 'Next:'))).toMatch(/"Next step"/);
-    expect(sectionProblem('# goal\nfix it\n# NEXT STEP\nrun tests')).toMatch(/has 2 of/);
+    expect(missingSections(noDecisions)).toEqual(['Decisions']);
+    expect(missingSections(reply('x').replace('## Next step', 'Next:'))).toEqual(['Next step']);
+    // one heading is a (partial) checkpoint: it is repaired, not thrown away
+    expect(sectionProblem('# goal\nfix it\n# NEXT STEP\nrun tests')).toBeNull();
+    expect(missingSections('# goal\nfix it\n# NEXT STEP\nrun tests')).toHaveLength(9);
+    expect(sectionProblem('Sure! the tests pass.')).toMatch(/none of the checkpoint sections/);
     // headings carrying text after a colon, numbered or in bold still count
     const styled = CHECKPOINT_SECTIONS.map((s, i) => `### ${i + 1}. **${s.heading}**: item`).join('\n');
     expect(sectionProblem(styled)).toBeNull();
+    expect(missingSections(styled)).toEqual([]);
   });
 });

@@ -32,6 +32,8 @@ const GOOD = [
   '- none',
   '## Commands',
   '- none',
+  '## Findings',
+  '- none',
   '## Files',
   '- `/repo/rust/src/lexer_1.rs`',
   '## In progress',

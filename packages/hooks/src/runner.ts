@@ -8,6 +8,8 @@
  *   any text is extracted, cut or joined) and dispatches through the host's adapter;
  * - writes only the host's expected JSON (or nothing) on stdout;
  * - an environment override with a bad value is logged (name, value, what is used instead);
+ * - with `HIVE_MIND_NO_HOOKS` on (set on the host a summarizer of hive-mind starts), prints the
+ *   host's empty response after reading stdin and does nothing else;
  * - never fails the host: every error is logged as one line to `<home>/logs/hooks.log`
  *   (see log.ts), the output falls back to `adapter.render(event, {})`, and the process
  *   exits 0; a watchdog (default 10 s, `HIVE_MIND_HOOK_TIMEOUT_MS`) ends a stuck run the
@@ -15,7 +17,7 @@
  * Imports only the adapter of the host being run, and the mind only when an event needs it.
  */
 import { redactJson } from '@hive-mind/mind/redact';
-import { envProblems, formatEnvProblem } from '@hive-mind/mind/settings';
+import { envFlag, envProblems, formatEnvProblem } from '@hive-mind/mind/settings';
 import { hookLogPath, logHookLine } from './log.js';
 import { loadAdapter } from './registry.js';
 import { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
@@ -106,6 +108,11 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
     if (!adapter) throw new HookInputError(`unknown host "${host}" (expected claude-code, codex, cursor, openclaw or hermes)`);
     const lifecycle = adapter.lifecycleOf(event);
     const stdin = await readStdinCapped(opts.stdin ?? process.stdin, { maxBytes: STDIN_MAX_BYTES, timeoutMs: opts.stdinTimeoutMs ?? STDIN_TIMEOUT_MS });
+    // a host started by hive-mind itself (the claude-code and codex summarizers): its session is not the user's, nothing is captured or recalled
+    if (envFlag(env, 'HIVE_MIND_NO_HOOKS')) {
+      emit(fallback());
+      return result;
+    }
     if (!lifecycle) throw new HookInputError(`event "${event}" is not handled for ${host}`);
     if (stdin.overflow) throw new HookInputError(`stdin is ${stdin.bytes} bytes, over the ${STDIN_MAX_BYTES}-byte cap; payload ignored`);
     if (stdin.timedOut && !stdin.text) throw new HookInputError(`no stdin within ${opts.stdinTimeoutMs ?? STDIN_TIMEOUT_MS} ms`);

@@ -4,7 +4,7 @@
  * Needs `npx tsc -b packages/cli` first.
  */
 import { describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mind, workspaceMindPath } from '@hive-mind/mind';
@@ -148,6 +148,29 @@ describe('hook usage through the real CLI', { timeout: 60_000 }, () => {
       expect(logLines(join(s.home, 'logs', 'hooks.log'))).toEqual([]);
     });
   }
+});
+
+describe('HIVE_MIND_NO_HOOKS (set on the host a summarizer of hive-mind starts)', { timeout: 60_000 }, () => {
+  it('every lifecycle answers the empty response and stores, recalls and logs nothing', async () => {
+    const { NO_HOOKS_ENV } = await import('@hive-mind/compaction');
+    expect(NO_HOOKS_ENV).toBe('HIVE_MIND_NO_HOOKS');
+    const s = sandbox();
+    const on = { ...s.env, [NO_HOOKS_ENV]: '1' };
+    for (const event of ['UserPromptSubmit', 'Stop']) {
+      const r = await runCli(['hook', 'claude-code', event], JSON.stringify(payload('claude-code', event, 2, s.project)), on);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    }
+    expect(existsSync(workspaceMindPath(s.project, s.env))).toBe(false);
+    // a mind with a rule SessionStart injects when the hooks are live
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    m.save({ content: 'Always run the linter before committing.', importance: 'critical', kind: 'instruction' });
+    m.close();
+    const live = await runCli(['hook', 'claude-code', 'SessionStart'], JSON.stringify(payload('claude-code', 'SessionStart', 0, s.project)), s.env);
+    expect(live.stdout).toContain('Always run the linter before committing.');
+    const off = await runCli(['hook', 'claude-code', 'SessionStart'], JSON.stringify(payload('claude-code', 'SessionStart', 0, s.project)), on);
+    expect([off.code, off.stdout, off.stderr]).toEqual([0, '', '']);
+    expect(logLines(join(s.home, 'logs', 'hooks.log'))).toEqual([]);
+  });
 });
 
 describe('a hive-mind home where mkdir never succeeds (/proc)', { timeout: 60_000 }, () => {

@@ -16,6 +16,11 @@ export const MAX_COMPACT_BUDGET = 2_000_000;
 export const MAX_INLINE_MESSAGES = 20_000;
 /** Compaction results kept for paging (`offset` on a repeated call is served from here). */
 const CACHE_SIZE = 4;
+/** Summarizers the tool takes: the offline one (default), the API ones (keys from the server's environment), the host CLIs (the user's own login). */
+export const COMPACT_SUMMARIZERS = ['extractive', 'openai', 'anthropic', 'claude-code', 'codex'] as const;
+/** Default and largest deadline of a model summarizer in one call (seconds). */
+export const DEFAULT_SUMMARIZER_DEADLINE_S = 180;
+export const MAX_SUMMARIZER_DEADLINE_S = 600;
 /** File name endings `path` may have: the hosts' session files are JSONL or JSON. */
 const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json'];
 
@@ -76,6 +81,8 @@ async function checkTranscriptPath(path: string, session: SessionInfo, env: Node
 
 /** The report of one compaction: the same fields as `hive-mind compact --json`, plus what the import repaired. */
 export interface CompactReport extends CompactionReport {
+  /** Set when the model summarizer failed and the extractive checkpoint landed instead: which failed, and why (one line). */
+  fallback?: { from: string; reason: string };
   compacted: boolean;
   /** Why nothing was done (`under-threshold`: already within the budget). */
   noopReason?: string;
@@ -155,7 +162,8 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
       description:
         'Shrink a long agent conversation so it fits a token budget: older turns are replaced by a structured checkpoint summary (user requests verbatim, files, commands, errors and fixes, decisions, next step), old tool outputs can be masked, and the recent tail is kept verbatim; tool calls always keep their results. ' +
         'Give one of `path` (a session file: Claude Code, Codex, pi, Hermes JSONL/JSON, or an OpenAI/Anthropic messages JSON), `session` ("latest" or an id: a host\'s own session of this project, found where the host keeps it) or `messages` (an OpenAI or Anthropic messages array). ' +
-        'Returns a report (tokens before/after, what was replaced, anchor recall, tool pairing) and the compacted conversation as text (JSON messages, or markdown) in pages: when `nextOffset` is present, call again with the same arguments and `offset: nextOffset`. Runs offline (extractive summarizer); nothing is sent anywhere.',
+        'Returns a report (tokens before/after, what was replaced, anchor recall, tool pairing) and the compacted conversation as text (JSON messages, or markdown) in pages: when `nextOffset` is present, call again with the same arguments and `offset: nextOffset`. ' +
+          'By default it runs offline (extractive summarizer) and nothing is sent anywhere; `summarizer: "claude-code"` or `"codex"` has the user\'s own Claude Code (`claude -p`) or Codex (`codex exec`) write the checkpoint with the login the user already has (the older turns go to that host\'s model), `"openai"`/`"anthropic"` use the API key in the server\'s environment; a model summarizer that fails lands the extractive checkpoint and the report says why.',
       inputSchema: z.strictObject({
         path: z
           .string()
@@ -192,8 +200,20 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
         output: z.enum(['openai', 'anthropic', 'markdown']).optional().describe('Shape of the compacted conversation. Default: anthropic for Anthropic input, else openai.'),
         lenient: z.boolean().optional().describe('Skip unreadable lines of a session file instead of failing (they are counted in the report).'),
         offset: z.number().int().min(0).optional().describe('Character offset into the compacted text (from a previous nextOffset). Default 0.'),
+        summarizer: z
+          .enum(COMPACT_SUMMARIZERS)
+          .optional()
+          .describe("Who writes the checkpoint: extractive (default, offline), claude-code or codex (the user's own host CLI and login, no API key), openai or anthropic (the API key in the server's environment)."),
+        model: z.string().min(1).max(200).optional().describe('Model for a model summarizer (default: the API default, or the host CLI\'s own, e.g. "haiku").'),
+        deadlineSeconds: z
+          .number()
+          .int()
+          .min(5)
+          .max(MAX_SUMMARIZER_DEADLINE_S)
+          .optional()
+          .describe(`Time a model summarizer may take, chunks included (seconds). Default ${DEFAULT_SUMMARIZER_DEADLINE_S}; past it the extractive checkpoint lands.`),
       }),
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
     guarded('compact_transcript', ctx, async (args, extra) => {
       const sources = (['path', 'session', 'messages'] as const).filter((k) => args[k] !== undefined);
@@ -235,6 +255,9 @@ type CompactArgs = {
   retainTokens?: number;
   output?: 'openai' | 'anthropic' | 'markdown';
   lenient?: boolean;
+  summarizer?: (typeof COMPACT_SUMMARIZERS)[number];
+  model?: string;
+  deadlineSeconds?: number;
 };
 
 async function compact(args: CompactArgs, path: string | undefined, signal: AbortSignal): Promise<Done> {
@@ -255,14 +278,21 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
     // Tool definitions the file records (a Hermes session, a request body) reach the model too: they count against the budget.
     const tools = transcripts.recordedToolDefinitions(t);
     const overheadTokens = tools ? new compaction.TokenMeter().countText(tools) : 0;
+    if (args.model !== undefined && (args.summarizer ?? 'extractive') === 'extractive') throw new FieldError('model', 'applies only with a model summarizer (claude-code, codex, openai, anthropic)');
+    const deadlineMs = (args.deadlineSeconds ?? DEFAULT_SUMMARIZER_DEADLINE_S) * 1000;
+    const summarizer =
+      args.summarizer && args.summarizer !== 'extractive' && args.strategy !== 'mask'
+        ? compaction.createSummarizer(args.summarizer, { ...(args.model ? { model: args.model } : {}), deadlineMs, requestTimeoutMs: deadlineMs })
+        : undefined;
     engine = new compaction.BasicCompactionEngine({
       threshold: args.budget,
       strategy: args.strategy ?? 'summarize',
+      ...(summarizer ? { summarizer } : {}),
       ...(overheadTokens ? { overheadTokens } : {}),
       ...(args.retainTokens !== undefined ? { retainTokens: args.retainTokens } : {}),
     });
   } catch (err) {
-    if (err instanceof compaction.CompactionConfigError) throw new FieldError(err.key === 'threshold' ? 'budget' : err.key, err.message);
+    if (err instanceof compaction.CompactionConfigError) throw new FieldError(err.key === 'threshold' ? 'budget' : err.key === 'apiKeyEnv' ? 'summarizer' : err.key, err.message);
     throw err;
   }
   let result;
@@ -284,6 +314,7 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
     compacted: result.compacted,
     ...(result.noopReason ? { noopReason: result.noopReason } : {}),
     ...(result.action ? { action: result.action } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
     repairs: { repairedCalls: t.report.repairedCalls, orphanResults: t.report.orphanResults, skippedLines: t.report.skippedLines },
   };
   return { report, output, text };

@@ -1,14 +1,15 @@
 /**
  * Optional LLM extraction for the harvest (README "Harvest", `mind import --summarizer
- * openai|anthropic`). The session's messages, redacted, go in requests sized to the model's window
- * through the same client as compaction's summarizers (@hive-mind/compaction `OpenAISummarizer` /
- * `AnthropicSummarizer` and their `complete`, with their retries, timeouts and deadline); the model
+ * openai|anthropic|claude-code|codex`). The session's messages, redacted, go in requests sized to
+ * the model's window through the same client as compaction's summarizers (@hive-mind/compaction
+ * `createLlmClient` and its `complete`, with its retries, timeouts and deadline; for `claude-code`
+ * and `codex` the host's own CLI with the user's login, bounded in time); the model
  * answers one JSON object per fact. What it answers is untrusted data: each line is parsed and
  * checked (kind, length), redacted and threat-scanned, and a line that fails is dropped and counted;
  * nothing it says is followed. On any failure (no key, an endpoint that fails, a reply with no
  * readable fact) the offline extractor's frames are returned, with the reason.
  */
-import type { LlmSummarizerOptions } from '@hive-mind/compaction';
+import type { HostCliOptions, LlmSummarizerOptions } from '@hive-mind/compaction';
 import type { ContentBlock, SessionEvent } from '@hive-mind/session';
 import { estimateTokens } from './estimate.js';
 import type { FrameInput } from './frame.js';
@@ -30,10 +31,11 @@ const OUTPUT_TOKENS = 2048;
 /**
  * The summarizer settings of compaction (`compact --summarizer …`; @hive-mind/compaction
  * `LlmSummarizerOptions`: model, baseURL, apiKey/apiKeyEnv, stream, timeouts in milliseconds,
- * window in tokens), the summarizer to use, and a signal to cancel.
+ * window in tokens; `HostCliOptions` for a host CLI: command, env), the summarizer to use, and a
+ * signal to cancel.
  */
-export interface LlmHarvestOptions extends Omit<LlmSummarizerOptions, 'maxTokensField'> {
-  summarizer: 'openai' | 'anthropic';
+export interface LlmHarvestOptions extends Omit<LlmSummarizerOptions, 'maxTokensField'>, Pick<HostCliOptions, 'command' | 'env'> {
+  summarizer: 'openai' | 'anthropic' | 'claude-code' | 'codex';
   signal?: AbortSignal;
 }
 
@@ -156,7 +158,7 @@ export async function harvestEventsWithLlm(events: readonly SessionEvent[], ctx:
     const c = await import('@hive-mind/compaction');
     const { summarizer, signal: _s, ...settings } = opts;
     void _s;
-    client = summarizer === 'anthropic' ? new c.AnthropicSummarizer(settings) : new c.OpenAISummarizer(settings);
+    client = c.createLlmClient(summarizer, settings);
   } catch (e) {
     return fallback(String((e as Error)?.message ?? e).split('\n')[0]!);
   }

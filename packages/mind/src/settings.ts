@@ -40,6 +40,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_TEAM_SYNC_AGE_MIN', kind: 'positive-int', def: 15, what: 'team cache age after which SessionStart syncs in the background, minutes', onInvalid: 'default' },
   { name: 'HIVE_MIND_COMPACT_KEEP_BACKUPS', kind: 'positive-int', def: 5, what: 'compaction backups kept per session file (the newest compactions\' backups; compact --undo walks back that far)', onInvalid: 'refused' },
   { name: 'HIVE_MIND_HERMES_COMPACT_ON_STOP', kind: 'flag', def: false, what: 'Hermes compaction from the Stop hook', onInvalid: 'default' },
+  // set by the claude-code and codex summarizers on their child host (compaction's NO_HOOKS_ENV, kept equal by hooks/test/runner-process.test.ts)
+  { name: 'HIVE_MIND_NO_HOOKS', kind: 'flag', def: false, what: 'every hook answers the host at once and does nothing (no capture, no recall)', onInvalid: 'default' },
   { name: 'HIVE_MIND_PROMPT_EMBED_TIMEOUT_MS', kind: 'positive-int', max: 60_000, def: 1500, what: "per-prompt recall: time limit of the prompt's embedding request, ms", onInvalid: 'default' },
   // the default is prompt-floor.ts PROMPT_MIN_COSINE (kept equal by test/settings.test.ts)
   { name: 'HIVE_MIND_PROMPT_MIN_COSINE', kind: 'number', min: -1, max: 1, def: 0.4, what: 'per-prompt recall: cosine floor of the vector side', onInvalid: 'default' },
@@ -55,6 +57,20 @@ export function envNumber(env: NodeJS.ProcessEnv, name: string): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '' || envProblem(setting, raw)) return setting.def as number;
   return Number(raw);
+}
+
+/**
+ * The value of a flag of {@link ENV_SETTINGS} in `env`: on for `1`, `true`, `yes`, `on`, off for
+ * `0`, `false`, `no`, `off` (any case, spaces ignored); unset or any other value gives the default.
+ * Throws `Error` for a name that is not a flag of the table.
+ */
+export function envFlag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const setting = ENV_SETTINGS.find((s) => s.name === name);
+  if (!setting || setting.kind !== 'flag') throw new Error(`${name} is not a flag of ENV_SETTINGS`);
+  const raw = (env[name] ?? '').trim();
+  if (/^(?:1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(?:0|false|no|off)$/i.test(raw)) return false;
+  return setting.def as boolean;
 }
 
 /** A variable set to a value its reader cannot use. */

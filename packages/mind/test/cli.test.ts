@@ -477,7 +477,7 @@ describe('hive-mind mind import --summarizer (built binary, loopback model serve
       expect(rep.inserted).toBeGreaterThan(0);
       const bad = await cli(['mind', 'import', f, '--summarizer', 'gpt']);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/--summarizer must be extractive, openai or anthropic/);
+      expect(bad.stderr).toMatch(/--summarizer must be extractive, openai, anthropic, claude-code or codex, got "gpt"/);
     } finally {
       await ok.close();
       await down.close();

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySessionLog } from '@hive-mind/session';
 import { harvestEventsWithLlm, parseLlmFacts } from '@hive-mind/mind';
 import { startAnthropicServer, startOpenAIChatServer, anthropicRequestText, chatRequestText } from '../../../test-support/llm-servers.js';
+import { makeFakeHosts } from '../../../test-support/fake-hosts.js';
 
 const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -91,6 +92,31 @@ describe('LLM harvest (loopback servers)', () => {
     const none = await harvestEventsWithLlm(session().events(), { host: 'pi', sessionId: 's-llm' }, { summarizer: 'openai', baseURL: prose.v1Url, apiKey: 'sk-test' });
     expect(none.extractor).toBe('offline');
     expect(none.fallback).toMatch(/no readable fact/);
+  });
+
+  it('the host CLIs (claude -p, codex exec as real child processes): the redacted session on stdin, the facts parsed; a host that fails falls back and says why', async () => {
+    const fakes = makeFakeHosts();
+    try {
+      for (const [host, command] of [['claude-code', 'claude'], ['codex', 'codex']] as const) {
+        fakes.script([{ reply: REPLY }]);
+        const h = await harvestEventsWithLlm(session().events(), { host: 'pi', sessionId: 's-llm' }, { summarizer: host, command: `${fakes.bin}/${command}`, env: { ...process.env, CODEX_HOME: `${fakes.bin}/none` } });
+        expect(h.extractor).toBe('llm');
+        expect(h.frames.map((f) => f.content)).toContain('Run the tests with pnpm vitest, never npm.');
+        const [run] = fakes.runs();
+        expect(run!.stdin).toContain('port 8443');
+        expect(run!.stdin).not.toContain(TOKEN);
+        expect(run!.argv.join(' ')).not.toContain('8443');
+        expect(run!.env.HIVE_MIND_NO_HOOKS).toBe('1');
+        fakes.script([{ exit: 1, stderr: 'Error: not logged in; run `codex login`' }]);
+        const failed = await harvestEventsWithLlm(session().events(), { host: 'pi', sessionId: 's-llm' }, { summarizer: host, command: `${fakes.bin}/${command}`, env: { ...process.env, CODEX_HOME: `${fakes.bin}/none` } });
+        expect(failed.extractor).toBe('offline');
+        expect(failed.fallback).toMatch(/exited 1: Error: not logged in; run `codex login` \(request 1 of 1\)$/);
+      }
+      const missing = await harvestEventsWithLlm(session().events(), { host: 'pi', sessionId: 's-llm' }, { summarizer: 'claude-code', command: 'claude-not-installed-hm' });
+      expect(missing.fallback).toMatch(/`claude-not-installed-hm` is not installed/);
+    } finally {
+      fakes.cleanup();
+    }
   });
 
   it('parseLlmFacts refuses what is not a fact of a known kind within the limits', () => {

@@ -91,7 +91,7 @@ export interface CompactionStartData {
  */
 export interface CompactionSummaryData {
   id: string;
-  /** `extractive`, `openai`, `anthropic`, `prune`, `mask`, a custom name, or `host:<host>`. */
+  /** `extractive`, `openai`, `anthropic`, `claude-code`, `codex`, `prune`, `mask`, a custom name, or `host:<host>`. */
   summarizer: string;
   /** Model that wrote the summary, null when none did. */
   model?: string | null;
@@ -113,6 +113,8 @@ export interface CompactionSummaryData {
   attempts?: number;
   /** Set when the configured summarizer failed and this checkpoint came from the extractive one instead: which failed, and why. */
   fallback?: { from: string; reason: string };
+  /** Checkpoint sections the LLM summarizer's reply lacked, and what wrote them: `follow-up` (asked once more) or `extractive` (from the extractive checkpoint of the span). */
+  repairedSections?: Array<{ section: string; by: 'follow-up' | 'extractive' }>;
   /** Anchor recall: `lost` lists `kind: text` of the anchors the budget dropped. */
   anchors?: { total: number; kept: number; reinserted: number; lost: string[] };
   host?: boolean;

@@ -29,7 +29,7 @@ import {
 } from '@hive-mind/transcripts';
 import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
-import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
+import { addSummarizerFlags, checkBaseUrl, checkHostFlags, int, summarizerName, SUMMARIZER_NAMES } from '../summarizer-flags.js';
 import { backupName, planOutput, restoreCommand, undoShell, writeCompaction, type Target, type WrittenCompaction } from './compact-output.js';
 import { undoCompaction } from './compact-undo.js';
 import { KEEP_BACKUPS_ENV, keepBackups, type PruneResult } from './compact-backups.js';
@@ -195,9 +195,9 @@ export function register(program: Command): void {
     .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget less the overhead, less what --summary-max takes)')
     .option('--summary-max <tokens>', 'upper bound of the checkpoint (default min(4096, 15% of the budget))')
     .option('--strategy <name>', 'summarize | mask | auto', 'summarize'),
-    { summarizer: 'extractive | openai | anthropic', use: 'summarizer', parts: 'spans' },
+    { summarizer: `${SUMMARIZER_NAMES.join(' | ')} (claude-code, codex: the host's own CLI with your login, no API key)`, use: 'summarizer', parts: 'spans' },
   )
-    .option('--no-fallback', 'fail when the openai/anthropic summarizer fails, instead of landing the extractive checkpoint')
+    .option('--no-fallback', 'fail when the model summarizer (openai, anthropic, claude-code, codex) fails, instead of landing the extractive checkpoint')
     .option('--overhead <tokens>', 'tokens the model receives beside the transcript (tool definitions, a system prompt the file does not record), counted against the budget', '0')
     .option('--out <path>', 'output file (default <file>.compacted.<ext>); naming the input compacts it in place with --to same only, keeping <file>.hive-mind-backup-<stamp>')
     .option('--to <format>', 'same | openai | anthropic | markdown', 'same')
@@ -298,6 +298,8 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const timeoutS = int(o.timeout, '--timeout', 'seconds')!;
   const deadlineS = int(o.deadline, '--deadline', 'seconds')!;
   checkBaseUrl(o.baseUrl);
+  const summarizerFlag = summarizerName(o.summarizer);
+  checkHostFlags(summarizerFlag, o);
   const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
   let window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
   const retain = int(o.retain, '--retain');
@@ -334,7 +336,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   }
   let engine: BasicCompactionEngine;
   try {
-    const summarizer = strategy === 'mask' ? undefined : createSummarizer(o.summarizer, {
+    const summarizer = strategy === 'mask' ? undefined : createSummarizer(summarizerFlag, {
       model: o.model,
       baseURL: o.baseUrl,
       apiKeyEnv: o.apiKeyEnv,
@@ -442,6 +444,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
     if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.limit(), budget)}`);
     if (result.fallback) lines.push(`  the ${result.fallback.from} summarizer failed, so the checkpoint is extractive (--no-fallback fails instead): ${result.fallback.reason}`);
+    if (result.repairedSections?.length) lines.push(`  ${repairLine(usedSummarizer ?? 'model', result.repairedSections)}`);
     const seqs = result.shadowedSeqs;
     if (result.action === 'summarize') {
       lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
@@ -472,6 +475,13 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   }
   process.stdout.write(lines.join('\n') + '\n');
   await interruptedAfterWrite(ac, written);
+}
+
+/** One line saying which checkpoint sections the model's reply lacked and what wrote them. */
+export function repairLine(summarizer: string, repaired: NonNullable<CompactionResult['repairedSections']>): string {
+  const of = (by: 'follow-up' | 'extractive') => repaired.filter((r) => r.by === by).map((r) => r.section);
+  const parts = [of('follow-up').length ? `asked again for ${of('follow-up').join(', ')}` : '', of('extractive').length ? `filled ${of('extractive').join(', ')} from the extractive checkpoint` : ''].filter(Boolean);
+  return `the ${summarizer} reply lacked ${repaired.length} checkpoint section${repaired.length === 1 ? '' : 's'}: ${parts.join('; ')}`;
 }
 
 /** The lines that say what the retention rule removed or spared (none when it did nothing). */

@@ -6,7 +6,7 @@
  * home directory (`--home DIR` for another one). One explicit file is read strictly (a bad line
  * is an error naming file and line, exit 2, unless `--lenient`); several inputs are read
  * leniently and a file that cannot be read is reported and skipped, the others imported.
- * Extraction: the offline rules (the default), or `--summarizer openai|anthropic` with the other
+ * Extraction: the offline rules (the default), or `--summarizer openai|anthropic|claude-code|codex` with the other
  * summarizer flags of `compact` (mind README "Harvest", LLM extraction), which falls back to the
  * offline rules, and says so on stderr, when the model cannot be used.
  */
@@ -15,7 +15,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type LlmHarvestOptions, type SaveResult } from '@hive-mind/mind';
 import { hostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
-import { addSummarizerFlags, checkBaseUrl, int } from '../summarizer-flags.js';
+import { addSummarizerFlags, checkBaseUrl, checkHostFlags, int, summarizerName } from '../summarizer-flags.js';
 import { CliError, printJson } from '../errors.js';
 
 /** Frames per transaction of an import: short, so hooks writing the same mind get the lock in between. */
@@ -150,7 +150,7 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
     .option('--home <dir>', 'home directory to look in with --from (default: yours)')
     .option('--lenient', 'skip bad lines (counted) instead of failing (always on for several files)')
     .option('--personal', 'import into the personal memory even when the transcript records a working directory'),
-    { summarizer: 'extract the facts with extractive (the offline rules) | openai | anthropic; a model that fails falls back to the offline rules and says so', use: 'extraction', parts: 'sessions' },
+    { summarizer: "extract the facts with extractive (the offline rules) | openai | anthropic | claude-code | codex (the host's own CLI with your login); a model that fails falls back to the offline rules and says so", use: 'extraction', parts: 'sessions' },
   )
     .option('--json', 'print the import report as JSON')
     .action(async function (this: Command, paths: string[], opts: ImportOptions) {
@@ -263,15 +263,15 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
     });
 }
 
-/** The LLM extraction settings of `--summarizer openai|anthropic` (the flags of `compact`), or undefined for the offline rules. Throws a CliError (exit 2) for a bad flag. */
+/** The LLM extraction settings of `--summarizer openai|anthropic|claude-code|codex` (the flags of `compact`), or undefined for the offline rules. Throws a CliError (exit 2) for a bad flag. */
 function llmSettings(o: ImportOptions): LlmHarvestOptions | undefined {
-  const name = o.summarizer ?? 'extractive';
-  if (!['extractive', 'openai', 'anthropic'].includes(name)) throw new CliError(`--summarizer must be extractive, openai or anthropic, got ${JSON.stringify(name)}`, 2);
+  const name = summarizerName(o.summarizer);
   if (name === 'extractive') return undefined;
   checkBaseUrl(o.baseUrl);
+  checkHostFlags(name, o);
   const window = int(o.summarizerWindow, '--summarizer-window');
   return {
-    summarizer: name as 'openai' | 'anthropic',
+    summarizer: name,
     ...(o.model ? { model: o.model } : {}),
     ...(o.baseUrl ? { baseURL: o.baseUrl } : {}),
     ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
