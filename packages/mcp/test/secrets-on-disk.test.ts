@@ -97,7 +97,8 @@ describe('secrets never reach disk, on any write path', { timeout: 240_000 }, ()
       await c.close();
     }
     files = allFiles(home).filter((f) => !f.path.startsWith(project + '/')); // the project holds the inputs
-  });
+    // about 70 CLI and hook processes in a row: past vitest's 60 s hook default on a loaded machine
+  }, 240_000);
   afterAll(() => (process.env.KEEP_HOME ? console.log('home kept', home) : cleanup?.()));
 
   it('every path ran', () => {
