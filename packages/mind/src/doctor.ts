@@ -7,7 +7,7 @@ import { MindError } from './errors.js';
 import type { Frame } from './frame.js';
 import { Mind } from './store.js';
 import { Notes } from './notes.js';
-import { readLock } from './lock.js';
+import { breakLock, readLock, type LockState } from './lock.js';
 import { redactSecrets } from './redact.js';
 import { contentHash } from './text.js';
 import { hooksLogPath } from './paths.js';
@@ -37,7 +37,8 @@ export interface DoctorReport {
     spooled: number;
   };
   notes: ReturnType<Notes['inventory']>;
-  locks: Array<{ path: string; pid: number; since: string; stale: boolean }>;
+  /** Every notes lock file present (also of a notes file not created yet): holder or why it is unreadable, age, staleness. */
+  locks: Array<{ path: string } & LockState>;
   /** The latest hook-log entries (failures and notices), newest last. */
   hookErrors: string[];
   /** Entries in the last 256 KiB of the hook log. */
@@ -115,9 +116,7 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
       m?.close();
     }
   }
-  for (const n of report.notes) if (n.lock) report.locks.push({ path: `${n.path}.lock`, ...n.lock });
-  const fl = readLock(join(opts.notes.dir, '.turn-failures.json.lock'));
-  if (fl) report.locks.push({ path: join(opts.notes.dir, '.turn-failures.json.lock'), pid: fl.pid, since: fl.since, stale: fl.stale });
+  report.locks = opts.notes.locks();
   report.hookLog = existsSync(report.hookLog) ? report.hookLog : hooksLogPath(env);
   const tail = tailHookLog(report.hookLog, opts.maxHookErrors ?? 10);
   report.hookErrors = tail.lines;
@@ -125,6 +124,23 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
   report.settings = envProblems(env);
   report.mind.spooled = pendingSpooled(mp).frames;
   return report;
+}
+
+/**
+ * Remove the stale notes locks ({@link readLock}: the holder died on this host, older than 30 s, or
+ * recording no holder and older than 3 s), each renamed aside first so a lock taken meanwhile is
+ * never removed (`breakLock`). Live locks are left alone and listed in `kept`. Part of `mind doctor --repair`.
+ */
+export function repairLocks(notes: Notes): { removed: Array<{ path: string } & LockState>; kept: Array<{ path: string } & LockState> } {
+  const removed: Array<{ path: string } & LockState> = [];
+  const kept: Array<{ path: string } & LockState> = [];
+  for (const l of notes.locks()) {
+    // read again just before: a lock released and taken again since the listing is someone's live lock
+    const now = readLock(l.path);
+    if (now?.stale && breakLock(l.path)) removed.push({ ...l, ...now });
+    else if (now) kept.push({ ...l, ...now });
+  }
+  return { removed, kept };
 }
 
 /** What {@link repairMind} recovered. */

@@ -73,9 +73,9 @@ export {
   type ArchiveRecord,
 } from './notes.js';
 export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks, adoptHermesNotes, type HermesStore, type AdoptedEntry, type AdoptReport } from './notes-import.js';
-export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
+export { withFileLock, atomicWrite, readLock, breakLock, describeLock, LOCK_STALE_MS, UNREADABLE_LOCK_STALE_MS, type LockInfo, type LockState } from './lock.js';
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
-export { doctor, repairMind, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
+export { doctor, repairMind, repairLocks, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
 export { harvestEvents, harvestTranscriptFile, instructionOf, outcomeOf, userFacts, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts, type UserFact } from './harvest.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
 export type { ListOptions } from './inspect.js';

@@ -8,7 +8,7 @@ import { Mind } from './store.js';
 import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
 import { cleanText, nearDuplicate, normalizeForHash, preview } from './text.js';
-import { atomicWrite, readLock, withFileLock } from './lock.js';
+import { atomicWrite, readLock, withFileLock, type LockState } from './lock.js';
 import { ensureDir } from './dirs.js';
 import { imitatesStructure, neutralize } from './neutralize.js';
 import { estimateTokens } from './estimate.js';
@@ -739,7 +739,7 @@ export class Notes {
   }
 
   /** Every notes file under `<home>/memories` with its size against its limit and lock state (for `doctor`). */
-  inventory(): Array<{ path: string; target: NotesTarget; chars: number; limit: number; entries: number; overLimit: boolean; flagged: FlaggedEntry[]; lock?: { pid: number; since: string; stale: boolean } }> {
+  inventory(): Array<{ path: string; target: NotesTarget; chars: number; limit: number; entries: number; overLimit: boolean; flagged: FlaggedEntry[]; lock?: LockState }> {
     const out: ReturnType<Notes['inventory']> = [];
     const one = (target: NotesTarget, p: string) => {
       if (!existsSync(p)) return;
@@ -748,18 +748,40 @@ export class Notes {
       const chars = renderEntries(entries).length;
       const limit = this.limitFor(target);
       const lock = readLock(`${p}.lock`);
-      out.push({ path: p, target, chars, limit, entries: entries.length, overLimit: chars > limit, flagged: file.flagged, ...(lock ? { lock: { pid: lock.pid, since: lock.since, stale: lock.stale } } : {}) });
+      out.push({ path: p, target, chars, limit, entries: entries.length, overLimit: chars > limit, flagged: file.flagged, ...(lock ? { lock } : {}) });
     };
     one({ file: 'memory' }, join(this.dir, 'MEMORY.md'));
     one({ file: 'user' }, join(this.dir, 'USER.md'));
-    const threads = join(this.dir, 'threads');
-    if (existsSync(threads)) {
-      for (const d of readdirSync(threads)) {
-        const p = join(threads, d, 'MEMORY.md');
-        if (existsSync(p) && statSync(p).isFile()) one({ file: 'memory', thread: d }, p);
-      }
+    for (const d of this.threadDirs()) {
+      const p = join(this.dir, 'threads', d, 'MEMORY.md');
+      if (existsSync(p) && statSync(p).isFile()) one({ file: 'memory', thread: d }, p);
     }
     return out;
   }
-}
 
+  /**
+   * Every lock file the notes use, whether or not the file it guards exists yet (a first write that
+   * met a full disk leaves no MEMORY.md, only its lock): MEMORY.md's, USER.md's, each thread's
+   * MEMORY.md's and the failure counters'; with its holder, age and staleness ({@link readLock}).
+   */
+  locks(): Array<{ path: string } & LockState> {
+    const paths = [join(this.dir, 'MEMORY.md.lock'), join(this.dir, 'USER.md.lock'), `${this.failuresPath}.lock`, ...this.threadDirs().map((d) => join(this.dir, 'threads', d, 'MEMORY.md.lock'))];
+    return paths.flatMap((path) => {
+      const l = readLock(path);
+      return l ? [{ path, ...l }] : [];
+    });
+  }
+
+  /** The folders under `<home>/memories/threads` (safe keys). */
+  private threadDirs(): string[] {
+    const threads = join(this.dir, 'threads');
+    try {
+      return readdirSync(threads, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+}

@@ -13,6 +13,9 @@ import {
   RECALL_LIST_LIMIT,
   doctor,
   repairMind,
+  repairLocks,
+  UNREADABLE_LOCK_STALE_MS,
+  type LockState,
   replaySpool,
   pendingSpooled,
   spoolFrames,
@@ -96,6 +99,15 @@ function line(f: Frame, extra = ''): string {
 }
 
 const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
+/** A notes lock as doctor prints it: who holds it (or why the file says nothing), since when, stale or not. */
+function lockLine(l: LockState): string {
+  const age = `${Math.round(l.ageMs / 1000)} s`;
+  const who = l.unreadable
+    ? `${l.unreadable === 'empty' ? 'empty lock file' : `unreadable lock file (${l.unreadable})`} (no holder recorded), ${age} old`
+    : `held by pid ${l.pid}${l.host ? ` on ${l.host}` : ''} since ${l.since ?? '?'} (${age})`;
+  return `${who}${l.stale ? ': stale (mind doctor --repair removes it; the next write breaks it)' : l.unreadable ? `: counts as stale after ${UNREADABLE_LOCK_STALE_MS / 1000} s` : ''}`;
+}
 
 /**
  * `hive-mind mind ...`: the .mind store from the command line. Every subcommand takes
@@ -350,9 +362,17 @@ export function register(program: Command): void {
       const c = common(this);
       const path = mindPathOf(c);
       if (o.repair) {
+        // stale notes locks first (a write that died or met a full disk): they block every notes write
+        const locks = repairLocks(new Notes());
+        const lockLines = locks.removed.map((l) => `removed the stale lock ${l.path} (${lockLine(l)})\n`).join('');
+        if (!existsSync(path)) {
+          if (c.json) return printJson({ locks, mind: null });
+          return void process.stdout.write(`${lockLines}no .mind file to repair at ${path}\n`);
+        }
         const r = repairMind(path, o.out ? resolve(o.out) : undefined);
-        if (c.json) return printJson(r);
+        if (c.json) return printJson({ ...r, locks });
         process.stdout.write(
+          lockLines +
           `recovered ${r.recovered} frame(s) from ${r.source} into ${r.dest} (${r.method}${r.fromIndex ? `, ${r.fromIndex} from the search index only` : ''}${r.unreadable ? `, ${r.unreadable} unreadable rows` : ''})\n` +
             (r.problems.length ? `${r.problems.length} problem(s) reported by SQLite${o.verbose || r.problems.length <= 3 ? '' : ', first 3 (all with --verbose or --json)'}:\n` : '') +
             (o.verbose ? r.problems : r.problems.slice(0, 3)).map((p) => `  ${p}\n`).join('') +
@@ -396,11 +416,11 @@ export function register(program: Command): void {
         out.push('notes');
         if (!r.notes.length) out.push('  none yet');
         for (const n of r.notes) {
-          out.push(`  ${n.path}  ${n.chars}/${n.limit} chars (${Math.round((n.chars / n.limit) * 100)}%), ${n.entries} entries${n.overLimit ? '  OVER LIMIT' : ''}${n.lock ? `  locked by pid ${n.lock.pid}${n.lock.stale ? ' (stale)' : ''}` : ''}`);
+          out.push(`  ${n.path}  ${n.chars}/${n.limit} chars (${Math.round((n.chars / n.limit) * 100)}%), ${n.entries} entries${n.overLimit ? '  OVER LIMIT' : ''}${n.lock ? `  locked${n.lock.stale ? ' (stale)' : ''}` : ''}`);
           for (const f of n.flagged) out.push(`    entry [${f.index}] ${f.reason}: left out of what sessions are given (the file is unchanged; fix or remove the entry: hive-mind notes show)`);
         }
         out.push('locks');
-        out.push(r.locks.length ? r.locks.map((l) => `  ${l.path} pid ${l.pid} since ${l.since}${l.stale ? ' (stale: will be broken by the next writer)' : ''}`).join('\n') : '  none held');
+        out.push(r.locks.length ? r.locks.map((l) => `  ${l.path} ${lockLine(l)}`).join('\n') : '  none held');
         out.push('settings');
         out.push(r.settings.length ? r.settings.map((p) => `  ${formatEnvProblem(p)}`).join('\n') : '  environment overrides ok');
         out.push(`hook log (${r.hookLog}): ${r.hookErrorCount ? `${r.hookErrorCount} failure(s) or notice(s), latest ${r.hookErrors.length}, newest last` : 'nothing logged'}`);
