@@ -5,6 +5,7 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import type { Add } from './sections.js';
+import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
 /** Commands that matter: build, test, run, deploy, version control that changes state. */
@@ -16,7 +17,7 @@ export const SUMMARY_LINE = /^TOTAL\s+\d|\b(?:\d+ (?:passed|failed|passing|faili
 
 // --- Commands -----------------------------------------------------------------------
 
-/** A command as the checkpoint shows it: `cd dir &&` removed, a multi-line script by its first line. */
+/** A command as the checkpoint shows it: `cd dir &&` removed, a heredoc by what its script does (scripts.ts), another multi-line script by its first line. */
 export function displayCommand(cmd: string): string {
   let c = stripHeredocs(cmd).trim().replace(/^cd\s+(?:"[^"]+"|'[^']+'|\S+)\s*&&\s*/, '');
   const lines = c.split('\n').filter((l) => l.trim());
@@ -26,6 +27,8 @@ export function displayCommand(cmd: string): string {
     const msg = commitMessage(cmd);
     if (msg) return `git commit -m "${msg}"`;
   }
+  const here = /<<-?\s*['"]?\w+/.test(c) ? heredocDisplay(cmd) : undefined;
+  if (here) return here;
   if (c.length > 160) {
     const steps = c.split(/\s*&&\s*/);
     if (steps.length > 1) return `${shortCommand(steps[0]!)} && … (${steps.length - 1} more step${steps.length > 2 ? 's' : ''})${script}`;

@@ -1,23 +1,26 @@
 /**
  * The Findings section: what each tool call of the span established, one line per call, so a
- * run of reads, searches and status checks with little prose still hands over what it found
- * (the names a file defines, the settings it holds, the file:line a search hit or that it hit
- * nothing, the state `git status` showed). Calls that other sections already state are left to
- * them: file changes (Files), failures (Errors and fixes), builds and tests (Commands), todo
- * lists, sub-agents and research (Done). A newer call on the same file or command replaces the
- * older line.
+ * run of reads, searches and status checks with little prose still hands over what it found:
+ * what a sub-agent or a research tool reported and how it ended, the names a file defines, the
+ * settings it holds, where a search hit (the file and line of one hit, the files and counts of
+ * many) or that it hit nothing, the state `git status` showed. Calls that other sections already
+ * state are left to them: file changes (Files), failures (Errors and fixes), builds and tests
+ * (Commands), todo lists. A newer call on the same file or command replaces the older line; a
+ * read of a file the span then rewrote or deleted is no longer a finding. Each line carries a
+ * weight (what it establishes), and budget fitting gives up the lightest first.
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import { commandKey, displayCommand, programs, runsMatteringProgram } from './commands.js';
 import { MASK_MARKER, PRUNE_MARKER } from './prune.js';
+import { WRAPPER_LINE } from './results.js';
 import type { Add } from './sections.js';
-import { modifiesFiles } from './toolinfo.js';
+import { shortenWhole } from './sentences.js';
+import { reportFindings, type SubAgentOutcome } from './subagents.js';
+import { modifiesFiles, stripHeredocs } from './toolinfo.js';
 
 /** Longest finding (characters): at most what budget fitting keeps whole (it shortens longer items by sentences, which would cut a quoted rule), so a longer finding names fewer items. */
 export const FINDING_CHARS = 240;
 
-/** Lines a host wraps around a tool's output, not the output: Codex unified exec and shell headers, pi's exit line, Node's inspector notices. */
-const WRAPPER_LINE = /^(?:Chunk ID: \w+|Wall time: [\d.]+ ?s(?:econds)?|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|Exit code: \d+|Output:|Command exited with code \d+|\(no output\)|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|Debugger listening on \S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)$/;
 /** A truncation notice stating how long the output really was. */
 const TOTAL_LINES = /^(?:Total output lines: (\d+)|\.\.\. \((\d+) more lines not shown\b.*\)|\[(\d+) more lines in file\b.*\]|Warning: truncated output\b.*)$/;
 /** A line-number prefix: Claude Code's Read (`   12→`), `cat -n` and `nl -ba` (`    12\t`). */
@@ -126,15 +129,49 @@ function searchProgram(cmd: string): string | undefined {
   return /^(?:rg|grep|egrep|fgrep|ag|ack|git grep|find|fd|ls|tree)\b/.test(p) ? p.split(' ')[0] : undefined;
 }
 
-/** What a search's output found: "no match", or the count and the first hits (`file:line: text`). */
+/** A search hit's file and line: `path:12:text` (rg -n, grep -rn, Claude Code's Grep), `path:text` (grep -r), `12:text` (one file with -n). */
+function hitOf(l: string): { file?: string; line?: number } {
+  const t = l.trim();
+  const m = /^([^\s:][^:]*?):(\d+)[:-]/.exec(t);
+  if (m && /[./]/.test(m[1]!)) return { file: m[1]!, line: Number(m[2]) };
+  const n = /^(\d+)[:-]/.exec(t);
+  if (n) return { line: Number(n[1]) };
+  const f = /^([\w./@~-]+\/[\w.@-]+|[\w.@-]+\.\w{1,8}):/.exec(t);
+  return f ? { file: f[1]! } : {};
+}
+
+/**
+ * What a search's output established: "found no match"; one hit as its `file:line: text`; many as
+ * where they are (the files and how many hits each, or the lines of one file), not the hit lines
+ * themselves; a listing by its count and first entries.
+ */
 function searchGist(lines: readonly string[], listing: boolean, more?: number, lim = 6, context = false): string {
-  const hits = lines.filter((l) => l.trim() && !/^(?:No files found|No matches found|Found 0 \w+)$/i.test(l.trim()));
-  if (!hits.length) return listing ? 'listed nothing' : 'found no match';
+  const all = lines.map((l) => l.trim()).filter((l) => l && !/^(?:No files found|No matches found|Found 0 \w+)$/i.test(l) && !/^Found \d+ (?:files?|matches?|lines?)\b/i.test(l) && l !== '--');
+  // the search program's own complaints (a missing file, a bad pattern) are not hits
+  const complaints = all.filter((l) => /^(?:grep|egrep|rg|ag|ack|find|fd|ls|git): /.test(l));
+  let hits = all.filter((l) => !complaints.includes(l));
+  // `ls -l`: the names, not the modes, sizes and dates
+  if (listing && hits.some((l) => /^[-dlcbps][rwxsStT@+.-]{9}/.test(l))) hits = hits.filter((l) => !/^total \d+$/.test(l)).map((l) => (/^[-dlcbps][rwxsStT@+.-]{9}/.test(l) ? l.split(/\s+/).slice(8).join(' ') : l)).filter((n) => n && n !== '.' && n !== '..');
+  const said = complaints.length ? ` (${brief(complaints[0]!, 100)})` : '';
+  if (!hits.length) return (listing ? 'listed nothing' : 'found no match') + said;
   const n = (more ?? 0) + hits.length;
-  if (listing) return `${n} ${n === 1 ? 'entry' : 'entries'}: ${listed(hits.map((h) => h.trim()), Math.min(6, lim))}`;
+  if (listing) return `${n} ${n === 1 ? 'entry' : 'entries'}: ${listed(hits, Math.min(6, lim))}${said}`;
   // with context lines (-A/-B/-C) the lines are not all matches: say how much, show the start
   if (context) return `matched (${n} lines with context), starting \`${brief(hits[0]!, 90)}\``;
-  return `${n} ${n === 1 ? 'hit' : 'hits'}: ${listed(hits.map((h) => `\`${brief(h, 90)}\``), Math.min(3, lim))}`;
+  // a few hits are facts in themselves; many are said by where they are
+  if (n <= 3) return `${n} ${n === 1 ? 'hit' : 'hits'}: ${listed(hits.map((h) => `\`${brief(h, n === 1 ? 90 : 70)}\``), 3)}`;
+  const parsed = hits.map(hitOf);
+  const byFile = new Map<string, number>();
+  for (const h of parsed) if (h.file) byFile.set(h.file, (byFile.get(h.file) ?? 0) + 1);
+  const counted = [...byFile.values()].reduce((x, y) => x + y, 0);
+  if (byFile.size >= 2 && counted >= hits.length / 2) {
+    const files = [...byFile].sort((x, y) => y[1] - x[1]);
+    return `${n} hits in ${byFile.size}${more ? '+' : ''} files: ${listed(files.map(([f, k]) => `\`${f}\` (${k})`), Math.min(4, lim))}`;
+  }
+  const lineNos = parsed.map((h) => h.line).filter((x): x is number => x !== undefined);
+  const where = byFile.size === 1 ? ` in \`${[...byFile.keys()][0]}\`` : '';
+  if (lineNos.length >= hits.length / 2) return `${n} hits${where} at lines ${listed(lineNos.map(String), Math.min(6, lim + 2))}, the first \`${brief(hits[0]!, 80)}\``;
+  return `${n} hits${where}, the first \`${brief(hits[0]!, 90)}\``;
 }
 
 /** What `git status` showed: the branch, then the changed and untracked paths, or that the tree is clean. */
@@ -158,8 +195,43 @@ function gitStatusGist(lines: readonly string[], lim = 5): string {
   return [branch ? `on branch ${branch}` : '', clean ? 'working tree clean' : '', ...parts].filter(Boolean).join('; ');
 }
 
-/** The finding of one call, one line; undefined when the call established nothing another section does not state. */
-export function findingOf(c: CallFact, lim = 6): string | undefined {
+/** A finding and what it establishes: 3 a sub-agent's or research result, 2 a fact (what a file defines or sets, the state git showed, a single hit or no match), 1 a pointer (where many hits are, a listing, a first line), 0 a note on the environment. */
+interface Finding {
+  text: string;
+  weight: number;
+}
+
+/** Programs that print nothing of their own (their pipeline adds no text to the output). */
+const SILENT = /^(?:cd|pushd|popd|export|set|unset|source|\.|true|false|:|mkdir|rm|mv|cp|touch|chmod|sleep|trap|shopt|alias|umask|ulimit|wait)$/;
+
+/**
+ * Pipelines of a command line that print to the output (`cat a; echo ---; cat b` has three):
+ * stages joined by `;`, `&&`, `||` or a newline, each counted by its first program unless that
+ * program prints nothing of its own (`cd`, `export`, `mkdir`...). A pipe's later stages filter
+ * the first one's output, so they add no pipeline.
+ */
+function printingPipelines(cmd: string): number {
+  let n = 0;
+  for (const part of stripHeredocs(cmd).split(/&&|\|\||;|\n/)) {
+    const w = part.trim().split('|')[0]!.trim().split(/\s+/).filter((x) => x && !/^\w+=/.test(x) && x !== 'sudo' && x !== 'time' && x !== 'command');
+    if (w.length && !SILENT.test(w[0]!) && !/^(?:then|else|fi|do|done|esac|\{|\})$/.test(w[0]!)) n++;
+  }
+  return n;
+}
+
+/** The files of a `head`/`tail` of several files, by the `==> path <==` headers they print: each file's lines. */
+function headSections(lines: readonly string[]): Array<{ path: string; lines: string[] }> | undefined {
+  const out: Array<{ path: string; lines: string[] }> = [];
+  for (const l of lines) {
+    const m = /^==> (.+) <==$/.exec(l.trim());
+    if (m) out.push({ path: m[1]!, lines: [] });
+    else if (out.length) out[out.length - 1]!.lines.push(l);
+  }
+  return out.length >= 2 ? out : undefined;
+}
+
+/** The finding of one call, one line, with its weight; undefined when the call established nothing another section does not state. */
+function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
   if (!c.result || c.repaired || c.failed || c.resultText === undefined) return undefined;
   if (c.resultText.startsWith(MASK_MARKER)) return undefined;
   const kind = c.info.kind;
@@ -168,18 +240,21 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
   // how much of the file the result shows: all of it, or a part of a longer output
   const extent = total !== undefined && total > lines.length ? ` (${total} lines, ${lines.length} shown)` : more !== undefined ? ` (${lines.length} lines read, ${more} more)` : lines.length >= 2 ? ` (${lines.length} lines)` : '';
   const input = (typeof c.call.input === 'object' && c.call.input ? c.call.input : {}) as Record<string, unknown>;
+  const gistWeight = (g: string) => (/^starts |^is empty/.test(g) ? 1 : 2);
   if (kind === 'read' && c.info.paths[0]) {
     const p = c.info.paths[0];
     const from = Number(input.offset ?? input.start_line ?? 0);
     const range = from > 1 ? ` (from line ${from})` : '';
-    return `\`${p}\`${range}${extent} ${fileGist(p, lines, lim)}.`;
+    const gist = fileGist(p, lines, lim);
+    return { text: `\`${p}\`${range}${extent} ${gist}.`, weight: gistWeight(gist) };
   }
   if (kind === 'search') {
     const what = [input.pattern, input.query, input.glob].find((v) => typeof v === 'string') as string | undefined;
     const where = c.info.paths[0] ?? (typeof input.path === 'string' ? input.path : undefined);
     const label = `${c.call.name}${what ? ` \`${brief(what, 60)}\`` : ''}${where ? ` in \`${where}\`` : ''}`;
     const listing = !/grep|search/i.test(c.call.name) || /files_with_matches|count/.test(String(input.output_mode ?? ''));
-    return `${label} ${searchGist(lines, listing, more, lim, ['-A', '-B', '-C'].some((k) => input[k] !== undefined))}.`;
+    const gist = searchGist(lines, listing, more, lim, ['-A', '-B', '-C'].some((k) => input[k] !== undefined));
+    return { text: `${label} ${gist}.`, weight: searchWeight(gist) };
   }
   const cmd = c.info.command;
   if (kind === 'shell' && cmd) {
@@ -190,21 +265,101 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
     if (progs.some((p) => /^(?:rm|mv|cp|mkdir|rmdir|touch|chmod|chown|ln|kill|pkill)\b/.test(p))) return undefined;
     const shown = commandKey(displayCommand(cmd));
     const first = progs[0]?.trim() ?? '';
-    if (/^git status\b/.test(first)) return `\`${shown}\`: ${gitStatusGist(lines, lim) || 'no changes'}.`;
-    if (/^git (?:log|show)\b/.test(first)) return lines.length ? `\`${shown}\`: ${listed(lines.slice(0, 3).map((l) => `"${brief(l, 80)}"`), Math.min(3, lim))}.` : undefined;
+    const printers = printingPipelines(cmd);
+    if (/^git status\b/.test(first) && printers === 1) return { text: `\`${shown}\`: ${gitStatusGist(lines, lim) || 'no changes'}.`, weight: 2 };
+    if (/^git (?:log|show)\b/.test(first) && printers === 1) return lines.length ? { text: `\`${shown}\`: ${listed(lines.slice(0, 3).map((l) => `"${brief(l, 80)}"`), Math.min(3, lim))}.`, weight: 2 } : undefined;
     const search = searchProgram(cmd);
-    if (search) return `\`${shown}\` ${searchGist(lines, !/grep|rg|ag|ack/.test(search), more, lim, /\s-[ABC]\s*\d|\s--(?:after-|before-)?context\b/.test(cmd))}.`;
-    const read = c.info.reads?.[0];
-    if (read && c.info.reads!.length === 1) {
-      return `\`${read}\`${extent} ${fileGist(read, lines, lim)} (\`${brief(shown, 60)}\`).`;
+    if (search && printers === 1) {
+      const gist = searchGist(lines, !/grep|rg|ag|ack/.test(search), more, lim, /\s-[ABC]\s*\d|\s--(?:after-|before-)?context\b/.test(cmd));
+      return { text: `\`${shown}\` ${gist}.`, weight: searchWeight(gist) };
+    }
+    const reads = c.info.reads ?? [];
+    // the output is one file's only when one pipeline printed it; `head a b` labels each file
+    const sections = reads.length >= 2 ? headSections(lines) : undefined;
+    if (sections) {
+      const parts = sections.filter((x) => reads.includes(x.path) || reads.some((r) => r.endsWith('/' + x.path) || x.path.endsWith('/' + r))).map((x) => `\`${x.path}\` ${fileGist(x.path, x.lines, Math.min(3, lim))}`);
+      if (parts.length) return { text: `${parts.join('; ')} (\`${brief(shown, 60)}\`).`, weight: 2 };
+    }
+    if (reads.length === 1 && printers === 1) {
+      const gist = fileGist(reads[0]!, lines, lim);
+      // how it was read matters when it was a part (`sed -n '1,80p'`, `head -50`), not for a whole `cat`
+      const how = /^(?:cat|nl(?: -\w+)*|bat|less|more)\s+\S+$/.test(shown.replace(/^cd\s+\S+\s*&&\s*/, '')) ? '' : ` (\`${brief(shown, 60)}\`)`;
+      return { text: `\`${reads[0]}\`${extent} ${gist}${how}.`, weight: gistWeight(gist) };
     }
     if (!lines.length) return undefined;
-    return `\`${shown}\` -> ${lines.length === 1 ? `"${brief(lines[0]!, 140)}"` : `${lines.length} lines, first "${brief(lines[0]!, 100)}"`}.`;
+    // several files or programs printed into one output: what it shows cannot be said of one of them
+    const of = reads.length ? ` (${reads.length === 1 ? `\`${reads[0]}\` and the output of ${printers - 1} more command${printers > 2 ? 's' : ''}` : listed(reads.map((r) => `\`${r}\``), 4)})` : '';
+    return { text: `\`${shown}\` -> ${lines.length === 1 ? `"${brief(lines[0]!, 140)}"` : `${lines.length} lines${of}, first "${brief(lines[0]!, 100)}"`}.`, weight: 1 };
   }
   if (kind === 'other' && lines.length && lines.join(' ').length > 2) {
-    return `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''} -> "${brief(lines[0]!, 140)}"${lines.length > 1 ? ` (${lines.length} lines)` : ''}.`;
+    return { text: `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''} -> "${brief(lines[0]!, 140)}"${lines.length > 1 ? ` (${lines.length} lines)` : ''}.`, weight: 1 };
   }
   return undefined;
+}
+
+/** A search's weight: a single hit or none is a fact (2), where many hits are or a listing is a pointer (1). */
+function searchWeight(gist: string): number {
+  return /^(?:found no match|listed nothing|[123] hits?:)/.test(gist) ? 2 : 1;
+}
+
+/** A file that holds the project's rules for agents (AGENTS.md, CLAUDE.md, .cursorrules, CONTRIBUTING): what it says weighs like a sub-agent's report. */
+const RULES_FILE = /(?:^|\/)(?:AGENTS|CLAUDE|GEMINI|CONTRIBUTING|CONVENTIONS)(?:\.\w+)?\.md$|(?:^|\/)\.(?:cursorrules|clinerules|windsurfrules)$/i;
+
+/** The finding of one call, one line; undefined when the call established nothing another section does not state. */
+export function findingOf(c: CallFact, lim = 6): string | undefined {
+  return findingOfCall(c, lim)?.text;
+}
+
+/** Longest sub-agent or research finding (characters): its report in whole sentences. */
+export const REPORT_CHARS = 420;
+
+/** A sub-agent's outcome as a finding: its status, then what it reported (or its error). */
+function subAgentFinding(name: string, subject: string | undefined, o: SubAgentOutcome): string {
+  const who = `Sub-agent${subject ? ` "${shortenWhole(subject, 80)}"` : ''}`;
+  const report = o.report ? reportFindings(o.report, REPORT_CHARS) : '';
+  const error = o.error ? shortenWhole(o.error, 160).replace(/[.!]?$/, '') : '';
+  switch (o.status) {
+    case 'ok':
+      return report ? `${who} (${name}, ok) found: ${report}` : `${who} (${name}, ok) finished without a report.`;
+    case 'failed':
+      return `${who} (${name}) failed${error ? `: ${error}` : ''}.${report ? ` It had reported: ${report}` : ''}`;
+    case 'running':
+      return `${who} (${name}) is still running${error ? ` (${error})` : ''}; its result comes later.`;
+    default:
+      return `${who} (${name}) was ${o.status === 'timed out' ? 'stopped by a timeout' : 'interrupted'} before it finished${error ? ` (${error})` : ''}; re-run it if still needed.${report ? ` It had reported: ${report}` : ''}`;
+  }
+}
+
+/** Agent ids a spawn call's result names (Codex `spawn_agent` answers `{"agent_id": …}`), for a later wait's subject. */
+function spawnedIds(c: CallFact): string[] {
+  try {
+    const o = JSON.parse(c.resultText ?? '') as Record<string, unknown>;
+    return [o.agent_id, o.id, o.agent_path, o.nickname].filter((v): v is string => typeof v === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/** The sub-agent and research findings of a span: one line per sub-agent (a later result on the same one replaces it). */
+function reports(f: SpanFacts, add: Add): void {
+  const subjects = new Map<string, string>();
+  for (const c of f.calls) {
+    if (c.info.kind === 'web' && c.resultText && !c.failed && c.result && !c.repaired) {
+      const found = reportFindings(c.resultText, REPORT_CHARS);
+      if (found) add('Findings', `Research${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${found}`, `research:${c.info.subject ?? c.seq}`, 3);
+      continue;
+    }
+    if (c.info.kind !== 'task') continue;
+    if (!c.result || c.repaired) continue; // an unanswered call: In progress says so
+    for (const id of spawnedIds(c)) if (c.info.subject) subjects.set(id, c.info.subject);
+    const input = (typeof c.call.input === 'object' && c.call.input ? c.call.input : {}) as Record<string, unknown>;
+    const tasks = Array.isArray(input.tasks) ? (input.tasks as Array<Record<string, unknown> | null>) : undefined;
+    (c.subAgents ?? []).forEach((o, i) => {
+      // a Hermes batch entry is one of the call's tasks; a Codex wait names the agent it waited for
+      const subject = (tasks && typeof tasks[i]?.goal === 'string' ? (tasks[i]!.goal as string) : undefined) ?? (o.task ? subjects.get(o.task) ?? (tasks ? undefined : c.info.subject) : c.info.subject) ?? o.task;
+      add('Findings', subAgentFinding(c.call.name, subject, o), `subagent:${subject ?? `${c.seq}:${i}`}`, 3);
+    });
+  }
 }
 
 /** The merge key of a finding: its first backticked subject (the file, the command, the pattern), so a newer call on it replaces the older line. */
@@ -212,15 +367,59 @@ export function findingKey(text: string): string | undefined {
   return /`([^`]+)`/.exec(text)?.[1];
 }
 
-/** Add the Findings section: one line per tool call that established something, newer calls on the same subject replacing older ones. */
+/** True when a later call of `calls` (after index `i`) rewrote `path` whole or deleted it: what a read of it showed is gone. */
+function replacedLater(calls: readonly CallFact[], i: number, path: string): boolean {
+  return calls.slice(i + 1).some((d) => !d.failed && ((d.info.kind === 'write' && d.info.paths.includes(path)) || d.info.deleted?.includes(path) || d.info.renamed?.some((r) => r.from === path)));
+}
+
+/** A write tool's whole new text of one file (`content` of Claude Code's Write and pi's write, `file_text` of the text editor tool), when it succeeded. */
+function rewrite(c: CallFact): { path: string; lines: string[] } | undefined {
+  if (c.info.kind !== 'write' || c.failed || !c.result || c.repaired || !c.info.paths[0] || c.info.deleted) return undefined;
+  const input = (typeof c.call.input === 'object' && c.call.input ? c.call.input : {}) as Record<string, unknown>;
+  const body = [input.content, input.file_text, input.contents, input.text].find((v): v is string => typeof v === 'string');
+  return body === undefined ? undefined : { path: c.info.paths[0], lines: body.split('\n').filter((l) => l.trim()) };
+}
+
+/**
+ * Add the Findings section: what the sub-agents and research tools reported, then one line per
+ * tool call that established something (newer calls on the same subject replacing older ones,
+ * a read of a file the span later rewrote or deleted left out), and once, the lines the
+ * environment printed into every shell result.
+ */
 export function findings(f: SpanFacts, add: Add): void {
-  for (const c of f.calls) {
-    // a long finding names fewer items before it is left out
-    let found: string | undefined;
-    for (const lim of [6, 3, 1]) {
-      found = findingOf(c, lim);
-      if (!found || found.length <= FINDING_CHARS) break;
+  const said = f.userTexts.map((u) => u.text).join('\n');
+  const asked = (path: string) => {
+    const base = path.split('/').pop()!;
+    return base.length >= 4 && new RegExp(`(?<![\\w.-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(said);
+  };
+  reports(f, add);
+  const readBefore = new Set<string>();
+  f.calls.forEach((c, i) => {
+    const written = rewrite(c);
+    // a file read, then written whole: what it holds now is the finding
+    if (written && readBefore.has(written.path)) {
+      const gist = fileGist(written.path, written.lines, 6);
+      const text = `\`${written.path}\` as written (${written.lines.length} lines) ${gist}.`;
+      if (text.length <= FINDING_CHARS && !/^starts |^is empty/.test(gist)) add('Findings', text, written.path, 2);
+      return;
     }
-    if (found && found.length <= FINDING_CHARS) add('Findings', found, findingKey(found));
+    const subject = c.info.kind === 'read' ? c.info.paths[0] : c.info.reads?.length === 1 ? c.info.reads[0] : undefined;
+    // a long finding names fewer items before it is left out; the rules of a rules file get the room of a report
+    const max = subject && RULES_FILE.test(subject) ? REPORT_CHARS : FINDING_CHARS;
+    let found: Finding | undefined;
+    for (const lim of [6, 3, 1]) {
+      found = findingOfCall(c, lim);
+      if (!found || found.text.length <= max) break;
+    }
+    if (!found || found.text.length > max) return;
+    if (subject) readBefore.add(subject);
+    if (subject && replacedLater(f.calls, i, subject)) return;
+    // what a file the user named holds weighs more than what the agent looked up on its way
+    const named = subject && (asked(subject) || RULES_FILE.test(subject));
+    add('Findings', found.text, findingKey(found.text), named ? Math.min(3, found.weight + 1) : found.weight);
+  });
+  if (f.environment.length) {
+    const lines = f.environment.slice(0, 2).map((l) => `\`${brief(l, 100)}\``).join(', ');
+    add('Findings', `Every shell result also printed ${lines}${f.environment.length > 2 ? ` and ${f.environment.length - 2} more lines` : ''}: the environment, not the commands (left out above).`, 'environment', 0);
   }
 }

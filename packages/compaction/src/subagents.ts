@@ -1,0 +1,149 @@
+/**
+ * A sub-agent's result read by what it found and how it ended, in every host's shape:
+ *
+ * - Claude Code's Task/Agent tool: the sub-agent's last message as text, then the host's
+ *   `agentId: …` line and (2.x) a `<usage>…</usage>` block; an interrupted call's result is
+ *   `[Request interrupted by user for tool use]` (is_error).
+ * - Hermes' `delegate_task` (hermes-agent tools/delegate_tool.py): JSON `{"results": [{task_index,
+ *   status: completed|failed|interrupted|timeout|error, summary, error?, exit_reason, api_calls,
+ *   duration_seconds, tool_trace}], "total_duration_seconds"}`; a background dispatch returns
+ *   `{"status": "dispatched", "delegation_id", "goal"}`.
+ * - Codex's multi-agent tools (codex-rs core/src/tools/handlers/multi_agents): `spawn_agent`
+ *   answers `{"agent_id": …}`; `wait` / `wait_agent` answers `{"status": {<agent>: <AgentStatus>},
+ *   "timed_out": bool}`, an AgentStatus being `"running"`, `"pending_init"`, `"interrupted"`,
+ *   `"shutdown"`, `"not_found"`, `{"completed": <last message or null>}` or `{"errored": <message>}`.
+ *
+ * An interrupted or timed-out sub-agent is never "ok", whatever text it left.
+ */
+import { withoutHostTrailer } from './results.js';
+import { leadSentences, splitSentences } from './sentences.js';
+
+/** How a sub-agent ended. */
+export type SubAgentStatus = 'ok' | 'failed' | 'interrupted' | 'timed out' | 'running';
+
+/** One sub-agent's outcome: its status, what it reported (prose, host trailer removed), its error. */
+export interface SubAgentOutcome {
+  status: SubAgentStatus;
+  /** What the sub-agent said it found (its final message), empty when it said nothing. */
+  report: string;
+  /** The error it ended with (failed, interrupted, timed out). */
+  error?: string;
+  /** The task it was given when the result names it (a Hermes batch entry's goal). */
+  task?: string;
+}
+
+/** An interruption notice in place of a result (Claude Code, and hosts that say it in words). */
+const INTERRUPTED = /^\s*\[?(?:Request interrupted by user(?: for tool use)?|Interrupted by user|Tool (?:use|call) (?:was )?interrupted|Operation (?:was )?(?:interrupted|aborted|cancelled))\b/i;
+
+function parseJson(text: string): unknown {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+/** A status word of a sub-agent record, as ours. */
+function statusOf(word: string, hasReport: boolean): SubAgentStatus {
+  const w = word.toLowerCase().replace(/[\s-]+/g, '_');
+  if (/^(?:completed?|success(?:ful)?|succeeded|ok|done|finished)$/.test(w)) return 'ok';
+  if (/^(?:interrupted|cancel+ed|aborted|killed|shutdown|stopped)$/.test(w)) return 'interrupted';
+  if (/^(?:timeout|timed_out)$/.test(w)) return 'timed out';
+  if (/^(?:running|pending(?:_init)?|dispatched|started|in_progress|queued)$/.test(w)) return 'running';
+  if (/^(?:failed|failure|error|errored|not_found)$/.test(w)) return 'failed';
+  return hasReport ? 'ok' : 'failed';
+}
+
+/** Codex's AgentStatus value (a string, or an object with one key). */
+function codexStatus(v: unknown): SubAgentOutcome {
+  if (typeof v === 'string') return { status: statusOf(v, false), report: '', ...(v === 'not_found' ? { error: 'the agent was not found' } : {}) };
+  if (v && typeof v === 'object') {
+    const [k, x] = Object.entries(v as Record<string, unknown>)[0] ?? ['', undefined];
+    const text = str(x);
+    if (k === 'completed') return { status: 'ok', report: text };
+    if (k === 'errored') return { status: 'failed', report: '', error: text || 'errored' };
+    return { status: statusOf(k, !!text), report: text };
+  }
+  return { status: 'failed', report: '' };
+}
+
+/**
+ * The outcomes a sub-agent tool result reports (one per sub-agent: a Hermes batch or a Codex
+ * `wait` on several agents gives several), or undefined when the result is no sub-agent's answer
+ * (a spawn acknowledgement `{"agent_id": …}` carries nothing yet). `isError` is the result's error
+ * flag.
+ */
+export function subAgentOutcomes(resultText: string, isError: boolean): SubAgentOutcome[] | undefined {
+  const json = parseJson(resultText);
+  if (json && typeof json === 'object' && !Array.isArray(json)) {
+    const o = json as Record<string, unknown>;
+    if (Array.isArray(o.results)) {
+      return o.results
+        .filter((r): r is Record<string, unknown> => !!r && typeof r === 'object')
+        .map((r) => {
+          const report = str(r.summary) || str(r.result) || str(r.output);
+          const status = statusOf(str(r.status) || (report ? 'completed' : 'failed'), !!report);
+          const error = str(r.error) || (status !== 'ok' && str(r.exit_reason) && str(r.exit_reason) !== str(r.status) ? str(r.exit_reason) : '');
+          return { status, report, ...(error ? { error } : {}), ...(str(r.goal) ? { task: str(r.goal) } : {}) };
+        });
+    }
+    if (o.status && typeof o.status === 'object' && !Array.isArray(o.status)) {
+      const entries = Object.entries(o.status as Record<string, unknown>);
+      if (!entries.length) return o.timed_out === true ? [{ status: 'running', report: '', error: 'the wait timed out before any agent finished' }] : undefined;
+      return entries.map(([agent, v]) => ({ ...codexStatus(v), task: agent }));
+    }
+    if (typeof o.status === 'string') {
+      const report = str(o.summary) || str(o.result) || str(o.output) || str(o.message) || str(o.final_response);
+      const status = statusOf(o.status, !!report);
+      const error = str(o.error);
+      return [{ status, report: status === 'running' ? '' : report, ...(error ? { error } : {}), ...(str(o.goal) ? { task: str(o.goal) } : {}) }];
+    }
+    if (typeof o.error === 'string' && o.error) return [{ status: 'failed', report: '', error: o.error }];
+    const report = str(o.final_response) || str(o.summary) || str(o.result) || str(o.output);
+    // anything else (a spawn's `{"agent_id": …}`, a send's `{"submission_id": …}`) reports nothing yet
+    return report ? [{ status: 'ok', report }] : undefined;
+  }
+  const text = withoutHostTrailer(resultText).trim();
+  if (INTERRUPTED.test(text)) return [{ status: 'interrupted', report: '', error: leadSentences(text.replace(/^\[|\]$/g, ''), 160) }];
+  if (isError) return [{ status: 'failed', report: '', error: leadSentences(text, 200) || 'failed' }];
+  if (!text) return undefined;
+  return [{ status: 'ok', report: text }];
+}
+
+/** Headings under which a report gives its conclusion: read first. */
+const CONCLUSION = /^(?:summary|conclusions?|findings|key findings|answer|results?|root cause|recommendations?|tl;?dr|verdict|what i found)\b/i;
+/** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */
+const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|understand|see)|let me|i'll|i will|here(?:'s| is| are)|based on|i have (?:now )?(?:gathered|analy[sz]ed|explored))\b/i;
+
+/**
+ * What a report found, in whole sentences (at most `max` characters): a conclusion section
+ * ("## Summary", "Root cause:") first when the report has one, then the rest in order; code
+ * blocks, file trees and tables left out (a block is kept whole or not at all), so are opening
+ * pleasantries; a heading becomes the start of its sentence. A one-word answer ("No") is the
+ * answer.
+ */
+export function reportFindings(text: string, max: number): string {
+  const t = withoutHostTrailer(text).trim();
+  if (t.length <= 40 && !t.includes('\n')) return t;
+  const lead: string[] = [];
+  const rest: string[] = [];
+  let fence = false;
+  let inConclusion = false;
+  for (const raw of t.split('\n')) {
+    if (/^\s*```/.test(raw)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || !raw.trim() || /^\s*[-*_]{3,}\s*$/.test(raw)) continue;
+    const heading = /^\s*#+\s*(.+?)\s*$/.exec(raw) ?? /^\s*\*\*([^*]+?):?\*\*:?\s*$/.exec(raw);
+    if (heading) inConclusion = CONCLUSION.test(heading[1]!.replace(/^\d+[.)]\s*/, ''));
+    const line = raw.replace(/^\s*#+\s*(.+?)\s*$/, '$1:').replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim();
+    (inConclusion ? lead : rest).push(line);
+  }
+  const ss = splitSentences([...lead, ...rest].join('\n')).filter((s) => !FILLER.test(s) && !/:$/.test(s) && s.length >= 12);
+  return leadSentences(ss.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)).join('\n'), max);
+}
