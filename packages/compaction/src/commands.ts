@@ -5,6 +5,7 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import type { Add } from './sections.js';
+import { WRAPPER_LINE } from './results.js';
 import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
@@ -84,7 +85,7 @@ export function outcomeOf(c: CallFact): string {
   const text = c.resultText ?? '';
   if (c.reported) return `reported errors: ${wholeLine(c.errorLine ?? 'error')}`;
   if (c.failed) return `failed${c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ''}: ${wholeLine(c.errorLine ?? 'error')}${failingTests(text)}`;
-  const lines = text.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter(Boolean);
+  const lines = text.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => l && !WRAPPER_LINE.test(l));
   const reported = reportedError(lines);
   if (reported) return `reported errors: ${wholeLine(reported)}`;
   // the summary lines (a test runner prints one per suite: unit tests, then doctests), newest last

@@ -195,7 +195,7 @@ function gitStatusGist(lines: readonly string[], lim = 5): string {
   return [branch ? `on branch ${branch}` : '', clean ? 'working tree clean' : '', ...parts].filter(Boolean).join('; ');
 }
 
-/** A finding and what it establishes: 3 a sub-agent's or research result, 2 a fact (what a file defines or sets, the state git showed, a single hit or no match), 1 a pointer (where many hits are, a listing, a first line), 0 a note on the environment. */
+/** A finding and what it establishes: 3 a sub-agent's or research result, the work tree's state, what a file the user named or a rules file holds; 2 a fact (what a file defines or sets, what `git log` showed, a single hit or no match), 1 a pointer (where many hits are, a listing, a first line), 0 a note on the environment. */
 interface Finding {
   text: string;
   weight: number;
@@ -266,7 +266,8 @@ function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
     const shown = commandKey(displayCommand(cmd));
     const first = progs[0]?.trim() ?? '';
     const printers = printingPipelines(cmd);
-    if (/^git status\b/.test(first) && printers === 1) return { text: `\`${shown}\`: ${gitStatusGist(lines, lim) || 'no changes'}.`, weight: 2 };
+    // the state of the work tree is state, not a look-up
+    if (/^git status\b/.test(first) && printers === 1) return { text: `\`${shown}\`: ${gitStatusGist(lines, lim) || 'no changes'}.`, weight: 3 };
     if (/^git (?:log|show)\b/.test(first) && printers === 1) return lines.length ? { text: `\`${shown}\`: ${listed(lines.slice(0, 3).map((l) => `"${brief(l, 80)}"`), Math.min(3, lim))}.`, weight: 2 } : undefined;
     const search = searchProgram(cmd);
     if (search && printers === 1) {

@@ -73,30 +73,35 @@ interface Resolved {
  * folder recorded and no absolute paths that share a project).
  */
 export function resolvePaths(f: SpanFacts, cwd?: string): Resolved {
-  let base = hostFolder(f, cwd);
-  let shellDir: string | undefined;
+  // the folder in effect at a seq: the newer of the one the host recorded and a lone `cd` the agent ran
+  let shell: { seq: number; dir: string } | undefined;
+  const recorded = (seq: number) => [...f.workingFolders].reverse().find((w) => w.seq <= seq) ?? (cwd ? { seq: -1, dir: cwd } : undefined);
+  const folderAt = (seq: number) => {
+    const r = recorded(seq);
+    return shell && (!r || shell.seq >= r.seq) ? shell.dir : r?.dir;
+  };
   const cds: string[] = [];
   const dirs = new Map<CallFact, string | undefined>();
   for (const c of f.calls) {
     const input = inputOf(c);
     const wd = WORKDIR_FIELDS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v.startsWith('/'));
-    let dir = wd ?? base;
+    const dir = wd ?? folderAt(c.seq) ?? hostFolder(f, cwd);
     if (c.info.kind === 'shell' && c.info.command) {
       const lone = loneCd(c.info.command);
       if (lone && !c.failed) {
-        shellDir = resolveIn(lone, wd ?? shellDir ?? base);
-        cds.push(shellDir);
-        dirs.set(c, shellDir);
+        shell = { seq: c.seq, dir: resolveIn(lone, dir) };
+        cds.push(shell.dir);
+        dirs.set(c, shell.dir);
         continue;
       }
-      dir = wd ?? shellDir ?? base;
       const lead = leadingCd(c.info.command);
       if (lead) cds.push(resolveIn(lead, dir));
     }
     dirs.set(c, dir);
   }
-  // the agent moved into a folder of its own accord: that is where the work is
-  if (shellDir) base = shellDir;
+  // where the span ends: the folder the host recorded last, or the one the agent moved into after it
+  const end = Math.max(...f.calls.map((c) => c.seq), ...f.workingFolders.map((w) => w.seq), 0);
+  let base = folderAt(end) ?? hostFolder(f, cwd);
   // paths as absolute as the folders known make them
   const all: string[] = [];
   for (const c of f.calls) {
@@ -115,7 +120,8 @@ export function resolvePaths(f: SpanFacts, cwd?: string): Resolved {
   }
   const absolute = all.filter((p) => p.startsWith('/') && !SCRATCH_PATH.test(p));
   let root = base;
-  if (!root || NOT_A_PROJECT.test(root)) root = projectOf(absolute, root, new Set(cds));
+  const relativeHeads = new Set(all.filter((p) => !p.startsWith('/') && !/^[~$.]/.test(p)).map((p) => p.split('/')[0]!));
+  if (!root || NOT_A_PROJECT.test(root)) root = projectOf(absolute, root, new Set(cds), relativeHeads);
   else {
     // the agent cd-ed into the same folder below the working folder again and again
     const inner = mostly(cds.filter((d) => d !== root && under(d, root!)));
@@ -142,10 +148,11 @@ const PROJECT_MARKER = /^(?:package\.json|Cargo\.toml|pyproject\.toml|setup\.py|
  * The project `paths` lie in, from `within` (or the file system root) down: a folder that is
  * not a project is passed through toward where the paths are; the descent stops at a folder the
  * agent `cd`-ed into, one holding a project file (a manifest, a README, AGENTS.md) or a file the
- * span touched, or where the paths branch (no sub-folder holds {@link PROJECT_SHARE} of them).
+ * span touched, one the span's relative paths are said from (`src/a.ts` beside `/repo/src/b.ts`),
+ * or where the paths branch (no sub-folder holds {@link PROJECT_SHARE} of them).
  * Undefined when the descent ends in a folder that is not a project.
  */
-function projectOf(paths: readonly string[], within: string | undefined, cdTargets: ReadonlySet<string>): string | undefined {
+function projectOf(paths: readonly string[], within: string | undefined, cdTargets: ReadonlySet<string>, relativeHeads: ReadonlySet<string>): string | undefined {
   let dir = within ?? '/';
   for (;;) {
     const inside = paths.filter((p) => under(p, dir) && p !== dir);
@@ -158,6 +165,8 @@ function projectOf(paths: readonly string[], within: string | undefined, cdTarge
     for (const r of rest) if (r.includes('/')) child.set(r.split('/')[0]!, (child.get(r.split('/')[0]!) ?? 0) + 1);
     const [top, k] = [...child].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
     if (!top || k < PROJECT_SHARE * inside.length) return project ? dir : undefined;
+    // relative paths of the span start with that folder (`src/a.ts` beside `/repo/src/b.ts`): they are said from here
+    if (project && relativeHeads.has(top)) return dir;
     dir = dir === '/' ? `/${top}` : `${dir}/${top}`;
   }
 }

@@ -8,7 +8,7 @@
 import { PRUNE_MARKER } from './prune.js';
 
 /** Lines a host wraps around a tool's output, not the output: Codex unified exec and shell headers, pi's exit line, Node's inspector notices. */
-export const WRAPPER_LINE = /^(?:Chunk ID: \w+|Wall time: [\d.]+ ?s(?:econds)?|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|Exit code: \d+|Output:|Command exited with code \d+|\(no output\)|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|Debugger listening on \S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)$/;
+export const WRAPPER_LINE = /^(?:Chunk ID: \w+|Wall time: [\d.]+ ?s(?:econds)?|Process exited with code \d+|Process running with session ID \d+|Original token count: \d+|(?:Error: )?[Ee]xit code:? \d+|Output:|Command exited with code \d+|\(no output\)|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|Debugger listening on \S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector)$/;
 
 /**
  * Text a host appends after what the tool (or the sub-agent) said: Claude Code's Task/Agent tool
