@@ -157,30 +157,34 @@ export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kep
 
 /**
  * `body` with the missing anchors put back: a modified file into the Files section as
- * "`path` (modified)" (said relative to the root the section names), so no second list repeats
- * Files; the others under `## Preserved details`. A body without a Files section gets the files
- * under Preserved details.
+ * "`path` (modified)" (said relative to the root the section names; a Files section is added
+ * before In progress / Next step when the body has none), so no second list repeats Files; the
+ * others under `## Preserved details`.
  */
 function withPreserved(body: string, anchors: readonly Anchor[]): string {
   const lines = [`## ${PRESERVED_HEADING}`];
   const ids: string[] = [];
   const files = anchors.filter((a) => a.kind === 'file');
-  const filesAt = /^## Files\n/m.exec(body);
   let out = body.trim();
-  if (files.length && filesAt) {
-    const root = /Paths are relative to `([^`]+)`/.exec(body)?.[1];
+  if (files.length) {
+    const root = /Paths are relative to `([^`]+)`/.exec(out)?.[1];
     const rel = (p: string) => (root && p.startsWith(root + '/') ? p.slice(root.length + 1) : p);
-    const end = out.indexOf('\n## ', filesAt.index + 1);
-    const at = end < 0 ? out.length : end;
-    out = `${out.slice(0, at).replace(/\s+$/, '')}\n${files.map((a) => `- \`${rel(a.text)}\` (modified)`).join('\n')}${end < 0 ? '' : '\n'}${out.slice(at)}`;
+    const items = files.map((a) => `- \`${rel(a.text)}\` (modified)`).join('\n');
+    const filesAt = /^## Files\n/m.exec(out);
+    if (filesAt) {
+      const end = out.indexOf('\n## ', filesAt.index + 1);
+      const at = end < 0 ? out.length : end;
+      out = `${out.slice(0, at).replace(/\s+$/, '')}\n${items}${end < 0 ? '' : '\n'}${out.slice(at)}`;
+    } else {
+      const next = /^## (?:In progress|Next step)\n/m.exec(out);
+      out = next ? `${out.slice(0, next.index)}## Files\n${items}\n\n${out.slice(next.index)}` : `${out}\n\n## Files\n${items}`;
+    }
   }
   for (const a of anchors) {
     if (a.kind === 'identifier') ids.push('`' + a.text + '`');
     else if (a.kind === 'last-request') lines.push(`- Last user request: "${a.text}"`);
     else if (a.kind === 'instruction') lines.push(`- User said: "${a.text}"`);
-    else if (a.kind === 'file') {
-      if (!filesAt) lines.push(`- Modified file: \`${a.text}\``);
-    } else lines.push(`- Error seen: ${a.text}`);
+    else if (a.kind !== 'file') lines.push(`- Error seen: ${a.text}`);
   }
   if (ids.length) lines.push(`- Identifiers still in use: ${ids.slice(0, MAX_REINSERTED_IDENTIFIERS).join(', ')}`);
   return lines.length > 1 ? `${out}\n\n${lines.join('\n')}` : out;
@@ -192,7 +196,8 @@ export const MAX_REINSERTED_IDENTIFIERS = 12;
 const PRIORITY: AnchorKind[] = ['last-request', 'instruction', 'file', 'error', 'identifier'];
 
 /**
- * Append the missing anchors under `## Preserved details`, dropping the least
+ * Put the missing anchors back (modified files into Files, the rest under `## Preserved
+ * details`), dropping the least
  * important ones (identifiers, then errors, files, instructions) until the body
  * fits `maxTokens`. Returns the new body and what was reinserted or lost.
  */

@@ -12,7 +12,7 @@
 import type { CallFact, SpanFacts } from './analyze.js';
 import { commandKey, displayCommand, programs, runsMatteringProgram } from './commands.js';
 import { MASK_MARKER, PRUNE_MARKER } from './prune.js';
-import { WRAPPER_LINE } from './results.js';
+import { resultValue, SHELL_MESSAGE, WRAPPER_LINE } from './results.js';
 import type { Add } from './sections.js';
 import { shortenWhole } from './sentences.js';
 import { reportFindings, type SubAgentOutcome } from './subagents.js';
@@ -116,11 +116,20 @@ export function fileGist(path: string, lines: readonly string[], lim = 8): strin
     const settings = lines.map((l) => SETTING.exec(l)).filter((m): m is RegExpExecArray => !!m).map((m) => `${m[1]} = ${m[2]}`);
     if (settings.length) return `sets ${listed(settings, Math.min(5, lim))}`;
   }
+  if (ext === 'sql') {
+    const tables = lines.map((l) => /^\s*create\s+(?:(?:virtual|temp(?:orary)?)\s+)?(table|view|index|trigger)\s+(?:if\s+not\s+exists\s+)?[`"[]?([\w.]+)/i.exec(l)).filter((m): m is RegExpExecArray => !!m).map((m) => `${m[1]!.toLowerCase()} \`${m[2]}\``);
+    if (tables.length) return `creates ${listed(tables, Math.min(6, lim))}`;
+  }
   // a const/let/var counts at the top level only (a local variable is not what a file defines)
   const decls = lines.map((l) => (/^\s+(?:const|let|var)\s/.test(l) ? undefined : DECL.exec(l)?.[1])).filter((n): n is string => !!n && !/^(?:if|for|while|return|new)$/.test(n));
   if (decls.length) return `defines ${listed(decls.map((d) => `\`${d}\``), Math.min(8, lim))}`;
   const first = lines.find((l) => l.trim().length >= 3);
   return first ? `starts "${brief(first, 90)}"` : 'is empty';
+}
+
+/** The search program of a call's shell command, if it is one. */
+function searchProgramOf(c: CallFact): string | undefined {
+  return c.info.kind === 'shell' && c.info.command ? searchProgram(c.info.command) : undefined;
 }
 
 /** A shell command line's search program (`rg`, `grep`, `git grep`, `find`, `fd`, `ls`), if its first stage is one. */
@@ -148,7 +157,7 @@ function hitOf(l: string): { file?: string; line?: number } {
 function searchGist(lines: readonly string[], listing: boolean, more?: number, lim = 6, context = false): string {
   const all = lines.map((l) => l.trim()).filter((l) => l && !/^(?:No files found|No matches found|Found 0 \w+)$/i.test(l) && !/^Found \d+ (?:files?|matches?|lines?)\b/i.test(l) && l !== '--');
   // the search program's own complaints (a missing file, a bad pattern) are not hits
-  const complaints = all.filter((l) => /^(?:grep|egrep|rg|ag|ack|find|fd|ls|git): /.test(l));
+  const complaints = all.filter((l) => /^(?:grep|egrep|rg|ag|ack|find|fd|ls|git): /.test(l) || SHELL_MESSAGE.test(l));
   let hits = all.filter((l) => !complaints.includes(l));
   // `ls -l`: the names, not the modes, sizes and dates
   if (listing && hits.some((l) => /^[-dlcbps][rwxsStT@+.-]{9}/.test(l))) hits = hits.filter((l) => !/^total \d+$/.test(l)).map((l) => (/^[-dlcbps][rwxsStT@+.-]{9}/.test(l) ? l.split(/\s+/).slice(8).join(' ') : l)).filter((n) => n && n !== '.' && n !== '..');
@@ -290,6 +299,12 @@ function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
     if (!lines.length) return undefined;
     // several files or programs printed into one output: what it shows cannot be said of one of them
     const of = reads.length ? ` (${reads.length === 1 ? `\`${reads[0]}\` and the output of ${printers - 1} more command${printers > 2 ? 's' : ''}` : listed(reads.map((r) => `\`${r}\``), 4)})` : '';
+    // a rules file among them: its rules are said as the output's, not as one file's
+    const rulesFile = reads.find((r) => RULES_FILE.test(r));
+    if (rulesFile && lines.length > 1) {
+      const rules = fileGist(rulesFile, lines, lim);
+      if (/^says: /.test(rules)) return { text: `\`${shown}\` -> ${lines.length} lines${of}; the rules it printed ${rules.replace(/^says: /, 'say: ').replace(/; sections .*$/, '')}.`, weight: 3 };
+    }
     return { text: `\`${shown}\` -> ${lines.length === 1 ? `"${brief(lines[0]!, 140)}"` : `${lines.length} lines${of}, first "${brief(lines[0]!, 100)}"`}.`, weight: 1 };
   }
   if (kind === 'other' && lines.length && lines.join(' ').length > 2) {
@@ -315,9 +330,9 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
 export const REPORT_CHARS = 420;
 
 /** A sub-agent's outcome as a finding: its status, then what it reported (or its error). */
-function subAgentFinding(name: string, subject: string | undefined, o: SubAgentOutcome): string {
+function subAgentFinding(name: string, subject: string | undefined, o: SubAgentOutcome, task: string): string {
   const who = `Sub-agent${subject ? ` "${shortenWhole(subject, 80)}"` : ''}`;
-  const report = o.report ? reportFindings(o.report, REPORT_CHARS) : '';
+  const report = o.report ? reportFindings(o.report, REPORT_CHARS, task) : '';
   const error = o.error ? shortenWhole(o.error, 160).replace(/[.!]?$/, '') : '';
   switch (o.status) {
     case 'ok':
@@ -346,7 +361,7 @@ function reports(f: SpanFacts, add: Add): void {
   const subjects = new Map<string, string>();
   for (const c of f.calls) {
     if (c.info.kind === 'web' && c.resultText && !c.failed && c.result && !c.repaired) {
-      const found = reportFindings(c.resultText, REPORT_CHARS);
+      const found = reportFindings(c.resultText, REPORT_CHARS, c.info.subject ?? '');
       if (found) add('Findings', `Research${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${found}`, `research:${c.info.subject ?? c.seq}`, 3);
       continue;
     }
@@ -358,7 +373,9 @@ function reports(f: SpanFacts, add: Add): void {
     (c.subAgents ?? []).forEach((o, i) => {
       // a Hermes batch entry is one of the call's tasks; a Codex wait names the agent it waited for
       const subject = (tasks && typeof tasks[i]?.goal === 'string' ? (tasks[i]!.goal as string) : undefined) ?? (o.task ? subjects.get(o.task) ?? (tasks ? undefined : c.info.subject) : c.info.subject) ?? o.task;
-      add('Findings', subAgentFinding(c.call.name, subject, o), `subagent:${subject ?? `${c.seq}:${i}`}`, 3);
+      // what it was asked, in full: the report's lines that answer it come first
+      const task = [subject, ...['prompt', 'context', 'message', 'goal'].map((k) => (tasks ? tasks[i]?.[k] : input[k]))].filter((v): v is string => typeof v === 'string').join('\n');
+      add('Findings', subAgentFinding(c.call.name, subject, o, task), `subagent:${subject ?? `${c.seq}:${i}`}`, 3);
     });
   }
 }
@@ -406,13 +423,17 @@ export function findings(f: SpanFacts, add: Add): void {
     }
     const subject = c.info.kind === 'read' ? c.info.paths[0] : c.info.reads?.length === 1 ? c.info.reads[0] : undefined;
     // a long finding names fewer items before it is left out; the rules of a rules file get the room of a report
-    const max = subject && RULES_FILE.test(subject) ? REPORT_CHARS : FINDING_CHARS;
+    const max = (subject && RULES_FILE.test(subject)) || c.info.reads?.some((r) => RULES_FILE.test(r)) ? REPORT_CHARS : FINDING_CHARS;
     let found: Finding | undefined;
     for (const lim of [6, 3, 1]) {
       found = findingOfCall(c, lim);
       if (!found || found.text.length <= max) break;
     }
     if (!found || found.text.length > max) return;
+    // a dump (`strings` of a binary, an environment, a long path list) establishes little: said as a pointer at most
+    const dump = c.resultText !== undefined && resultValue(c.info.kind, c.info.command, subject, c.resultText) === 'dump';
+    if (dump && c.info.kind !== 'search' && !searchProgramOf(c)) return;
+    if (dump) found = { ...found, weight: 0 };
     if (subject) readBefore.add(subject);
     if (subject && replacedLater(f.calls, i, subject)) return;
     // what a file the user named holds weighs more than what the agent looked up on its way

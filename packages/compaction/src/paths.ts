@@ -82,20 +82,34 @@ export function resolvePaths(f: SpanFacts, cwd?: string): Resolved {
   };
   const cds: string[] = [];
   const dirs = new Map<CallFact, string | undefined>();
+  // the folder the agent's shell last worked in (a call's workdir, a cd), when it is below the recorded one
+  let agentDir: string | undefined;
   for (const c of f.calls) {
     const input = inputOf(c);
     const wd = WORKDIR_FIELDS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v.startsWith('/'));
-    const dir = wd ?? folderAt(c.seq) ?? hostFolder(f, cwd);
+    const here = folderAt(c.seq) ?? hostFolder(f, cwd);
+    // a relative path in a folder that is not a project (`src/a.ts` in a home folder) is said from where the agent works
+    const fileDir = here && NOT_A_PROJECT.test(here) && agentDir && under(agentDir, here) ? agentDir : here;
+    const dir = wd ?? (c.info.kind === 'shell' ? here : fileDir);
+    if (wd && here && wd !== here) {
+      cds.push(wd);
+      agentDir = wd;
+    }
     if (c.info.kind === 'shell' && c.info.command) {
       const lone = loneCd(c.info.command);
       if (lone && !c.failed) {
         shell = { seq: c.seq, dir: resolveIn(lone, dir) };
         cds.push(shell.dir);
+        agentDir = shell.dir;
         dirs.set(c, shell.dir);
         continue;
       }
       const lead = leadingCd(c.info.command);
-      if (lead) cds.push(resolveIn(lead, dir));
+      if (lead) {
+        const to = resolveIn(lead, dir);
+        cds.push(to);
+        if (to.startsWith('/')) agentDir = to;
+      }
     }
     dirs.set(c, dir);
   }

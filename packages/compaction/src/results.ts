@@ -52,8 +52,10 @@ function contentLines(text: string): string[] {
 
 /** How many leading and trailing content lines of each result are looked at for environment lines. */
 const EDGE_LINES = 3;
-/** Results an environment line must appear in (at the start or end of each), from at least two different programs. */
+/** Results an environment line must appear in (at the start or end of each), from at least two different programs; two for a line shaped like a shell's own message. */
 const MIN_REPEATS = 3;
+/** A shell's own message (`bash: …`, `zsh:1: …`, `/Users/tom/.zshrc:14: …`, `-bash: …`): what a start-up file prints. */
+export const SHELL_MESSAGE = /^(?:-?(?:ba|z|k|da|fi)?sh(?::\d+)?|\/\S*\/\.(?:\w*rc|\w*profile|\w*env|zlogin)(?::\d+)?|\S+\/\.local\/bin\/env):\s/;
 
 /**
  * Lines the environment prints into every result rather than the command: a shell's start-up
@@ -78,7 +80,7 @@ export function environmentLines(results: ReadonlyArray<{ text: string; program:
   }
   const out = new Set<string>();
   for (const [l, s] of seen) {
-    if (s.n < MIN_REPEATS || s.programs.size < 2) continue;
+    if (s.n < (SHELL_MESSAGE.test(l) ? 2 : MIN_REPEATS) || s.programs.size < 2) continue;
     // a run's summary repeats because the run was repeated; it is the outcome, not the environment
     if (/\b\d+ (?:passed|failed|tests?|errors?|warnings?)\b|test result:|^(?:TOTAL|ok|PASS|FAIL)\b/i.test(l)) continue;
     out.add(l);
@@ -113,7 +115,8 @@ const DUMP_FILE = /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Carg
 export function resultValue(kind: string, command: string | undefined, path: string | undefined, text: string): ResultValue {
   if (kind === 'task' || kind === 'web') return 'findings';
   const first = command?.replace(/^\s*(?:cd\s+\S+\s*&&\s*)?(?:sudo\s+)?/, '') ?? '';
-  if (command && DUMP_COMMAND.test(first) && !/\|\s*(?:grep|rg|head|wc)\b/.test(first)) return 'dump';
+  // `strings x | head` is still a dump; `find … | grep` or `| wc` makes it a query
+  if (command && DUMP_COMMAND.test(first) && !/\|\s*(?:grep|egrep|rg|wc|sort\s+\|\s*uniq)\b/.test(first)) return 'dump';
   if (path && DUMP_FILE.test(path)) return 'dump';
   const lines = contentLines(text);
   if (lines.length < 20) return 'normal';

@@ -118,32 +118,104 @@ export function subAgentOutcomes(resultText: string, isError: boolean): SubAgent
 const CONCLUSION = /^(?:summary|conclusions?|findings|key findings|answer|results?|root cause|recommendations?|tl;?dr|verdict|what i found)\b/i;
 /** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */
 const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|understand|see)|let me|i'll|i will|here(?:'s| is| are)|based on|i have (?:now )?(?:gathered|analy[sz]ed|explored))\b/i;
+/** Words that carry no subject (for matching a report's lines to the task it was given). */
+const STOP = new Set('the a an and or of to in on for with from by at is are be was were it its this that these those what which how any all every each into over your you me my our their there here then than them they not no do does did can could should would will just also only about as if so but use using used report list find show tell'.split(' '));
 
-/**
- * What a report found, in whole sentences (at most `max` characters): a conclusion section
- * ("## Summary", "Root cause:") first when the report has one, then the rest in order; code
- * blocks, file trees and tables left out (a block is kept whole or not at all), so are opening
- * pleasantries; a heading becomes the start of its sentence. A one-word answer ("No") is the
- * answer.
- */
-export function reportFindings(text: string, max: number): string {
-  const t = withoutHostTrailer(text).trim();
-  if (t.length <= 40 && !t.includes('\n')) return t;
-  const lead: string[] = [];
-  const rest: string[] = [];
+/** The subject words of a text: lowercase words of three letters or more, stop words left out. */
+function words(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOP.has(w)));
+}
+
+/** One unit of a report: a sentence with the section it is in and where it came from. */
+interface Unit {
+  text: string;
+  order: number;
+  section: string;
+  /** Items of its list (a long run of parallel items is an inventory). */
+  siblings: number;
+  conclusion: boolean;
+}
+
+/** A report's prose units: code blocks, trees and tables left out; headings become the sections of what follows; a list item's short title joined to its text ("Timing source: Use …"). */
+function units(text: string): Unit[] {
+  const out: Unit[] = [];
   let fence = false;
-  let inConclusion = false;
-  for (const raw of t.split('\n')) {
+  let section = '';
+  let conclusion = false;
+  let list: Unit[] = [];
+  const endList = () => {
+    for (const u of list) u.siblings = list.length;
+    list = [];
+  };
+  for (const raw of text.split('\n')) {
     if (/^\s*```/.test(raw)) {
       fence = !fence;
       continue;
     }
-    if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || !raw.trim() || /^\s*[-*_]{3,}\s*$/.test(raw)) continue;
-    const heading = /^\s*#+\s*(.+?)\s*$/.exec(raw) ?? /^\s*\*\*([^*]+?):?\*\*:?\s*$/.exec(raw);
-    if (heading) inConclusion = CONCLUSION.test(heading[1]!.replace(/^\d+[.)]\s*/, ''));
-    const line = raw.replace(/^\s*#+\s*(.+?)\s*$/, '$1:').replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim();
-    (inConclusion ? lead : rest).push(line);
+    if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || /^\s*[-*_]{3,}\s*$/.test(raw)) continue;
+    if (!raw.trim()) continue;
+    const heading = /^\s*#+\s*(.+?)\s*$/.exec(raw) ?? /^\s*\*\*([^*]+?):?\*\*:?\s*$/.exec(raw) ?? (/^[^-*\d\s][^.!?]{2,80}:$/.test(raw.trim()) ? [raw, raw.trim().slice(0, -1)] : null);
+    if (heading) {
+      endList();
+      section = heading[1]!.replace(/^\d+[.)]\s*/, '').replace(/\*\*/g, '');
+      conclusion = CONCLUSION.test(section);
+      continue;
+    }
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw);
+    if (!item) endList();
+    let line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim();
+    // "Timing source. Use time.monotonic() …": the item's title, then what it says
+    line = line.replace(/^([^.!?:]{3,40})[.:]\s+(?=\S)/, (m, title: string) => (title.split(/\s+/).length <= 4 ? `${title}: ` : m));
+    const ss = splitSentences(line).filter((x) => !FILLER.test(x) && !/:$/.test(x) && x.length >= 12);
+    ss.forEach((x, i) => {
+      const u: Unit = { text: /[.!?]$/.test(x) ? x : `${x}.`, order: out.length, section, siblings: 1, conclusion };
+      out.push(u);
+      if (item && i === 0) list.push(u);
+    });
   }
-  const ss = splitSentences([...lead, ...rest].join('\n')).filter((s) => !FILLER.test(s) && !/:$/.test(s) && s.length >= 12);
-  return leadSentences(ss.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)).join('\n'), max);
+  endList();
+  return out;
+}
+
+/**
+ * What a report found, in whole sentences (at most `max` characters), in the report's order:
+ * when it is longer, the sentences that answer the task it was given (`task`: the words they
+ * share with it and their section's heading), a conclusion section ("## Summary", "Findings:")
+ * and specific ones (a `file:line`, a "no"/"only"/"not") first, an inventory (a long list of
+ * parallel items) last. Code blocks, trees and tables are left out, so are opening
+ * pleasantries. A one-word answer ("No") is the answer.
+ */
+export function reportFindings(text: string, max: number, task = ''): string {
+  const t = withoutHostTrailer(text).trim();
+  if (t.length <= 40 && !t.includes('\n')) return t;
+  const all = units(t);
+  const joined = (us: readonly Unit[]) => us.map((u) => u.text).join(' ');
+  if (joined(all).length <= max) return joined(all);
+  const asked = words(task);
+  const score = (u: Unit) => {
+    const w = words(u.text);
+    const shared = [...w].filter((x) => asked.has(x)).length;
+    const inSection = [...words(u.section)].filter((x) => asked.has(x)).length;
+    return (
+      (u.conclusion ? 4 : 0) +
+      Math.min(3, shared) +
+      (inSection ? 1.5 : 0) +
+      (/\b(?:no|not|only|never|none|must|missing|instead)\b/i.test(u.text) ? 1 : 0) +
+      (/[\w./-]+\.\w+:\d+|:\d+\b/.test(u.text) ? 0.5 : 0) -
+      (u.siblings > 6 ? 2 : 0) -
+      u.order * 0.001
+    );
+  };
+  const ranked = [...all].sort((a, b) => score(b) - score(a));
+  const chosen: Unit[] = [];
+  let len = 0;
+  for (const u of ranked) {
+    if (len + u.text.length + 1 > max) {
+      if (!chosen.length) chosen.push(u);
+      continue;
+    }
+    chosen.push(u);
+    len += u.text.length + 1;
+  }
+  return joined(chosen.sort((a, b) => a.order - b.order));
 }

@@ -59,7 +59,7 @@ describe('sub-agent results by their findings and how they ended', () => {
     };
     b.tool('delegate_task', { tasks: [{ goal: 'Read the transit API spec', context: 'docs/openapi.yaml' }, { goal: 'Measure the API latency', context: 'use curl' }] }, JSON.stringify(result));
     const found = section(unfitted(b), 'Findings');
-    expect(found[0]).toBe('- Sub-agent "Read the transit API spec" (delegate_task, ok) found: Arrival times come from GET /v2/stops/{stop_id}/arrivals, refreshed every 30 s. The API allows 60 requests per minute per key and answers 429 above that. I read the OpenAPI spec at docs/openapi.yaml.');
+    expect(found[0]).toBe('- Sub-agent "Read the transit API spec" (delegate_task, ok) found: I read the OpenAPI spec at docs/openapi.yaml. Arrival times come from GET /v2/stops/{stop_id}/arrivals, refreshed every 30 s. The API allows 60 requests per minute per key and answers 429 above that.');
     expect(found[1]).toBe('- Sub-agent "Measure the API latency" (delegate_task) was interrupted before it finished (Parent agent interrupted — child did not finish in time); re-run it if still needed.');
     expect(found.join('\n')).not.toMatch(/task_index|tool_trace|"status"/);
   });
@@ -107,7 +107,8 @@ describe('what a command printed, apart from what surrounds it', () => {
     const found = section(unfitted(b), 'Findings').join('\n');
     expect(found).not.toMatch(/config\.toml`[^\n]*sets[^\n]*o4-mini/);
     expect(found).not.toMatch(/config\.toml`[^\n]*sandbox/);
-    expect(found).toContain('`cat ~/.codex/config.toml; echo ---; cat AGENTS.md` -> 7 lines (`~/.codex/config.toml`, `AGENTS.md`), first "model = "gpt-5-codex"".');
+    // the rules are said as what the command printed, not as one file's
+    expect(found).toContain('- `cat ~/.codex/config.toml; echo ---; cat AGENTS.md` -> 7 lines (`~/.codex/config.toml`, `AGENTS.md`); the rules it printed say: "Never run the e2e suite locally.".');
   });
 
   it('`head` of several files says each file by its own lines', async () => {
@@ -240,6 +241,14 @@ describe('anchors', () => {
     const t = blockText(r.summary[0]!);
     expect(t).not.toContain('Modified file:');
     expect(section(t, 'Files')).toEqual(['- `src/routes/users.ts` (created)', '- `/srv/api/src/routes/orders.ts` (modified)', '- `/srv/api/src/routes/items.ts` (modified)']);
+    // a summary with no Files section gets one, before the next step
+    const none = new BasicCompactionEngine({ threshold: 2000, retainTokens: 60, summaryMaxTokens: 400, meter: new TokenMeter(), summarizer: { name: 'terse', summarize: async () => ({ text: '## Goal\n- Split the router.\n\n## Next step\n- Add the index.' }) } });
+    const b2 = new LogBuilder().user('Split the router into one file per resource.');
+    for (const f of ['users', 'orders']) b2.tool('Write', { file_path: `/srv/api/src/routes/${f}.ts`, content: bigOutput(20, f) }, `File created successfully at: /srv/api/src/routes/${f}.ts`);
+    b2.user('Now add the index that re-exports them.');
+    const t2 = blockText((await none.compactNow(b2.log)).summary[0]!);
+    expect(t2).toMatch(/## Files\n- `\/srv\/api\/src\/routes\/users\.ts` \(modified\)\n- `\/srv\/api\/src\/routes\/orders\.ts` \(modified\)\n\n## Next step/);
+    expect(t2).not.toContain('Modified file:');
   });
 
   it('no identifier out of an escape: "\\\\nURL" in printed JSON is a newline and URL, not nURL', () => {
