@@ -5,7 +5,7 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import type { Add } from './sections.js';
-import { WRAPPER_LINE } from './results.js';
+import { resultValue, WRAPPER_LINE } from './results.js';
 import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
@@ -60,16 +60,24 @@ export function commandKey(shown: string): string {
   return shown.replace(/\s*2>&1/g, '').replace(/\s*\|\s*(?:tail|head|grep|egrep|rg|wc|less|cat|tee|sort|uniq)\b.*$/, '').trim();
 }
 
+/**
+ * Add the Commands section: each command that matters by its last run and how it went. A command
+ * whose last run failed is left to Errors and fixes, which says it with its error and failing
+ * tests; a commit is said under Done; a configuration or environment listing (`npm config ls`,
+ * `pip list`) is a dump, not a run.
+ */
 export function commands(f: SpanFacts, add: Add): void {
+  const last = new Map<string, CallFact>();
   for (const c of f.calls) {
     if (c.info.kind !== 'shell' || !c.info.command) continue;
-    const shown = displayCommand(c.info.command);
-    const progs = programs(c.info.command);
     if (!runsMatteringProgram(c.info.command)) continue;
     if (/\bgit\s+commit\b/.test(c.info.command) && !c.failed) continue; // said under Done
-    const key = commandKey(shown);
-    add('Commands', `\`${key}\` -> ${outcomeOf(c)}`, key);
+    if (resultValue('shell', c.info.command, undefined, '') === 'dump') continue;
+    const key = commandKey(displayCommand(c.info.command));
+    last.delete(key);
+    last.set(key, c);
   }
+  for (const [key, c] of last) if (!c.failed || !c.result || c.repaired) add('Commands', `\`${key}\` -> ${outcomeOf(c)}`, key);
 }
 
 /** An output line whole, or (over 240 characters, minified code or a JSON blob) an excerpt labelled as one. */
@@ -109,8 +117,8 @@ function withoutZeroCounts(l: string): string {
   return l.replace(/[;,]\s*0 [a-z]+(?: out)?(?=[;,]|$)/g, '').replace(/[;,]\s*finished in [\d.]+\s*m?s$/, '').trim();
 }
 
-/** Names of the failing tests a test run printed (pytest `FAILED a::b`, cargo `test a ... FAILED`, go `--- FAIL: T`, jest/vitest `✕`/`×`), as "; failing: a, b". */
-function failingTests(text: string): string {
+/** Names of the failing tests a test run printed (exported for Errors and fixes) (pytest `FAILED a::b`, cargo `test a ... FAILED`, go `--- FAIL: T`, jest/vitest `✕`/`×`), as "; failing: a, b". */
+export function failingTests(text: string): string {
   const names: string[] = [];
   for (const raw of text.split('\n')) {
     const l = raw.trim();

@@ -11,7 +11,7 @@ import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
 import { distillRequest, leadSentences, pastedError, repeats, shortenWhole, splitSentences, stripMarker } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
-import { commandKey, commands, commitMessage, displayCommand, wholeLine } from './commands.js';
+import { commandKey, commands, commitMessage, displayCommand, failingTests, wholeLine } from './commands.js';
 import { findingOf, findings } from './findings.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
@@ -252,7 +252,7 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
     if (!c.info.command && c.info.paths.length && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0])) continue;
     const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
     const err = wholeLine(c.errorLine ?? 'failed');
-    add('Errors and fixes', `${what} failed: ${err} ${fixOf(c, later)}`, `${what}|${err}`);
+    add('Errors and fixes', `${what} failed: ${err}${c.info.command ? failingTests(c.resultText ?? '') : ''} ${fixOf(c, later)}`, `${what}|${err}`);
   }
 }
 

@@ -87,8 +87,17 @@ describe('what a command printed, apart from what surrounds it', () => {
     // said once (a note the budget may drop first), never as a command's output or error
     expect(t.split(shellInit).length - 1).toBeLessThanOrEqual(1);
     expect(section(unfitted(b), 'Findings').join('\n')).toContain(`Every shell result also printed \`${shellInit}\`: the environment, not the commands`);
-    expect(section(t, 'Errors and fixes')[0]).toBe('- `python -m pytest -q` failed: E   AssertionError: assert 0.5 == 0.25 -> fixed by changing `src/fines.py`; it then passed.');
+    expect(section(t, 'Errors and fixes')[0]).toBe('- `python -m pytest -q` failed: E   AssertionError: assert 0.5 == 0.25; failing: tests/test_fines.py::test_daily_rate -> fixed by changing `src/fines.py`; it then passed.');
     expect(section(t, 'Commands')).toContain('- `python -m pytest -q` -> ok: 3 passed in 0.38s');
+  });
+
+  it('a configuration listing is no command run, and a failed last run is said once, under Errors and fixes', async () => {
+    const b = new LogBuilder().user('Why does npm install the wrong registry packages?');
+    b.tool('Bash', { command: 'npm config ls -l 2>/dev/null | head -300' }, [...Array(120)].map((_, i) => `key-${i} = "value ${i}"`).join('\n'));
+    b.tool('Bash', { command: 'npm test' }, 'FAIL test/registry.test.ts > resolves the scoped registry\nTests  1 failed | 4 passed (5)\nexit code 1', true);
+    const t = await summarize(b);
+    expect(section(t, 'Commands')).toEqual([]);
+    expect(section(t, 'Errors and fixes')).toEqual(['- `npm test` failed: FAIL test/registry.test.ts > resolves the scoped registry -> unresolved in this span.']);
   });
 
   it("a program's help page after its error is not the error's cause", async () => {
