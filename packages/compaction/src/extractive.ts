@@ -5,7 +5,7 @@
  */
 import type { SurfaceNode } from '@hive-mind/session';
 import { EARLIER_CONTEXT } from './merge.js';
-import { buildSections, type Section } from './sections.js';
+import { buildSections, type Item, type Section } from './sections.js';
 import { shortenWhole } from './sentences.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
@@ -80,6 +80,11 @@ function victim(s: Section): number {
   return s.keep && s.heading === 'Next step' ? -1 : 0;
 }
 
+/** An item said in fewer characters: the shorter form its section gave it (a report's best sentences), else its leading whole sentences. */
+function shorterOf(it: Item, max: number): string {
+  return it.shorter ?? shortenWhole(it.text, max);
+}
+
 /** Give up items of a section above its {@link CEILING} share of the whole (lightest first), keeping at least one. */
 function capShares(sections: Section[], meter: TokenMeter): boolean {
   let changed = false;
@@ -92,9 +97,9 @@ function capShares(sections: Section[], meter: TokenMeter): boolean {
     while (s.items.length > 1 && own * (1 - share) > share * others) {
       // a long item (a sub-agent's report) first gives up its later sentences, then the lightest goes
       const long = s.items.findIndex((it) => it.text.length > 240 && !it.text.includes('\n'));
-      const short = long >= 0 ? shortenWhole(s.items[long]!.text, 200) : undefined;
+      const short = long >= 0 ? shorterOf(s.items[long]!, 200) : undefined;
       // never a quote cut open (a rules file's finding quotes its rules)
-      if (short && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) s.items[long] = { ...s.items[long]!, text: short };
+      if (short && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) s.items[long] = { text: short, ...(s.items[long]!.key !== undefined ? { key: s.items[long]!.key } : {}), ...(s.items[long]!.weight !== undefined ? { weight: s.items[long]!.weight } : {}) };
       else {
         const v = victim(s);
         if (v < 0) break;
@@ -173,7 +178,7 @@ function fitWithin(sections: Section[], maxTokens: number, meter: TokenMeter): s
     const v = victim(worst);
     const it = worst.items[v]!;
     // a long item first gives up its later sentences, then goes whole
-    const short = it.text.length > 240 && !it.text.includes('\n') ? shortenWhole(it.text, 160) : undefined;
+    const short = it.text.length > 240 && !it.text.includes('\n') ? shorterOf(it, 160) : undefined;
     let t: number;
     if (short && !short.endsWith(' …') && short.length < it.text.length) {
       t = tok(it.text) - tok(short);

@@ -328,11 +328,13 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
 
 /** Longest sub-agent or research finding (characters): its report in whole sentences. */
 export const REPORT_CHARS = 420;
+/** A report's shorter form, for budget fitting (characters). */
+const SHORT_REPORT_CHARS = 160;
 
 /** A sub-agent's outcome as a finding: its status, then what it reported (or its error). */
-function subAgentFinding(name: string, subject: string | undefined, o: SubAgentOutcome, task: string): string {
+function subAgentFinding(name: string, subject: string | undefined, o: SubAgentOutcome, task: string, max = REPORT_CHARS): string {
   const who = `Sub-agent${subject ? ` "${shortenWhole(subject, 80)}"` : ''}`;
-  const report = o.report ? reportFindings(o.report, REPORT_CHARS, task) : '';
+  const report = o.report ? reportFindings(o.report, max, task) : '';
   const error = o.error ? shortenWhole(o.error, 160).replace(/[.!]?$/, '') : '';
   switch (o.status) {
     case 'ok':
@@ -361,8 +363,9 @@ function reports(f: SpanFacts, add: Add): void {
   const subjects = new Map<string, string>();
   for (const c of f.calls) {
     if (c.info.kind === 'web' && c.resultText && !c.failed && c.result && !c.repaired) {
+      const what = `Research${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: `;
       const found = reportFindings(c.resultText, REPORT_CHARS, c.info.subject ?? '');
-      if (found) add('Findings', `Research${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${found}`, `research:${c.info.subject ?? c.seq}`, 3);
+      if (found) add('Findings', what + found, `research:${c.info.subject ?? c.seq}`, 3, what + reportFindings(c.resultText, SHORT_REPORT_CHARS, c.info.subject ?? ''));
       continue;
     }
     if (c.info.kind !== 'task') continue;
@@ -375,7 +378,7 @@ function reports(f: SpanFacts, add: Add): void {
       const subject = (tasks && typeof tasks[i]?.goal === 'string' ? (tasks[i]!.goal as string) : undefined) ?? (o.task ? subjects.get(o.task) ?? (tasks ? undefined : c.info.subject) : c.info.subject) ?? o.task;
       // what it was asked, in full: the report's lines that answer it come first
       const task = [subject, ...['prompt', 'context', 'message', 'goal'].map((k) => (tasks ? tasks[i]?.[k] : input[k]))].filter((v): v is string => typeof v === 'string').join('\n');
-      add('Findings', subAgentFinding(c.call.name, subject, o, task), `subagent:${subject ?? `${c.seq}:${i}`}`, 3);
+      add('Findings', subAgentFinding(c.call.name, subject, o, task), `subagent:${subject ?? `${c.seq}:${i}`}`, 3, subAgentFinding(c.call.name, subject, o, task, SHORT_REPORT_CHARS));
     });
   }
 }

@@ -22,6 +22,8 @@ export interface Item {
   prior?: boolean;
   /** What the item establishes (Findings: 3 a sub-agent's or research result ... 0 an environment note); budget fitting gives up the lightest first. */
   weight?: number;
+  /** A shorter form of the item that budget fitting uses before dropping it (a report's best sentences within fewer characters). */
+  shorter?: string;
 }
 
 /** A checkpoint section: its items in order (oldest first) and how many must survive budget fitting. */
@@ -96,7 +98,7 @@ const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finishe
 /** The assistant's stated next move. */
 const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
 
-export type Add = (h: CheckpointSection | string, text: string, key?: string, weight?: number) => void;
+export type Add = (h: CheckpointSection | string, text: string, key?: string, weight?: number, shorter?: string) => void;
 
 /** Build the checkpoint sections of a span (prior checkpoints in it merged item by item). `cwd`: the session's working folder as the host recorded it before the span (paths.ts). */
 export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string } = {}): Section[] {
@@ -104,7 +106,7 @@ export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string
   const { root } = resolvePaths(f, opts.cwd);
   const sec = new Map<string, Section>();
   for (const h of CHECKPOINT_HEADINGS) sec.set(h, { heading: h, items: [], keep: 0 });
-  const add: Add = (h, text, key, weight) => {
+  const add: Add = (h, text, key, weight, shorter) => {
     const t = text.trim();
     if (!t) return;
     let s = sec.get(h);
@@ -113,7 +115,7 @@ export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string
       const i = s.items.findIndex((x) => x.key === key);
       if (i >= 0) s.items.splice(i, 1);
     } else if ((h === 'Next step' ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
-    s.items.push({ text: t, ...(key !== undefined ? { key } : {}), ...(weight !== undefined ? { weight } : {}) });
+    s.items.push({ text: t, ...(key !== undefined ? { key } : {}), ...(weight !== undefined ? { weight } : {}), ...(shorter && shorter.length < t.length ? { shorter } : {}) });
   };
 
   const users = f.userTexts;

@@ -123,7 +123,8 @@ const STOP = new Set('the a an and or of to in on for with from by at is are be 
 
 /** The subject words of a text: lowercase words of three letters or more, stop words left out. */
 function words(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOP.has(w)));
+  // a plural and its singular are one word ("tests", "test")
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOP.has(w)).map((w) => (w.length > 4 ? w.replace(/(?:es|s)$/, '') : w)));
 }
 
 /** One unit of a report: a sentence with the section it is in and where it came from. */
@@ -154,11 +155,21 @@ function units(text: string): Unit[] {
     }
     if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || /^\s*[-*_]{3,}\s*$/.test(raw)) continue;
     if (!raw.trim()) continue;
-    const heading = /^\s*#+\s*(.+?)\s*$/.exec(raw) ?? /^\s*\*\*([^*]+?):?\*\*:?\s*$/.exec(raw) ?? (/^[^-*\d\s][^.!?]{2,80}:$/.test(raw.trim()) ? [raw, raw.trim().slice(0, -1)] : null);
+    const heading = /^\s*#+\s*(.+?)\s*$/.exec(raw) ?? /^\s*\*\*([^*]+?):?\*\*:?\s*$/.exec(raw);
+    // a line of prose ending with a colon introduces what follows, inside the same section
+    const intro = !heading && /^[^-*\d\s][^.!?]{2,80}:$/.test(raw.trim()) ? raw.trim().slice(0, -1) : undefined;
     if (heading) {
       endList();
       section = heading[1]!.replace(/^\d+[.)]\s*/, '').replace(/\*\*/g, '');
       conclusion = CONCLUSION.test(section);
+      continue;
+    }
+    if (intro) {
+      endList();
+      if (CONCLUSION.test(intro)) conclusion = true;
+      // a sentence of its own ("This is a small library with 5 modules:"), not a label ("Findings (timing):")
+      else if (intro.split(/\s+/).length >= 6 && !FILLER.test(intro)) out.push({ text: `${intro.replace(/\*\*/g, '')}.`, order: out.length, section, siblings: 1, conclusion });
+      section = section ? `${section} ${intro}` : intro;
       continue;
     }
     const item = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw);
@@ -196,8 +207,10 @@ export function reportFindings(text: string, max: number, task = ''): string {
     const w = words(u.text);
     const shared = [...w].filter((x) => asked.has(x)).length;
     const inSection = [...words(u.section)].filter((x) => asked.has(x)).length;
+    const letters = (u.text.match(/\p{L}/gu) ?? []).length;
     return (
-      (u.conclusion ? 4 : 0) +
+      (u.conclusion ? 6 : 0) +
+      (letters < u.text.length / 2 ? -2 : 0) +
       Math.min(3, shared) +
       (inSection ? 1.5 : 0) +
       (/\b(?:no|not|only|never|none|must|missing|instead)\b/i.test(u.text) ? 1 : 0) +
@@ -209,9 +222,13 @@ export function reportFindings(text: string, max: number, task = ''): string {
   const ranked = [...all].sort((a, b) => score(b) - score(a));
   const chosen: Unit[] = [];
   let len = 0;
+  let skipped: number | undefined;
   for (const u of ranked) {
+    // once a better sentence did not fit, only as good ones fill the room left (no stray fragments)
+    if (skipped !== undefined && score(u) < skipped - 1) break;
     if (len + u.text.length + 1 > max) {
       if (!chosen.length) chosen.push(u);
+      skipped ??= score(u);
       continue;
     }
     chosen.push(u);
