@@ -239,6 +239,16 @@ function headSections(lines: readonly string[]): Array<{ path: string; lines: st
   return out.length >= 2 ? out : undefined;
 }
 
+/** What a unified diff shows: the files it touches and the lines added and removed, or that it is empty. */
+function diffGist(lines: readonly string[]): string {
+  const files = lines.map((l) => /^diff --git a\/(\S+) b\//.exec(l)?.[1] ?? /^\+\+\+ b\/(\S+)/.exec(l)?.[1]).filter((x): x is string => !!x);
+  const add = lines.filter((l) => /^\+(?!\+\+ )/.test(l)).length;
+  const del = lines.filter((l) => /^-(?!-- )/.test(l)).length;
+  if (!lines.length) return 'no changes';
+  const u = [...new Set(files)];
+  return `${u.length ? `${u.length === 1 ? `\`${u[0]}\`` : `${u.length} files (${listed(u.map((f) => `\`${f}\``), 3)})`}, ` : ''}+${add} -${del} lines`;
+}
+
 /** The finding of one call, one line, with its weight; undefined when the call established nothing another section does not state. */
 function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
   if (!c.result || c.repaired || c.failed || c.resultText === undefined) return undefined;
@@ -277,6 +287,7 @@ function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
     const printers = printingPipelines(cmd);
     // the state of the work tree is state, not a look-up
     if (/^git status\b/.test(first) && printers === 1) return { text: `\`${shown}\`: ${gitStatusGist(lines, lim) || 'no changes'}.`, weight: 3 };
+    if (/^git diff\b/.test(first) && printers === 1 && !/--(?:stat|name-only|name-status|shortstat)\b/.test(cmd)) return { text: `\`${shown}\`: ${diffGist(lines)}.`, weight: 2 };
     if (/^git (?:log|show)\b/.test(first) && printers === 1) return lines.length ? { text: `\`${shown}\`: ${listed(lines.slice(0, 3).map((l) => `"${brief(l, 80)}"`), Math.min(3, lim))}.`, weight: 2 } : undefined;
     const search = searchProgram(cmd);
     if (search && printers === 1) {

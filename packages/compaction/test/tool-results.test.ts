@@ -165,6 +165,17 @@ describe('searches by what they establish', () => {
   });
 });
 
+describe('what a read or a diff holds', () => {
+  it('a diff by the files it touches and the lines it adds and removes; a SQL file by what it creates', async () => {
+    const b = new LogBuilder().user('Check what changed in the loans route and the schema.');
+    b.tool('Bash', { command: 'git diff src/routes/loans.ts' }, ['diff --git a/src/routes/loans.ts b/src/routes/loans.ts', 'index 3f1c2aa..8d0e1b2 100644', '--- a/src/routes/loans.ts', '+++ b/src/routes/loans.ts', '@@ -10,4 +10,5 @@ router.post(', '-  const due = addDays(now, 14);', '+  const due = addDays(now, 21);', '+  log.info({ due });', '   res.status(201).json(loan);'].join('\n'));
+    b.tool('Read', { file_path: '/srv/lib/src/db/schema.sql' }, '     1→CREATE TABLE tenants (id INTEGER PRIMARY KEY, last_login_at INTEGER);\n     2→CREATE TABLE IF NOT EXISTS requests (book_id INTEGER, borrower_id INTEGER NOT NULL);\n     3→CREATE INDEX requests_borrower ON requests(borrower_id);');
+    const found = section(unfitted(b), 'Findings');
+    expect(found).toContain('- `git diff src/routes/loans.ts`: `src/routes/loans.ts`, +2 -1 lines.');
+    expect(found.join('\n')).toContain('(3 lines) creates table `tenants`, table `requests`, index `requests_borrower`.');
+  });
+});
+
 describe('inline scripts by what they do', () => {
   it('a python heredoc is shown by the file it rewrites, and that file is in Files', async () => {
     const b = new LogBuilder().user('Replace every print call in the CLI with the logger.');
