@@ -173,6 +173,9 @@ export function jsonOutput(text: string): string | undefined {
   }
 }
 
+/** Sub-agent tools that answer in JSON only (Codex's multi-agent tools): a plain text answer from a tool of that name is another tool's. */
+const JSON_ONLY_AGENT_TOOLS = new Set(['wait', 'wait_agent', 'send_input', 'resume_agent', 'spawn_agent']);
+
 /** Kinds whose result a host may append usage text to (a sub-agent's, a research tool's, an unknown tool's answer); a program's own output is left as printed. */
 const ANSWER_KINDS = new Set(['task', 'web', 'other']);
 
@@ -240,7 +243,7 @@ function settle(f: CallFact, rawResult: string, env: ReadonlySet<string>): void 
   const masked = text.startsWith(MASK_MARKER);
   if (masked) f.failed = text.includes('was an error');
   else if (f.info.kind === 'task') {
-    const outcomes = subAgentOutcomes(raw, b.isError === true);
+    const outcomes = subAgentOutcomes(raw, b.isError === true, JSON_ONLY_AGENT_TOOLS.has(f.call.name.toLowerCase()));
     if (outcomes) {
       f.subAgents = outcomes;
       f.interrupted = outcomes.some((o) => o.status === 'interrupted' || o.status === 'timed out');

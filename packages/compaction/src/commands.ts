@@ -5,7 +5,7 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import type { Add } from './sections.js';
-import { resultValue, WRAPPER_LINE } from './results.js';
+import { dumpCommand, WRAPPER_LINE } from './results.js';
 import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
@@ -72,7 +72,7 @@ export function commands(f: SpanFacts, add: Add): void {
     if (c.info.kind !== 'shell' || !c.info.command) continue;
     if (!runsMatteringProgram(c.info.command)) continue;
     if (/\bgit\s+commit\b/.test(c.info.command) && !c.failed) continue; // said under Done
-    if (resultValue('shell', c.info.command, undefined, '') === 'dump') continue;
+    if (dumpCommand(c.info.command)) continue;
     const key = commandKey(displayCommand(c.info.command));
     last.delete(key);
     last.set(key, c);

@@ -61,12 +61,15 @@ export const SHELL_MESSAGE = /^(?:-?(?:ba|z|k|da|fi)?sh(?::\d+)?|\/\S*\/\.(?:\w*
  * Lines the environment prints into every result rather than the command: a shell's start-up
  * error (`bash: /Users/tom/.bashrc: line 12: pyenv: command not found` at the top of each
  * output), a locale warning, a version manager's notice. A line is one when it opens or closes
- * the output of at least {@link MIN_REPEATS} results of at least two different programs, is at
- * least 16 characters, and is not a summary a test or build prints (those repeat because the same
- * run was made again). `results` are the result texts with the program that printed each.
+ * the output of results of at least two different programs, at least {@link MIN_REPEATS} and half
+ * of the results that printed anything (two for a line shaped like a shell's message,
+ * {@link SHELL_MESSAGE}), is at least 16 characters, and is not a summary a test or build prints
+ * (those repeat because the same run was made again). `results` are the result texts with the
+ * program that printed each.
  */
 export function environmentLines(results: ReadonlyArray<{ text: string; program: string }>): Set<string> {
   const seen = new Map<string, { n: number; programs: Set<string> }>();
+  const printed = results.filter((r) => contentLines(r.text).length).length;
   for (const r of results) {
     const lines = contentLines(r.text);
     const edges = new Set([...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)]);
@@ -80,7 +83,9 @@ export function environmentLines(results: ReadonlyArray<{ text: string; program:
   }
   const out = new Set<string>();
   for (const [l, s] of seen) {
-    if (s.n < (SHELL_MESSAGE.test(l) ? 2 : MIN_REPEATS) || s.programs.size < 2) continue;
+    // a shell's own message twice; any other line in most results (the first lines of one file read three ways are not the environment)
+    if (SHELL_MESSAGE.test(l) ? s.n < 2 : s.n < MIN_REPEATS || s.n < printed / 2) continue;
+    if (s.programs.size < 2) continue;
     // a run's summary repeats because the run was repeated; it is the outcome, not the environment
     if (/\b\d+ (?:passed|failed|tests?|errors?|warnings?)\b|test result:|^(?:TOTAL|ok|PASS|FAIL)\b/i.test(l)) continue;
     out.add(l);
@@ -111,15 +116,20 @@ const DUMP_COMMAND = /^(?:strings|xxd|hexdump|od|objdump|nm|readelf|otool|env|pr
 /** Files whose text is a dump when read (lock files, minified bundles, source maps). */
 const DUMP_FILE = /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|uv\.lock|Gemfile\.lock|composer\.lock|go\.sum)$|\.(?:min\.js|min\.css|map|lock)$/;
 
+/** True for a command whose output is a dump whatever it holds (`strings x | head` still is; `find … | grep`, `| xargs`, `| wc` make it a query). */
+export function dumpCommand(command: string): boolean {
+  const first = command.replace(/^\s*(?:cd\s+\S+\s*&&\s*)?(?:sudo\s+)?/, '');
+  return DUMP_COMMAND.test(first) && !/\|\s*(?:grep|egrep|rg|wc|xargs|awk|sort\s+\|\s*uniq)\b/.test(first);
+}
+
 /** The value of a tool result given the call's kind (toolinfo.ts), its command or path, and its text. */
 export function resultValue(kind: string, command: string | undefined, path: string | undefined, text: string): ResultValue {
   if (kind === 'task' || kind === 'web') return 'findings';
-  const first = command?.replace(/^\s*(?:cd\s+\S+\s*&&\s*)?(?:sudo\s+)?/, '') ?? '';
-  // `strings x | head` is still a dump; `find … | grep` or `| wc` makes it a query
-  if (command && DUMP_COMMAND.test(first) && !/\|\s*(?:grep|egrep|rg|wc|sort\s+\|\s*uniq)\b/.test(first)) return 'dump';
-  if (path && DUMP_FILE.test(path)) return 'dump';
   const lines = contentLines(text);
+  // a short output is read whatever printed it (`du -sh node_modules` -> one line)
   if (lines.length < 20) return 'normal';
+  if (command && dumpCommand(command)) return 'dump';
+  if (path && DUMP_FILE.test(path)) return 'dump';
   const share = (re: RegExp) => lines.filter((l) => re.test(l)).length / lines.length;
   // a list of paths (find, rg --files, a glob), one per line
   if (share(/^(?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+ -]+)+\/?$|^[\w@+-]+\.\w{1,8}$/) >= 0.8) return 'dump';

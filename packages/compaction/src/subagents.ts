@@ -75,9 +75,10 @@ function codexStatus(v: unknown): SubAgentOutcome {
  * The outcomes a sub-agent tool result reports (one per sub-agent: a Hermes batch or a Codex
  * `wait` on several agents gives several), or undefined when the result is no sub-agent's answer
  * (a spawn acknowledgement `{"agent_id": …}` carries nothing yet). `isError` is the result's error
- * flag.
+ * flag; `structuredOnly` for a tool whose answer is JSON only (Codex's `wait`, a name other hosts'
+ * tools may share), so its text is nobody's report.
  */
-export function subAgentOutcomes(resultText: string, isError: boolean): SubAgentOutcome[] | undefined {
+export function subAgentOutcomes(resultText: string, isError: boolean, structuredOnly = false): SubAgentOutcome[] | undefined {
   const json = parseJson(resultText);
   if (json && typeof json === 'object' && !Array.isArray(json)) {
     const o = json as Record<string, unknown>;
@@ -107,6 +108,8 @@ export function subAgentOutcomes(resultText: string, isError: boolean): SubAgent
     // anything else (a spawn's `{"agent_id": …}`, a send's `{"submission_id": …}`) reports nothing yet
     return report ? [{ status: 'ok', report }] : undefined;
   }
+  // a tool that answers only in JSON (Codex's wait): a plain text answer is no sub-agent's report
+  if (structuredOnly) return undefined;
   const text = withoutHostTrailer(resultText).trim();
   if (INTERRUPTED.test(text)) return [{ status: 'interrupted', report: '', error: leadSentences(text.replace(/^\[|\]$/g, ''), 160) }];
   if (isError) return [{ status: 'failed', report: '', error: leadSentences(text, 200) || 'failed' }];

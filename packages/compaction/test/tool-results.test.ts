@@ -100,6 +100,26 @@ describe('what a command printed, apart from what surrounds it', () => {
     expect(section(t, 'Errors and fixes')).toEqual(['- `npm test` failed: FAIL test/registry.test.ts > resolves the scoped registry -> unresolved in this span.']);
   });
 
+  it('the first lines of one file read three ways are the file, not the environment; a short output of a dump command is a finding', async () => {
+    const b = new LogBuilder().user('Why does the app ignore FLASK_ENV?');
+    const file = 'from flask import Flask, request\nimport os\napp = Flask(__name__)\napp.config["ENV"] = os.environ.get("APP_ENV")';
+    for (let i = 0; i < 12; i++) b.tool('Bash', { command: `ls src/pkg${i}` }, `mod${i}.py\n__init__.py`);
+    b.tool('Bash', { command: 'cat src/app.py' }, file);
+    b.tool('Bash', { command: 'head -20 src/app.py' }, file);
+    b.tool('Bash', { command: "sed -n '1,40p' src/app.py" }, file);
+    b.tool('Bash', { command: 'du -sh node_modules' }, '1.2G\tnode_modules');
+    const t = unfitted(b);
+    expect(t).not.toContain('Every shell result also printed');
+    expect(section(t, 'Findings')).toContain("- `src/app.py` (4 lines) starts \"from flask import Flask, request\" (`sed -n '1,40p' src/app.py`).");
+    expect(section(t, 'Findings')).toContain('- `du -sh node_modules` -> "1.2G node_modules".');
+  });
+
+  it("a plain-text answer from a tool named like Codex's wait is no sub-agent's report", async () => {
+    const b = new LogBuilder().user('Open the page and wait for it to load.');
+    b.tool('wait', { seconds: 2 }, 'Waited 2 seconds.');
+    expect(unfitted(b)).not.toContain('Sub-agent');
+  });
+
   it("a program's help page after its error is not the error's cause", async () => {
     const b = new LogBuilder().user('Lint the project and fix what it reports.');
     const help = ['error: unexpected argument \'--fix-all\' found', '', "  tip: a similar argument exists: '--fix'", '', 'Usage: ruff check [OPTIONS] [FILES]...', '', 'Options:', '  -e, --exit-zero               Exit with status code "0", even upon detecting lint violations', '      --exit-non-zero-on-fix    Exit with a non-zero status code if any files were modified via fix, even if no lint violations remain', "For more information, try '--help'."].join('\n');
