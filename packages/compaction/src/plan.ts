@@ -161,7 +161,7 @@ function prunedCopy(ctx: PlanContext, node: SurfaceNode, tokens: number, minToke
     if (b.type !== 'tool-result') return b;
     const v = blockValue(b, calls);
     if (ctx.meter.countText(blockText(b)) <= minTokens(v)) return b;
-    const p = pruneToolResult(b, o);
+    const p = pruneToolResult(b, o, v === 'findings');
     if (p !== b) {
       changed = true;
       value = value === 'findings' || v === 'findings' ? 'findings' : value === 'normal' || v === 'normal' ? 'normal' : 'dump';

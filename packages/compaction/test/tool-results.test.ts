@@ -5,7 +5,7 @@
 // every result, a help page after an error, one command printing two files.
 import { describe, expect, it } from 'vitest';
 import { blockText, MemorySessionLog, type NewEvent } from '@hive-mind/session';
-import { BasicCompactionEngine, ExtractiveSummarizer, TokenMeter, extractAnchors, extractSections, planRetention, renderSections, resolveConfig } from '@hive-mind/compaction';
+import { BasicCompactionEngine, ExtractiveSummarizer, TokenMeter, extractAnchors, extractSections, planRetention, pruneReport, renderSections, resolveConfig } from '@hive-mind/compaction';
 import { bigOutput, LogBuilder } from './helpers.js';
 
 const meter = new TokenMeter();
@@ -303,6 +303,18 @@ describe('anchors', () => {
 });
 
 describe('the verbatim tail keeps what was found and prunes dumps first', () => {
+  it('a report that must be pruned loses its code blocks first; its prose (what it found) stays whole', () => {
+    const code = (n: number) => ['```ts', ...[...Array(n)].map((_, i) => `const v${i} = compute(${i}); // step ${i}`), '```'];
+    const report = ['## Findings', '- The cache key omits the tenant id, so tenants share entries (src/cache.ts:41).', ...code(300), '- Eviction runs every 60 s, not on write (src/evict.ts:12).', ...code(300), '## Summary', '- Add the tenant id to the key; evict on write.'].join('\n');
+    const pruned = pruneReport(report, { headLines: 20, tailLines: 20 });
+    expect(pruned).toContain('The cache key omits the tenant id, so tenants share entries (src/cache.ts:41).');
+    expect(pruned).toContain('Eviction runs every 60 s, not on write (src/evict.ts:12).');
+    expect(pruned).toContain('- Add the tenant id to the key; evict on write.');
+    expect(pruned).toContain('[… 302-line code block elided by hive-mind (the report\'s prose kept) …]');
+    expect(pruned).not.toContain('compute(');
+    expect(pruneReport(pruned, { headLines: 20, tailLines: 20 })).toBe(pruned);
+  });
+
   it('a research result stays whole beside a path list, a strings dump and an env dump, which are pruned', () => {
     const b = new LogBuilder().user('Find why the app binary is so large and what to strip.');
     for (let i = 0; i < 12; i++) b.tool('Read', { file_path: `/app/src/mod${i}.rs` }, bigOutput(200, `mod${i}`));
