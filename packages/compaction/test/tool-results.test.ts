@@ -219,7 +219,7 @@ describe('paths from the project root', () => {
     const tool = (name: string, input: unknown, out: string, cwd?: string) => {
       const id = `toolu_${++n}`;
       add({ type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'tool-call', id, name, input }], ...(cwd ? { meta: { cwd } } : {}) });
-      add({ type: 'tool/result', surfaceOp: 'append', content: [{ type: 'tool-result', callId: id, content: [{ type: 'text', text: out }] }] });
+      add({ type: 'tool/result', surfaceOp: 'append', content: [{ type: 'tool-result', callId: id, content: [{ type: 'text', text: out }], isError: false }] });
     };
     add({ type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Build the tenant library loan API in ~/tmp/tenant-library.' }], meta: { cwd: '/Users/tom' } });
     tool('Bash', { command: 'cd tmp/tenant-library' }, '');
@@ -254,7 +254,7 @@ describe('paths from the project root', () => {
       const id = `c${++n}`;
       log.append([
         { type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'tool-call', id, name, input }] },
-        { type: 'tool/result', surfaceOp: 'append', content: [{ type: 'tool-result', callId: id, content: [{ type: 'text', text: out }] }] },
+        { type: 'tool/result', surfaceOp: 'append', content: [{ type: 'tool-result', callId: id, content: [{ type: 'text', text: out }], isError: false }] },
       ]);
     };
     log.append({ type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Add a discount field to the cart and test it.' }] });
