@@ -88,25 +88,32 @@ function shorterOf(it: Item, max: number): string {
 /** Give up items of a section above its {@link CEILING} share of the whole (lightest first), keeping at least one. */
 function capShares(sections: Section[], meter: TokenMeter): boolean {
   let changed = false;
+  const cost = (t: string) => meter.countText(t) + 3;
   for (const [h, share] of Object.entries(CEILING)) {
     const s = sections.find((x) => x.heading === h);
     if (!s) continue;
     const others = meter.countText(renderSections(sections.filter((x) => x !== s)));
-    let own = meter.countText(renderSections([s]));
-    // own <= share * (own + others)  <=>  own * (1 - share) <= share * others
-    while (s.items.length > 1 && own * (1 - share) > share * others) {
-      // a long item (a sub-agent's report) first gives up its later sentences, then the lightest goes
-      const long = s.items.findIndex((it) => it.text.length > 240 && !it.text.includes('\n'));
-      const short = long >= 0 ? shorterOf(s.items[long]!, 200) : undefined;
-      // never a quote cut open (a rules file's finding quotes its rules)
-      if (short && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) s.items[long] = { text: short, ...(s.items[long]!.key !== undefined ? { key: s.items[long]!.key } : {}), ...(s.items[long]!.weight !== undefined ? { weight: s.items[long]!.weight } : {}) };
-      else {
-        const v = victim(s);
-        if (v < 0) break;
-        s.items.splice(v, 1);
+    // own <= share * (own + others)  <=>  own * (1 - share) <= share * others; counted per item, then checked whole
+    for (let own = meter.countText(renderSections([s])); s.items.length > 1 && own * (1 - share) > share * others; own = meter.countText(renderSections([s]))) {
+      let est = own;
+      let progressed = false;
+      while (s.items.length > 1 && est * (1 - share) > share * others) {
+        // a long item (a sub-agent's report) first gives up its later sentences, then the lightest goes
+        const long = s.items.findIndex((it) => it.text.length > 240 && !it.text.includes('\n'));
+        const short = long >= 0 ? shorterOf(s.items[long]!, 200) : undefined;
+        // never a quote cut open (a rules file's finding quotes its rules)
+        if (short && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) {
+          const it = s.items[long]!;
+          est -= cost(it.text) - cost(short);
+          s.items[long] = { text: short, ...(it.key !== undefined ? { key: it.key } : {}), ...(it.weight !== undefined ? { weight: it.weight } : {}) };
+        } else {
+          const v = victim(s);
+          if (v < 0) break;
+          est -= cost(s.items.splice(v, 1)[0]!.text);
+        }
+        changed = progressed = true;
       }
-      changed = true;
-      own = meter.countText(renderSections([s]));
+      if (!progressed) break;
     }
   }
   return changed;

@@ -222,16 +222,17 @@ export function reportFindings(text: string, max: number, task = ''): string {
       u.order * 0.001
     );
   };
-  const ranked = [...all].sort((a, b) => score(b) - score(a));
+  const scored = new Map(all.map((u) => [u, score(u)]));
+  const ranked = [...all].sort((a, b) => scored.get(b)! - scored.get(a)!);
   const chosen: Unit[] = [];
   let len = 0;
   let skipped: number | undefined;
   for (const u of ranked) {
     // once a better sentence did not fit, only as good ones fill the room left (no stray fragments)
-    if (skipped !== undefined && score(u) < skipped - 1) break;
+    if (skipped !== undefined && scored.get(u)! < skipped - 1) break;
     if (len + u.text.length + 1 > max) {
       if (!chosen.length) chosen.push(u);
-      skipped ??= score(u);
+      skipped ??= scored.get(u)!;
       continue;
     }
     chosen.push(u);
