@@ -56,7 +56,9 @@ function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
     const where = c.info.paths[0] ?? (typeof input.path === 'string' ? input.path : undefined);
     const label = `${c.call.name}${what ? ` \`${brief(what, 60)}\`` : ''}${where ? ` in \`${where}\`` : ''}`;
     const listing = !/grep|search/i.test(c.call.name) || /files_with_matches|count/.test(String(input.output_mode ?? ''));
-    const gist = searchGist(lines, listing, more, lim, ['-A', '-B', '-C'].some((k) => input[k] !== undefined));
+    // a JSON search result may state its total beyond the matches it lists
+    const beyond = more ?? (total !== undefined && total > lines.length ? total - lines.length : undefined);
+    const gist = searchGist(lines, listing, beyond, lim, ['-A', '-B', '-C'].some((k) => input[k] !== undefined) || Number(input.context) > 0);
     return { text: `${label} ${gist}.`, weight: searchWeight(gist) };
   }
   const cmd = c.info.command;

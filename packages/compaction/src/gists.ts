@@ -11,8 +11,8 @@ import { stripHeredocs } from './toolinfo.js';
 
 /** A truncation notice stating how long the output really was. */
 const TOTAL_LINES = /^(?:Total output lines: (\d+)|\.\.\. \((\d+) more lines not shown\b.*\)|\[(\d+) more lines in file\b.*\]|Warning: truncated output\b.*)$/;
-/** A line-number prefix: Claude Code's Read (`   12→`), `cat -n` and `nl -ba` (`    12\t`). */
-const LINE_NO = /^\s*(\d+)(?:→|\t)/;
+/** A line-number prefix: Claude Code's Read (`   12→`), `cat -n` and `nl -ba` (`    12\t`), Hermes' read_file gutter (`12|`, hermes-agent tools/file_operations.py). */
+const LINE_NO = /^\s*(\d+)(?:→|\t|\|)/;
 
 /**
  * The text a JSON tool result wraps: a tool that returns an object (Hermes' file and terminal
@@ -24,8 +24,20 @@ function jsonBody(text: string): { body: string; total?: number } | undefined {
   try {
     const o = JSON.parse(text) as Record<string, unknown>;
     const body = [o.content, o.output, o.stdout].find((v): v is string => typeof v === 'string');
-    if (body === undefined) return undefined;
-    return { body, ...(typeof o.total_lines === 'number' ? { total: o.total_lines } : {}) };
+    if (body !== undefined) return { body, ...(typeof o.total_lines === 'number' ? { total: o.total_lines } : {}) };
+    // a search tool's matches as objects (`{matches: [{path, line, content}], total_count}`): one `path:line:text` line each
+    const list = [o.matches, o.results, o.files].find((v): v is unknown[] => Array.isArray(v));
+    if (!list) return undefined;
+    const lines = list.map((m) => {
+      if (typeof m === 'string') return m;
+      const r = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
+      const path = [r.path, r.file, r.filename, r.file_path].find((v): v is string => typeof v === 'string');
+      const line = [r.line, r.line_number, r.lineNumber].find((v) => typeof v === 'number');
+      const content = [r.content, r.text, r.match, r.snippet].find((v): v is string => typeof v === 'string');
+      return [path, line, content?.trim()].filter((v) => v !== undefined && v !== '').join(':');
+    });
+    const total = [o.total_count, o.total, o.count].find((v): v is number => typeof v === 'number');
+    return { body: lines.filter(Boolean).join('\n'), ...(total !== undefined && total > lines.length ? { total } : {}) };
   } catch {
     return undefined;
   }

@@ -186,6 +186,15 @@ describe('searches by what they establish', () => {
 });
 
 describe('what a read or a diff holds', () => {
+  it("Hermes' read_file gutter and search_files matches are read like any other host's", async () => {
+    const b = new LogBuilder().user('Where is the poll interval set?');
+    b.tool('read_file', { path: 'alerts/poll.py' }, JSON.stringify({ content: '1|import os\n2|POLL_SECONDS = int(os.environ.get("POLL_SECONDS", "300"))\n3|def poll(stop_id):\n4|    ...', total_lines: 4 }));
+    b.tool('search_files', { pattern: 'POLL_SECONDS', path: '.' }, JSON.stringify({ matches: [{ path: 'alerts/poll.py', line: 2, content: 'POLL_SECONDS = int(os.environ.get("POLL_SECONDS", "300"))' }, { path: 'deploy/bus-alerts.service', line: 9, content: 'Environment=POLL_SECONDS=300' }, { path: 'README.md', line: 40, content: 'Set POLL_SECONDS to change the interval.' }, { path: 'tests/test_poll.py', line: 5, content: 'monkeypatch.setenv("POLL_SECONDS", "1")' }], total_count: 4 }));
+    const found = section(unfitted(b), 'Findings');
+    expect(found).toContain('- `alerts/poll.py` (4 lines) defines `poll`.');
+    expect(found).toContain('- search_files `POLL_SECONDS` in `.` 4 hits in 4 files: `alerts/poll.py` (1), `deploy/bus-alerts.service` (1), `README.md` (1), `tests/test_poll.py` (1).');
+  });
+
   it('a diff by the files it touches and the lines it adds and removes; a SQL file by what it creates', async () => {
     const b = new LogBuilder().user('Check what changed in the loans route and the schema.');
     b.tool('Bash', { command: 'git diff src/routes/loans.ts' }, ['diff --git a/src/routes/loans.ts b/src/routes/loans.ts', 'index 3f1c2aa..8d0e1b2 100644', '--- a/src/routes/loans.ts', '+++ b/src/routes/loans.ts', '@@ -10,4 +10,5 @@ router.post(', '-  const due = addDays(now, 14);', '+  const due = addDays(now, 21);', '+  log.info({ due });', '   res.status(201).json(loan);'].join('\n'));
