@@ -5,7 +5,7 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import type { Add } from './sections.js';
-import { dumpCommand, WRAPPER_LINE } from './results.js';
+import { dumpCommand, resultValue, WRAPPER_LINE } from './results.js';
 import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
@@ -64,7 +64,7 @@ export function commandKey(shown: string): string {
  * Add the Commands section: each command that matters by its last run and how it went. A command
  * whose last run failed is left to Errors and fixes, which says it with its error and failing
  * tests; a commit is said under Done; a configuration or environment listing (`npm config ls`,
- * `pip list`) is a dump, not a run.
+ * `pip list`, any long output of key = value lines) is a dump, not a run.
  */
 export function commands(f: SpanFacts, add: Add): void {
   const last = new Map<string, CallFact>();
@@ -72,7 +72,7 @@ export function commands(f: SpanFacts, add: Add): void {
     if (c.info.kind !== 'shell' || !c.info.command) continue;
     if (!runsMatteringProgram(c.info.command)) continue;
     if (/\bgit\s+commit\b/.test(c.info.command) && !c.failed) continue; // said under Done
-    if (dumpCommand(c.info.command)) continue;
+    if (dumpCommand(c.info.command) || (c.resultText !== undefined && resultValue('shell', c.info.command, undefined, c.resultText) === 'dump')) continue;
     const key = commandKey(displayCommand(c.info.command));
     last.delete(key);
     last.set(key, c);

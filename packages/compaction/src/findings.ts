@@ -138,11 +138,20 @@ function subAgentFinding(name: string, subject: string | undefined, o: SubAgentO
       return report ? `${who} (${name}, ok) found: ${report}` : `${who} (${name}, ok) finished without a report.`;
     case 'failed':
       return `${who} (${name}) failed${error ? `: ${error}` : ''}.${report ? ` It had reported: ${report}` : ''}`;
-    case 'running':
-      return `${who} (${name}) is still running${error ? ` (${error})` : ''}; its result comes later.`;
     default:
-      return `${who} (${name}) was ${o.status === 'timed out' ? 'stopped by a timeout' : 'interrupted'} before it finished${error ? ` (${error})` : ''}; re-run it if still needed.${report ? ` It had reported: ${report}` : ''}`;
+      // unfinished work is said under In progress (unfinishedSubAgents); here only what it had reported
+      return report ? `${who} (${name}, ${o.status}) had reported: ${report}` : '';
   }
+}
+
+/** An unfinished sub-agent (interrupted, timed out, still running) as the In progress item it is. */
+function unfinished(name: string, subject: string | undefined, o: SubAgentOutcome): string {
+  const who = `Sub-agent${subject ? ` "${shortenWhole(subject, 80)}"` : ''}`;
+  const error = o.error ? shortenWhole(o.error, 160).replace(/[.!]?$/, '') : '';
+  // the host's own notice ("Request interrupted by user for tool use") adds nothing to "interrupted"
+  const said = error && !/^\[?request interrupted\b/i.test(error) ? ` (${error})` : '';
+  if (o.status === 'running') return `${who} (${name}) is still running${said}; its result comes later.`;
+  return `${who} (${name}) was ${o.status === 'timed out' ? 'stopped by a timeout' : 'interrupted'} before it finished${said}; re-run it if still needed.`;
 }
 
 /** Agent ids a spawn call's result names (Codex `spawn_agent` answers `{"agent_id": …}`), for a later wait's subject. */
@@ -155,9 +164,14 @@ function spawnedIds(c: CallFact): string[] {
   }
 }
 
-/** The sub-agent and research findings of a span: one line per sub-agent (a later result on the same one replaces it). */
-function reports(f: SpanFacts, add: Add): void {
+/**
+ * The sub-agent and research findings of a span: one line per sub-agent (a later result on the
+ * same one replaces it). Returns the sub-agents left unfinished (interrupted, timed out, still
+ * running) at the end of the span, by key, as the In progress items they are.
+ */
+function reports(f: SpanFacts, add: Add): Map<string, string> {
   const subjects = new Map<string, string>();
+  const open = new Map<string, string>();
   for (const c of f.calls) {
     if (c.info.kind === 'web' && c.resultText && !c.failed && c.result && !c.repaired) {
       const what = `Research${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: `;
@@ -175,9 +189,19 @@ function reports(f: SpanFacts, add: Add): void {
       const subject = (tasks && typeof tasks[i]?.goal === 'string' ? (tasks[i]!.goal as string) : undefined) ?? (o.task ? subjects.get(o.task) ?? (tasks ? undefined : c.info.subject) : c.info.subject) ?? o.task;
       // what it was asked, in full: the report's lines that answer it come first
       const task = [subject, ...['prompt', 'context', 'message', 'goal'].map((k) => (tasks ? tasks[i]?.[k] : input[k]))].filter((v): v is string => typeof v === 'string').join('\n');
-      add('Findings', subAgentFinding(c.call.name, subject, o, task), `subagent:${subject ?? `${c.seq}:${i}`}`, 3, subAgentFinding(c.call.name, subject, o, task, SHORT_REPORT_CHARS));
+      const key = `subagent:${subject ?? `${c.seq}:${i}`}`;
+      const found = subAgentFinding(c.call.name, subject, o, task);
+      if (found) add('Findings', found, key, 3, subAgentFinding(c.call.name, subject, o, task, SHORT_REPORT_CHARS));
+      else open.set(key, unfinished(c.call.name, subject, o));
+      if (o.status === 'ok' || o.status === 'failed') open.delete(key);
     });
   }
+  return open;
+}
+
+/** Add the In progress items of the sub-agents the span left unfinished (interrupted, timed out, still running): work to re-run or wait for. */
+export function unfinishedSubAgents(f: SpanFacts, add: Add): void {
+  for (const [key, text] of reports(f, () => {})) add('In progress', text, key);
 }
 
 /** The merge key of a finding: its first backticked subject (the file, the command, the pattern), so a newer call on it replaces the older line. */

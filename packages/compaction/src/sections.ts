@@ -12,7 +12,7 @@ import { distillRequest, leadSentences, pastedError, repeats, shortenWhole, spli
 import { modifiesFiles } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
 import { commandKey, commands, commitMessage, displayCommand, failingTests, wholeLine } from './commands.js';
-import { findingOf, findings } from './findings.js';
+import { findingOf, findings, unfinishedSubAgents } from './findings.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
 export interface Item {
@@ -135,6 +135,15 @@ export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string
   files(f, add);
   inProgressAndNext(f, add, firstReq, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => repeats(x.text, t) || x.text.includes(t) || t.includes(x.text)));
   branch(f, add);
+  unfinishedSubAgents(f, add);
+  // an unfinished sub-agent is work in progress like an open todo: right after the latest request
+  const working = sec.get('In progress');
+  if (working) {
+    const sub = working.items.filter((i) => i.key?.startsWith('subagent:'));
+    const rest = working.items.filter((i) => !sub.includes(i));
+    rest.splice(rest.length && /^Latest request:/.test(rest[0]!.text) ? 1 : 0, 0, ...sub);
+    working.items = rest;
+  }
 
   // Prior checkpoints: their items come first, newer state wins (merge.ts).
   const priors = f.priorBodies.map(parseCheckpoint);
