@@ -97,6 +97,7 @@ describe('what a command printed, apart from what surrounds it', () => {
   it('a configuration listing is no command run, and a failed last run is said once, under Errors and fixes', async () => {
     const b = new LogBuilder().user('Why does npm install the wrong registry packages?');
     b.tool('Bash', { command: 'npm config ls -l 2>/dev/null | head -300' }, [...Array(120)].map((_, i) => `key-${i} = "value ${i}"`).join('\n'));
+    b.tool('Bash', { command: 'python manage.py diffsettings --all' }, [...Array(80)].map((_, i) => `SETTING_${i} = 'value ${i}'`).join('\n'));
     b.tool('Bash', { command: 'npm test' }, 'FAIL test/registry.test.ts > resolves the scoped registry\nTests  1 failed | 4 passed (5)\nexit code 1', true);
     const t = await summarize(b);
     expect(section(t, 'Commands')).toEqual([]);
