@@ -228,13 +228,20 @@ function rewrite(c: CallFact): { path: string; lines: string[] } | undefined {
  * a read of a file the span later rewrote or deleted left out), and once, the lines the
  * environment printed into every shell result.
  */
-export function findings(f: SpanFacts, add: Add): void {
+export function findings(f: SpanFacts, addItem: Add): void {
+  // the call findings are gathered first (a newer one on a subject replacing the older), then reads of one shape are said together
+  const gathered = new Map<string, { text: string; weight: number }>();
+  const add = (_h: string, text: string, key?: string, weight = 1) => {
+    const k = key ?? text;
+    gathered.delete(k);
+    gathered.set(k, { text, weight });
+  };
   const said = f.userTexts.map((u) => u.text).join('\n');
   const asked = (path: string) => {
     const base = path.split('/').pop()!;
     return base.length >= 4 && new RegExp(`(?<![\\w.-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(said);
   };
-  reports(f, add);
+  reports(f, addItem);
   const readBefore = new Set<string>();
   f.calls.forEach((c, i) => {
     const written = rewrite(c);
@@ -264,8 +271,51 @@ export function findings(f: SpanFacts, add: Add): void {
     const named = subject && (asked(subject) || RULES_FILE.test(subject));
     add('Findings', found.text, findingKey(found.text), named ? Math.min(3, found.weight + 1) : found.weight);
   });
+  for (const [key, it] of sameShape([...gathered])) addItem('Findings', it.text, key, it.weight);
   if (f.environment.length) {
     const lines = f.environment.slice(0, 2).map((l) => `\`${brief(l, 100)}\``).join(', ');
-    add('Findings', `Every shell result also printed ${lines}${f.environment.length > 2 ? ` and ${f.environment.length - 2} more lines` : ''}: the environment, not the commands (left out above).`, 'environment', 0);
+    addItem('Findings', `Every shell result also printed ${lines}${f.environment.length > 2 ? ` and ${f.environment.length - 2} more lines` : ''}: the environment, not the commands (left out above).`, 'environment', 0);
   }
+}
+
+/** A read finding's parts: the file, how much was shown, the verb and what follows it. */
+const READ_SHAPE = /^`([^`]+)` (\([^)]*\) )?(defines|sets|creates) (.+)\.$/;
+
+/**
+ * Read findings of one shape in a row (the same extent and verb: three modules of 300 lines that
+ * each define a handler) said as one line, "`a.py` defines `f`; `b.py` `g` (300 lines each, 31
+ * shown)", so many similar reads take the room of a few. A group that would be too long is split.
+ */
+function sameShape(entries: Array<[string, { text: string; weight: number }]>): Array<[string, { text: string; weight: number }]> {
+  const out: Array<[string, { text: string; weight: number }]> = [];
+  let group: Array<{ key: string; path: string; what: string; weight: number; text: string }> = [];
+  let shape = '';
+  const flush = () => {
+    if (group.length === 1) out.push([group[0]!.key, { text: group[0]!.text, weight: group[0]!.weight }]);
+    else if (group.length > 1) {
+      const [, , extent, verb] = READ_SHAPE.exec(group[0]!.text)!;
+      const each = extent ? ` (${extent.slice(1, -2).replace(/^(\d+ lines)/, '$1 each')})` : '';
+      let part: typeof group = [];
+      const text = (g: typeof group) => `${g.map((x, i) => (i ? `\`${x.path}\` ${x.what}` : `\`${x.path}\` ${verb} ${x.what}`)).join('; ')}${each}.`;
+      for (const x of group) {
+        if (part.length && text([...part, x]).length > FINDING_CHARS) {
+          out.push([part[0]!.key, { text: text(part), weight: Math.max(...part.map((p) => p.weight)) }]);
+          part = [];
+        }
+        part.push(x);
+      }
+      out.push([part[0]!.key, { text: part.length > 1 ? text(part) : part[0]!.text, weight: Math.max(...part.map((p) => p.weight)) }]);
+    }
+    group = [];
+  };
+  for (const [key, it] of entries) {
+    const m = READ_SHAPE.exec(it.text);
+    const here = m ? `${m[2] ?? ''}|${m[3]}` : '';
+    if (!m || here !== shape) flush();
+    shape = here;
+    if (m) group.push({ key, path: m[1]!, what: m[4]!, weight: it.weight, text: it.text });
+    else out.push([key, it]);
+  }
+  flush();
+  return out;
 }

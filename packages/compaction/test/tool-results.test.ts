@@ -190,6 +190,12 @@ describe('searches by what they establish', () => {
 });
 
 describe('what a read or a diff holds', () => {
+  it('reads of one shape in a row are said in one line', async () => {
+    const b = new LogBuilder().user('Port the three handlers to Rust.');
+    for (let i = 0; i < 3; i++) b.tool('exec_command', { cmd: `cat module_${i}.py`, workdir: '/w' }, codexOut(0, `def handler_${i}(event):\n    return event\n`));
+    expect(section(unfitted(b), 'Findings')).toEqual(['- `module_0.py` defines `handler_0`; `module_1.py` `handler_1`; `module_2.py` `handler_2` (2 lines each).']);
+  });
+
   it("Hermes' read_file gutter and search_files matches are read like any other host's", async () => {
     const b = new LogBuilder().user('Where is the poll interval set?');
     b.tool('read_file', { path: 'alerts/poll.py' }, JSON.stringify({ content: '1|import os\n2|POLL_SECONDS = int(os.environ.get("POLL_SECONDS", "300"))\n3|def poll(stop_id):\n4|    ...', total_lines: 4 }));
