@@ -5,6 +5,7 @@
  */
 import type { SurfaceNode } from '@hive-mind/session';
 import { EARLIER_CONTEXT } from './merge.js';
+import { findingWeight } from './findings.js';
 import { buildSections, type Item, type Section } from './sections.js';
 import { shortenWhole } from './sentences.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
@@ -66,8 +67,9 @@ function victim(s: Section): number {
   if (s.heading === 'Findings') {
     // what establishes least goes first (a pointer before a fact before a sub-agent's report), oldest first
     let v = -1;
+    const w = (it: Item) => it.weight ?? findingWeight(it.text);
     s.items.forEach((it, i) => {
-      if (v < 0 || (it.weight ?? 1) < (s.items[v]!.weight ?? 1)) v = i;
+      if (v < 0 || w(it) < w(s.items[v]!)) v = i;
     });
     return v;
   }

@@ -118,6 +118,18 @@ function searchWeight(gist: string): number {
 /** A file that holds the project's rules for agents (AGENTS.md, CLAUDE.md, .cursorrules, CONTRIBUTING): what it says weighs like a sub-agent's report. */
 const RULES_FILE = /(?:^|\/)(?:AGENTS|CLAUDE|GEMINI|CONTRIBUTING|CONVENTIONS)(?:\.\w+)?\.md$|(?:^|\/)\.(?:cursorrules|clinerules|windsurfrules)$/i;
 
+/**
+ * The weight of a Findings item said in a text without one (an item a prior checkpoint carried):
+ * read back from its wording, as {@link Finding} gives it (a report or the work tree's state 3,
+ * a pointer 1, the environment note 0, a fact 2).
+ */
+export function findingWeight(text: string): number {
+  if (/^(?:Sub-agent\b|Research\b)|^`git status[^`]*`:/.test(text)) return 3;
+  if (/^Every shell result also printed\b/.test(text)) return 0;
+  if (/ \d+ hits in \d+\+? files:| \d+ hits (?:in `[^`]+` )?at lines | \d+ entries: |matched \(\d+ lines with context\)| -> \d+ lines\b/.test(text)) return 1;
+  return 2;
+}
+
 /** The finding of one call, one line; undefined when the call established nothing another section does not state. */
 export function findingOf(c: CallFact, lim = 6): string | undefined {
   return findingOfCall(c, lim)?.text;
