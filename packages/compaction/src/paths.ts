@@ -115,7 +115,7 @@ export function resolvePaths(f: SpanFacts, cwd?: string): Resolved {
   }
   // where the span ends: the folder the host recorded last, or the one the agent moved into after it
   const end = Math.max(...f.calls.map((c) => c.seq), ...f.workingFolders.map((w) => w.seq), 0);
-  let base = folderAt(end) ?? hostFolder(f, cwd);
+  const base = folderAt(end) ?? hostFolder(f, cwd);
   // paths as absolute as the folders known make them
   const all: string[] = [];
   for (const c of f.calls) {
