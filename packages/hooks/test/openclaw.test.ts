@@ -65,7 +65,8 @@ describe('openclaw hooks through the real CLI', () => {
     expect((await run('session:compact:before', fixture('session-compact-before.json', s.project))).code).toBe(0);
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     try {
-      expect(m.list().filter((f) => f.kind === 'outcome')).toHaveLength(1);
+      // the reply, sent twice, is one frame: what it states, "the Wi-Fi password rotates every Monday"
+      expect(m.list().filter((f) => f.source === 'agent_inferred').map((f) => [f.kind, f.content])).toEqual([['fact', 'The Wi-Fi password rotates every Monday.']]);
     } finally {
       m.close();
     }
