@@ -138,7 +138,7 @@ const EN: LangWords = {
     'up to date', 'in place', 'succeeded', 'success(?:ful(?:ly)?)?', 'reverted', 'undone', '100% (?:line )?coverage', 'coverage (?:is|at|of) \\d', 'implemented',
   ],
   change: [
-    'switched (?:\\S+ ){0,6}?(?:from \\S+ )?to', 'replaced (?:\\S+ ){0,6}?(?:with|by)', 'migrated (?:\\S+ ){0,6}?(?:from \\S+ )?to', 'moved (?:\\S+ ){0,6}?(?:to|into)',
+    'switched (?:\\S+ ){0,6}?(?:from \\S+ )?to', 'replaced (?:\\S+ ){0,6}?(?:with|by)', 'migrated (?:\\S+ ){0,6}?(?:from \\S+ )?to', 'moved (?:\\S+ ){0,6}?(?:to|into|behind|under|inside|out of|onto)',
     'renamed (?:\\S+ ){1,6}?to', 'pinned (?:\\S+ ){1,4}?(?:to|at)', '(?:upgraded|downgraded|bumped) (?:\\S+ ){1,5}?(?:to|from)', 'ported (?:\\S+ ){0,6}?to',
     'converted (?:\\S+ ){1,6}?(?:to|into)', '(?:now )?uses (?:\\S+ ){1,4}?instead of', 'used (?:\\S+ ){1,6}?(?:instead of|to represent|to model|to encode|to track|to hold)',
     'decided to', 'chose', 'opted (?:to|for)', 'went with', 'settled on',
