@@ -23,7 +23,7 @@
  */
 import { hostWritten, isProtocol } from './host-text.js';
 import { ACK, CJK, CODE_LINE, CORRECTION_ONLY, LEAD_IN, STATES, environmentFacts, hasValue, isNoise, plain, proseOf, sentencesOf, userDecisionsOf } from './harvest-rules.js';
-import { LATIN, LEXICON, ROLE, roleOf } from './standing-lexicon.js';
+import { LATIN, LEXICON, ROLE, firstWord, roleOf } from './standing-lexicon.js';
 
 /** What a standing frame is about (the mind frame's `kind`). */
 export type StandingKind = 'instruction' | 'preference' | 'decision' | 'fact' | 'environment';
@@ -47,6 +47,14 @@ export const REPLY_FRAMES_MAX = 4;
 export const REPLY_BUILT_MAX = 2;
 /** Characters of one frame's content at most (cut at a sentence end when it can be). */
 export const STANDING_CHARS = 600;
+/**
+ * Characters of a message the rules read at most: its first 16,000 (a 1 MB paste is read in ~0.1 s
+ * instead of seconds; a rule or a finding further into one pasted page is not looked for).
+ */
+export const STANDING_INPUT_CHARS = 16_000;
+/** Sentences of a prompt, and of a reply, the rules read at most (a prompt's rules are in the user's own few sentences). */
+export const PROMPT_SENTENCES_MAX = 60;
+export const REPLY_SENTENCES_MAX = 150;
 
 // ---------------------------------------------------------------------------------------------
 // The explicit marks: critical (the mark before a colon) and important (a memory request)
@@ -68,12 +76,20 @@ const REMIND_TO = /^(?:please\s+)?(?:remember to|don'?t forget to|do not forget 
 const EN_FILLER = /^(?:(?:please|pls|also|and|so|just|ok(?:ay)?|btw|then|now|but|oh|hey|yeah|yes|alright|actually|generally|in general|by default|from now on|going forward|moving forward|in (?:the )?future|from here on(?: out)?|at all times|in (?:this|our|the) (?:repo|repository|project|codebase|monorepo|workspace)|for all \w+)\b[,:]?\s+)+/i;
 /** The frequency and negation words that may precede an imperative verb. */
 const EN_PRE_VERB = /^(?:(?:always|never|don'?t(?: ever)?|do not(?: ever)?|never ever|please|also|just|only|try to|try not to|feel free to|remember to|be sure to|make sure (?:to|you)|make sure that you)\s+)+/i;
-/** English imperative verbs (standing-lexicon.ts `en.verbs`) at the start of a clause. */
-const EN_VERB_START = new RegExp(`^(?:${LEXICON.en.verbs.join('|')})(?![\\p{L}\\p{N}_'])`, 'iu');
-/** Imperative verbs of the other Latin-script languages at the start of a clause, and anywhere. */
+/** English imperative verbs (standing-lexicon.ts `en.verbs`). */
+const EN_VERBS: ReadonlySet<string> = new Set(LEXICON.en.verbs);
+/** Imperative verbs of the other Latin-script languages: as a clause's first word, and anywhere. */
 const OTHER_LATIN = LATIN.filter((l) => l !== 'en');
-const LATIN_VERB_START = new RegExp(`^(?:${OTHER_LATIN.flatMap((l) => LEXICON[l].verbs).join('|')})(?![\\p{L}\\p{N}_])`, 'iu');
+const LATIN_VERBS: ReadonlySet<string> = new Set(OTHER_LATIN.flatMap((l) => LEXICON[l].verbs));
 const LATIN_VERB = roleOf('verbs', OTHER_LATIN);
+/** The English modals (`en.modal`), for where in a clause they come. */
+const EN_MODAL = roleOf('modal', ['en']);
+
+/** The clause's first word when it is one of `verbs` and opens the clause, else undefined. */
+function verbFirst(clause: string, verbs: ReadonlySet<string>): string | undefined {
+  const w = firstWord(clause);
+  return w && verbs.has(w) && clause.slice(0, w.length).toLowerCase() === w ? w : undefined;
+}
 const LATIN_MODAL = roleOf('modal', OTHER_LATIN);
 /** Lead words, scope phrases and frequency/negation words that may open a clause before its verb, in the other Latin-script languages. */
 const LATIN_FILLER = new RegExp(
@@ -88,8 +104,16 @@ const LATIN_FILLER = new RegExp(
   'iu',
 );
 /** A clause that opens with its subject (a pronoun or an article): a statement, not an instruction. */
-const SUBJECT_START =
-  /^(?:i|i'm|i've|i'd|i'll|we|we're|we've|you|you're|he|she|it|it's|they|there|this|that|these|those|the|a|an|my|our|your|his|her|their|ich|wir|du|er|sie|es|das|die|der|ein|eine|mein|unser|je|j'|nous|tu|il|elle|on|ils|elles|le|la|les|l'|un|une|ce|c'|mon|notre|yo|nosotros|él|ella|el|los|las|una|mi|nuestro|io|noi|lui|lei|lo|gli|uno|mio|eu|nós|você|ele|ela|o|os|as|um|uma|meu|ik|wij|jij|je|hij|zij|ze|het|de|een|mijn|ons|dat|dit)(?![\p{L}\p{N}_])/iu;
+const SUBJECT_WORDS: ReadonlySet<string> = new Set(
+  `i i'm i've i'd i'll we we're we've you you're he she it it's they there this that these those the a an my our your his her their
+   ich wir du er sie es das die der ein eine mein unser je nous tu il elle on ils elles le la les un une ce mon notre
+   yo nosotros él ella el los las una mi nuestro io noi lui lei lo gli uno mio eu nós você ele ela o os as um uma meu
+   ik wij jij je hij zij ze het de een mijn ons dat dit`.split(/\s+/),
+);
+function subjectFirst(clause: string): boolean {
+  const w = firstWord(clause);
+  return !!w && (SUBJECT_WORDS.has(w) || /^(?:j|l|c|qu)'/.test(w)) && clause.slice(0, 1).toLowerCase() === w.slice(0, 1);
+}
 /** "can you always …?", "could you from now on …?": a lasting request put as a question. */
 const CAN_YOU = /^(?:(?:so|and|also|ok)\s+)?(?:can|could|would|will) you(?: please)?\b/i;
 /** A clause of a recurring situation that comes first ("When you update X, …", "If a test fails, …"): the rule is its main clause. */
@@ -102,8 +126,11 @@ const NAMED_RULE = /\b(?:invariant|rule|convention|requirement|contract|policy|g
 const RULE_MODAL = /(?<![\p{L}])(?:must|mustn'?t|should|shouldn'?t|ought to|may not|(?:is|are) required to|muss|müssen|soll|sollen|darf nicht|dürfen nicht|doit|doivent|il faut|debe|deben|hay que|deve|devono|bisogna|devem|moet|moeten|mag niet|べき|なければならない|必须|应该|해야)(?![\p{L}])/iu;
 /** "must" as a noun or a guess ("a must for me", "a must-have"): not an obligation. */
 const NOT_OBLIGATION = /\b(?:a|the) must\b|\bmust-\w|\bmust (?:for|of)\b/i;
-/** An obligation governs the main clause: it comes within its first words ("invalid themes must never crash"), not deep in a story. */
-const MODAL_NEAR_START = new RegExp(`^(?:\\S+\\s+){0,8}?(?:${LEXICON.en.modal.join('|')})(?![\\p{L}\\p{N}_])`, 'iu');
+/** An obligation governs the main clause: it comes within its first nine words ("invalid themes must never crash"), not deep in a story. */
+function modalNearStart(clause: string): boolean {
+  const m = EN_MODAL.exec(clause);
+  return !!m && clause.slice(0, m.index).trim().split(/\s+/).filter(Boolean).length <= 8;
+}
 /** A person's need or plan ("we need to fix the tests", "you'll have to keep me posted", "it's reminding me we need to"): a task, not a rule. */
 const PERSONAL_NEED = /\b(?:we|you|i|they|it)(?:'ll| will| still| really| just| all)?\s+(?:need to|have to|has to|got to)\b|^(?:it|this|that)(?:'s| is| was)\b/i;
 /** Obligation read as a guess ("must have been", "must be so special", "must feel great"): not a rule. */
@@ -178,18 +205,17 @@ function isImperative(s: string, cjk: boolean): boolean {
   const main = mainClause(stripEnglishFiller(s));
   const en = main.replace(EN_PRE_VERB, '');
   if (/^let(?:'s| me| us)\b/i.test(en)) return false;
-  if (EN_VERB_START.test(en) && !SUBJECT_START.test(main) && !NOUN_SUBJECT.test(en)) return true;
+  if (verbFirst(en, EN_VERBS) && !subjectFirst(main) && !NOUN_SUBJECT.test(en)) return true;
   const other = mainClause(s).replace(LATIN_FILLER, '');
-  if (LATIN_VERB_START.test(other) && !NOUN_SUBJECT.test(other)) return true;
-  if (SUBJECT_START.test(s.replace(LATIN_FILLER, ''))) return false;
+  if (verbFirst(other, LATIN_VERBS) && !NOUN_SUBJECT.test(other)) return true;
+  if (subjectFirst(s.replace(LATIN_FILLER, ''))) return false;
   // an infinitive instruction ("immer pnpm verwenden", "ne jamais pousser sur main")
   return INFINITIVE_RULE.test(s) || (LATIN_VERB.test(s) && (ROLE.always.test(s) || ROLE.scope.test(s) || ROLE.dont.test(s)));
 }
 
 function oneOffOf(s: string): boolean {
   const t = s.replace(SCOPE_THIS, ' ').replace(REMEMBER_AFTER, '');
-  const re = new RegExp(ROLE.oneOff.source, 'giu');
-  const hits = [...t.matchAll(re)].map((m) => m[0].trim());
+  const hits = ROLE.oneOff.all(t).map((m) => m[0].trim());
   if (!hits.length) return false;
   // "again" under a negation is "anymore": "don't use npm again", "不要再用 npm", "다시는 … 하지 마"
   return !(hits.every((h) => AGAIN.test(h)) && (ROLE.dont.test(t) || /\bnever\b|nie|jamais|nunca|mai|nooit|絶対|決して|不要|别|绝不|마세요|마/.test(t)));
@@ -203,8 +229,8 @@ function anchoredIn(s: string, cjk: boolean): boolean {
 /** An English imperative without its verb: a word of the work used as the verb ("build relationships", "test yourself") anchors nothing. */
 function withoutVerb(s: string): string {
   const main = mainClause(stripEnglishFiller(s)).replace(EN_PRE_VERB, '');
-  const m = EN_VERB_START.exec(main);
-  return m ? s.replace(main, main.slice(m[0].length)) : s;
+  const v = verbFirst(main, EN_VERBS);
+  return v ? s.replace(main, main.slice(v.length)) : s;
 }
 
 function clauseOf(text: string): Clause {
@@ -214,7 +240,7 @@ function clauseOf(text: string): Clause {
   const idiom = ROLE.idioms.test(t);
   const narrative = ROLE.narrative.test(t);
   const question = /[?？]\s*$/.test(t);
-  const latinModal = !cjk && (MODAL_NEAR_START.test(bare) || LATIN_MODAL.test(t));
+  const latinModal = !cjk && (modalNearStart(bare) || LATIN_MODAL.test(t));
   const modal = (cjk ? ROLE.modal.test(t) : latinModal) && !EPISTEMIC.test(t) && !NOT_OBLIGATION.test(t) && !/^(?:i|i'll|i'd|i'm)\b/i.test(bare) && !PERSONAL_NEED.test(bare);
   const imperative = isImperative(t, cjk);
   return {
@@ -288,7 +314,7 @@ function capitalize(s: string): string {
 
 /** Whether an agent's reply acknowledges a lasting rule ("Got it, I'll use vitest from now on", "承知しました。今後は…"). */
 export function acknowledgesRule(reply: string): boolean {
-  const head = plain(reply).replace(/[’‘]/g, "'").trim().slice(0, 300);
+  const head = plain(reply.slice(0, 1000)).replace(/[’‘]/g, "'").trim().slice(0, 300);
   return ROLE.ack.test(head);
 }
 
@@ -313,7 +339,7 @@ export function acknowledgesRule(reply: string): boolean {
  * complaints and pasted logs give nothing.
  */
 export function promptStanding(text: string, opts: { reply?: string } = {}): StandingFrame[] {
-  const t = text.trim();
+  const t = text.slice(0, STANDING_INPUT_CHARS).trim();
   if (!t || hostWritten(t)) return [];
   if (/^\/[\w:.-]*(?:\s+\S+){0,3}\s*$/.test(t) || ACK.test(t)) return [];
   const mark = CRITICAL_MARK.exec(t);
@@ -335,6 +361,7 @@ export function promptStanding(text: string, opts: { reply?: string } = {}): Sta
   const cjk = CJK.test(t);
   if (!cjk && t.split(/\s+/).length < 3) return [];
   const sentences = sentencesOf(proseOf(t), cjk)
+    .slice(0, PROMPT_SENTENCES_MAX)
     .filter((s) => !CODE_LINE.test(s) && !isNoise(s))
     .map((s) => {
       // a rule named as such inside a remark ("… doesn't adhere to the invariant that every line … must not be wider than the width")
@@ -347,6 +374,13 @@ export function promptStanding(text: string, opts: { reply?: string } = {}): Sta
   const out: StandingFrame[] = [];
   let run: { frame: StandingFrame; parts: string[]; end: number } | undefined;
   clauses.forEach((c, i) => {
+    // a memory request opening a later sentence ("… Also remember that my editor font is Iosevka")
+    const asked = i > 0 ? REMEMBER.exec(c.text.replace(LEAD_IN, '')) : null;
+    if (asked) {
+      const body = bodyOf(c.text.replace(LEAD_IN, '').slice(asked[0].length), true, 1);
+      if (body && !c.question) out.push({ kind: kindOf(body), importance: 'important', content: body, key: `p${i}` });
+      return;
+    }
     const strength = ruleStrength(c, steering);
     let kind: StandingKind | undefined;
     let importance: StandingFrame['importance'] = 'normal';
@@ -457,7 +491,10 @@ function narrates(s: string): boolean {
 }
 
 /** A sentence that opens with a verb or a gerund has no subject of its own: a list of actions ("See if …", "Using a theme that …"), not a fact. */
-const FRAGMENT = new RegExp(`^(?:${LEXICON.en.verbs.join('|')}|\\p{L}+ing|uses|used)(?![\\p{L}\\p{N}_'])`, 'iu');
+function fragment(s: string): boolean {
+  const w = firstWord(s);
+  return !!w && s.slice(0, 1).toLowerCase() === w.slice(0, 1) && (EN_VERBS.has(w) || /ing$/.test(w) || w === 'uses' || w === 'used');
+}
 /** A present progressive ("Ghostty is rendering #00d7ff as truecolor"): an observation of the moment, not a standing value. */
 const PROGRESSIVE = /\b(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?\w+ing\b/i;
 /** A name of code and where it lives, as a summary lists it ("multiply_numbers function in src/math_utils.py:9 - multiplies …"). */
@@ -483,13 +520,13 @@ function findingOf(s: string): StandingKind | undefined {
   if (ROLE.cause.test(s)) return anchored ? 'fact' : undefined;
   const change = ROLE.change.exec(s);
   // "ported the selector to match the patterns": a purpose, not a destination
-  const purpose = change && /\bto$/i.test(change[0]) && !/\b(?:decided|opted) to$/i.test(change[0]) && EN_VERB_START.test(s.slice(change.index + change[0].length).trim());
+  const purpose = change && /\bto$/i.test(change[0]) && !/\b(?:decided|opted) to$/i.test(change[0]) && !!verbFirst(s.slice(change.index + change[0].length).trim(), EN_VERBS);
   if (change && anchored && !purpose && !PLANNED.test(s) && (!vague || AGENT_SUBJECT.test(s))) return /\b(?:moved|renamed|ported|converted)\b/i.test(s) ? 'fact' : 'decision';
   const built = ROLE.built.exec(s);
   if (NOW_HAS.test(s) && anchored) return 'fact';
   // a thing the agent built, named as code ("added `multiply_numbers` to src/math_utils.py")
   if (built && (!vague || AGENT_SUBJECT.test(s)) && CODE_TOKEN.test(s.slice(built.index + built[0].length))) return 'fact';
-  if (vague || (!cjk && FRAGMENT.test(s) && !NOUN_SUBJECT.test(s))) return undefined;
+  if (vague || (!cjk && fragment(s) && !NOUN_SUBJECT.test(s))) return undefined;
   // a value where something lives or runs; with a bare copula only when the sentence is no status report ("… are ported with 100% coverage") nor an observation of the moment
   const valued = hasValue(s) || (QUANTITY.test(s) && !/\bnow\b/i.test(s));
   if (valued && (ROLE.where.test(s) || (ROLE.copula.test(s) && !ROLE.status.test(s) && !PROGRESSIVE.test(s)))) return 'environment';
@@ -520,13 +557,13 @@ function withoutStatus(s: string): string {
  * guesses, questions, code, tables and printed log or container lines give nothing.
  */
 export function replyStanding(text: string): StandingFrame[] {
-  const t = text.trim();
+  const t = text.slice(0, STANDING_INPUT_CHARS).trim();
   // a reply's headings are its own summary, not a pasted document: only protocol text is the host's here
   if (!t || isProtocol(t)) return [];
   const out: StandingFrame[] = [];
   let built = 0;
   let commands: { frame: StandingFrame; items: string[]; end: number } | undefined;
-  replySentences(t).forEach((rs, i) => {
+  replySentences(t).slice(0, REPLY_SENTENCES_MAX).forEach((rs, i) => {
     // the project's commands listed one after another are one memory
     if (rs.command) {
       if (commands && commands.end === i - 1 && commands.items.length < COMMAND_ITEMS_MAX) {

@@ -171,8 +171,12 @@ describe('critical only from the user\'s explicit mark', () => {
     }
   });
 
-  it('an explicit memory request without the mark is important, not critical', () => {
+  it('an explicit memory request without the mark is important, not critical, also when it opens a later sentence', () => {
     expect(show(promptStanding('remember that the build uses pnpm'))).toEqual(['fact important: The build uses pnpm']);
+    expect(show(promptStanding('From now on, run the integration tests with --runInBand. Also remember that my editor font is Iosevka'))).toEqual([
+      'instruction important: From now on, run the integration tests with --runInBand.',
+      'fact important: My editor font is Iosevka',
+    ]);
     expect(show(promptStanding('Keep in mind that the CI runners have no network access.'))).toEqual(['fact important: The CI runners have no network access.']);
   });
 
