@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, closeSync, readSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { MindError } from './errors.js';
 import type { Frame } from './frame.js';
@@ -35,6 +35,8 @@ export interface DoctorReport {
     pendingNotes: number;
     /** Hook captures waiting in the pending spool (`<mind>.pending-….jsonl`) for the next write or `mind doctor`. */
     spooled: number;
+    /** The folders those spool files are in: the .mind's own, or a fallback folder a full disk sent them to (spool.ts `fallbackSpoolDirs`). */
+    spooledIn: string[];
   };
   notes: ReturnType<Notes['inventory']>;
   /** Every notes lock file present (also of a notes file not created yet): holder or why it is unreadable, age, staleness. */
@@ -91,7 +93,7 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
   const warn = Number.isInteger(warnSetting) && warnSetting > 0 ? warnSetting : DEFAULT_MIND_SIZE_WARN; // a bad value is listed in `settings`
   const mp = opts.mindPath;
   const report: DoctorReport = {
-    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0, spooled: 0 },
+    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0, spooled: 0, spooledIn: [] },
     notes: opts.notes.inventory(),
     locks: [],
     hookErrors: [],
@@ -122,7 +124,9 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
   report.hookErrors = tail.lines;
   report.hookErrorCount = tail.count;
   report.settings = envProblems(env);
-  report.mind.spooled = pendingSpooled(mp).frames;
+  const spool = pendingSpooled(mp);
+  report.mind.spooled = spool.frames;
+  report.mind.spooledIn = [...new Set(spool.files.map((f) => dirname(f)))];
   return report;
 }
 

@@ -8,7 +8,7 @@ export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPat
 export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
 export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
 export { ENV_SETTINGS, envNumber, envFlag, envProblems, envProblem, formatEnvProblem, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
-export { spoolPrefix, spoolFrames, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport } from './spool.js';
+export { spoolPrefix, spoolFrames, spoolFramesAnywhere, fallbackSpoolDirs, fallbackSpoolPrefix, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport, type SpoolOutcome } from './spool.js';
 export { neutralize, escapeStructure, imitatesStructure, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';

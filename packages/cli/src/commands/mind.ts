@@ -402,7 +402,7 @@ export function register(program: Command): void {
         const m = r.mind;
         const out: string[] = [];
         out.push(`mind   ${m.path}`);
-        if (!m.exists) out.push('  not created yet');
+        if (!m.exists) out.push(`  not created yet${m.spooled ? `; ${m.spooled} hook capture(s) wait in the pending spool, in ${m.spooledIn.join(', ')}, for its first write` : ''}`);
         else {
           out.push(`  size        ${fmtBytes(m.bytes)} + WAL ${fmtBytes(m.walBytes)} of ${fmtBytes(m.sizeLimit)} (${Math.round(((m.bytes + m.walBytes) / m.sizeLimit) * 100)}%)`);
           if (m.error) out.push(`  ERROR       ${m.error}`);
@@ -410,7 +410,7 @@ export function register(program: Command): void {
           out.push(`  quarantined ${m.quarantined.length}${m.quarantined.length ? ':' : ''}`);
           for (const q of m.quarantined.slice(0, 10)) out.push(`    #${q.id} ${q.createdAt.slice(0, 10)} ${q.threats.join(',')} ${JSON.stringify(q.preview)}`);
           if (replayed) out.push(`  replayed    ${replayed} hook capture(s) that waited in the pending spool`);
-          if (m.spooled) out.push(`  spooled     ${m.spooled} hook capture(s) still waiting in ${m.path}.pending-*.jsonl (the store was busy or damaged)`);
+          if (m.spooled) out.push(`  spooled     ${m.spooled} hook capture(s) still waiting in the pending spool, in ${m.spooledIn.join(', ')} (the store was busy, damaged or its disk full)`);
           if (m.pendingNotes) out.push(`  pending notes ${m.pendingNotes} (facts that did not fit in MEMORY.md/USER.md; see: hive-mind mind list --kind pending-note)`);
         }
         out.push('notes');
