@@ -56,30 +56,33 @@ function recursiveRmOfHomeOrRoot(text: string): boolean {
 const re = (id: string, expr: RegExp): CommandRule => ({ id, test: (t) => expr.test(t) });
 
 // a shell that runs what it is given on stdin
-const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k|c|tc|fi|a)?sh\b`;
+const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+){0,6})?(?:ba|z|da|k|c|tc|fi|a)?sh\b`;
 // an interpreter reading its program from stdin: nothing after it, or `-` (not `-c`, `-m`, `-e`: those give the program)
-const STDIN_INTERPRETER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:python[\d.]*|perl|ruby|node|php)(?:\s+-(?=\s|$)|\s*(?=$|[;&|)\n\x60"']))`;
+const STDIN_INTERPRETER = String.raw`(?:sudo\s+(?:-\S+\s+){0,6})?(?:python[\d.]*|perl|ruby|node|php)(?:\s+-(?=\s|$)|\s*(?=$|[;&|)\n\x60"']))`;
 const FETCH = String.raw`\b(?:curl|wget|fetch|aria2c|lwp-request)\b`;
 
+// every repetition is bounded (a command is a line, not a file): no input, however long or repetitive,
+// costs more than linear time (bench: scanThreats on 100 KB of `curl x | ` or of one base64 word)
 const RULES: CommandRule[] = [
   { id: 'dangerous-command:recursive-delete', test: recursiveRmOfHomeOrRoot },
-  re('dangerous-command:recursive-delete', new RegExp(String.raw`\bfind\s+${QUOTED_TARGET}[^\n]*?\s(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)`)),
+  re('dangerous-command:recursive-delete', new RegExp(String.raw`\bfind\s+${QUOTED_TARGET}[^\n]{0,300}?\s(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)`)),
   // Windows: rd /s, rmdir /s, del /s (/q) of a drive root or the profile folder
   re('dangerous-command:recursive-delete', /\b(?:rd|rmdir|del|erase)\b(?:\s+\/[a-z])*\s+\/s\b(?:\s+\/[a-z])*\s+["']?(?:[a-z]:\\?|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)\\?\*?["']?(?=$|[\s;&|)"'`])/i),
   // PowerShell Remove-Item -Recurse of a drive root, ~, $HOME or the profile folder
-  re('dangerous-command:recursive-delete', /\bRemove-Item\b(?=[^\n]*-Recurse)[^\n]*?\s(?:-(?:Path|LiteralPath)\s+)?["']?(?:[a-z]:\\|~|\$HOME|\$env:USERPROFILE|\$env:SystemRoot)\\?\*?["']?(?=$|[\s;&|)"'`])/i),
-  re('dangerous-command:disk-wipe', /\bdd\b[^\n]*?\bof=\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/)/),
-  re('dangerous-command:disk-wipe', /\b(?:mkfs(?:\.\w+)?|mke2fs|wipefs|shred|blkdiscard)\b[^\n]*?\s\/dev\/(?!null\b|zero\b|u?random\b|stdout\b|stderr\b|tty|loop)\w/),
+  re('dangerous-command:recursive-delete', /\bRemove-Item\b(?=[^\n]{0,300}-Recurse)[^\n]{0,300}?\s(?:-(?:Path|LiteralPath)\s+)?["']?(?:[a-z]:\\|~|\$HOME|\$env:USERPROFILE|\$env:SystemRoot)\\?\*?["']?(?=$|[\s;&|)"'`])/i),
+  re('dangerous-command:disk-wipe', /\bdd\b[^\n]{0,300}?\bof=\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/)/),
+  re('dangerous-command:disk-wipe', /\b(?:mkfs(?:\.\w+)?|mke2fs|wipefs|shred|blkdiscard)\b[^\n]{0,300}?\s\/dev\/(?!null\b|zero\b|u?random\b|stdout\b|stderr\b|tty|loop)\w/),
   re('dangerous-command:disk-wipe', /\bwipefs\s+(?:-\w+\s+)*(?:-a|--all)\b/),
   re('dangerous-command:disk-wipe', /(?:^|[\s;&|`(])>{1,2}\s*\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|nvme\d|mmcblk\d|disk\d)/),
   re('dangerous-command:disk-wipe', /\bdiskutil\s+(?:eraseDisk|zeroDisk|randomDisk|secureErase|eraseVolume|partitionDisk)\b/),
   re('dangerous-command:disk-wipe', /\bformat(?:\.com)?\s+[a-z]:(?=$|[\s/"'`])/i),
-  // the fork bomb, with any function name: :(){ :|:& };:
-  re('dangerous-command:disk-wipe', /([\w:]+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}\s*;\s*\1/),
+  // the fork bomb, with any function name of up to 24 characters: :(){ :|:& };:  (the bound and the
+  // lookbehind keep a long run of word characters, a base64 blob, from costing quadratic time)
+  re('dangerous-command:disk-wipe', /(?<![\w:])([\w:]{1,24})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}\s*;\s*\1/),
   // chmod/chown -R of the whole root
-  re('dangerous-command:disk-wipe', new RegExp(String.raw`\b(?:chmod|chown|chgrp)\s+(?:-\S+\s+)*-R\s+(?:-\S+\s+)*\S+\s+["']?/\*?["']?${END}`)),
+  re('dangerous-command:disk-wipe', new RegExp(String.raw`\b(?:chmod|chown|chgrp)\s+(?:-\S+\s+){0,6}-R\s+(?:-\S+\s+){0,6}\S+\s+["']?/\*?["']?${END}`)),
   // a download piped (maybe through tee or sed) into a shell or an interpreter reading stdin
-  re('dangerous-command:pipe-to-shell', new RegExp(String.raw`${FETCH}[^\n;&|]*\|\s*(?:[^\n|;&]*\|\s*)*?(?:${SHELL}|${STDIN_INTERPRETER})`, 'i')),
+  re('dangerous-command:pipe-to-shell', new RegExp(String.raw`${FETCH}[^\n;&|]{0,500}(?:\|[^\n;&|]{0,300}){0,6}?\|\s*(?:${SHELL}|${STDIN_INTERPRETER})`, 'i')),
   // the download is the argument: sh -c "$(curl …)", bash <(curl …), source <(wget …), eval "$(curl …)", . <(curl …)
   re(
     'dangerous-command:pipe-to-shell',
@@ -88,7 +91,7 @@ const RULES: CommandRule[] = [
   // PowerShell: iwr … | iex, irm … | Invoke-Expression, iex (New-Object Net.WebClient).DownloadString(…), iex (iwr …)
   re(
     'dangerous-command:pipe-to-shell',
-    /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^\n]*?\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*\(?\s*(?:\(?\s*New-Object\s+(?:System\.)?Net\.WebClient\)?\.DownloadString|\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b)/i,
+    /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^\n]{0,500}?\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*\(?\s*(?:\(?\s*New-Object\s+(?:System\.)?Net\.WebClient\)?\.DownloadString|\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b)/i,
   ),
 ];
 
