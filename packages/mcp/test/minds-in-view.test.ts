@@ -84,6 +84,24 @@ describe('the MCP server in a project folder', () => {
     expect(await callJson(client, 'get_memory', { id: 1 })).toMatchObject({ id: 1, mind: 'workspace' });
   });
 
+  it('--workspace takes the id `hive-mind status` lists as well as the folder; a value that is neither is refused', async () => {
+    const status = JSON.parse(spawnSync(process.execPath, [CLI, 'status', '--json'], { cwd: sub, env: env(), encoding: 'utf8' }).stdout);
+    const id = (status.view.minds[0].path as string).split('/').pop()!.replace(/\.mind$/, '');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', id], cwd: root, env: env(), stderr: 'pipe' });
+    const other = new Client({ name: 'hm-view-test-id', version: '1.0.0' });
+    await other.connect(transport);
+    try {
+      expect((await callJson(other, 'mind_stats')).workspace).toMatchObject({ id: proj });
+      const s = await callJson(other, 'search_memory', { query: 'otter staging', mind: 'workspace' });
+      expect(s.results[0].content).toMatch(/8443/);
+    } finally {
+      await other.close();
+    }
+    const bad = spawnSync(process.execPath, [CLI, 'mcp', '--workspace', 'no-such-workspace'], { cwd: root, env: env(), input: '', encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^hive-mind: --workspace no-such-workspace: no such folder .* and no workspace mind of that id/);
+  });
+
   it('recall is the session-start merge of the two minds, workspace first, holding what the SessionStart hook gives', async () => {
     await callJson(client, 'save_memory', { content: 'The user prefers short answers about the otter project', kind: 'preference' });
     const rec = await callJson(client, 'recall', { budgetTokens: 1500 });

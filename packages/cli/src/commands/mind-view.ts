@@ -39,7 +39,8 @@ export interface MindView {
  * The workspace mind `--workspace` names: bare, this folder's; a value with a `/` (or `.`, `..`,
  * `~`), a folder path whose git root is the workspace, as for the hooks; otherwise the file stem of
  * an existing `<home>/workspaces/<id>.mind` (the hashed id `status` shows), else an existing folder,
- * else an id as given (a new workspace mind of that name).
+ * else an id as given (a new workspace mind of that name). A path to a folder that is gone still
+ * names the workspace mind recorded under it.
  * @throws CliError (exit 2) for a path to nothing.
  */
 export async function workspaceNamed(value: string | true, cwd: string, env: NodeJS.ProcessEnv): Promise<ViewMind> {
@@ -59,6 +60,8 @@ export async function workspaceNamed(value: string | true, cwd: string, env: Nod
   const home = env.HOME?.trim() || homedir();
   const dir = v === '~' ? home : v.startsWith('~/') ? join(home, v.slice(2)) : resolve(cwd, v);
   if (isDir(dir)) return ofFolder(dir);
+  // a folder moved or deleted since: its workspace mind is still named by the path it had
+  if (pathLike && existsSync(workspaceMindPath(dir, env))) return { key: 'workspace', label: `workspace ${dir}`, path: workspaceMindPath(dir, env), workspace: dir };
   if (pathLike) throw new CliError(`--workspace ${v}: no such folder (${dir}); give a project folder or a workspace id from \`hive-mind status\``, 2);
   return { key: 'workspace', label: `workspace ${v}`, path: workspaceMindPath(v, env), workspace: v };
 }
