@@ -75,7 +75,7 @@ function oneMind(view: MindView, what: string): ViewMind {
  */
 function mindOfRef(view: MindView, ref: FrameRef): ViewMind {
   if (ref.mind) {
-    const m = view.minds.find((v) => v.key === ref.mind || (v.key === 'file' && ref.mind === 'personal' && view.minds.length === 1));
+    const m = view.minds.find((v) => v.key === ref.mind);
     if (!m) throw new CliError(`${ref.mind}:${ref.id} names the ${ref.mind} mind, which is not in view (${describeView(view)})`, 2);
     return m;
   }
@@ -368,7 +368,7 @@ export function register(program: Command): void {
       if (c.json) return printJson({ ...out, mind: v.key });
       const f = out.frame;
       const rows = [
-        `${refOf(v, f.id, view.minds.length > 1)} ${f.kind} (${f.importance}, ${f.scope})`,
+        `${refOf(v, f.id, existing(view).length > 1)} ${f.kind} (${f.importance}, ${f.scope})`,
         `  mind       ${v.label} (${v.path})`,
         `  source     ${f.source}${f.host ? ` on ${f.host}` : ''}${f.sessionId ? `, session ${f.sessionId}` : ''}${f.turnId ? `, turn ${f.turnId}` : ''}`,
         `  created    ${f.createdAt}   updated ${f.updatedAt}${f.expiresAt ? `   expires ${f.expiresAt}` : ''}`,
@@ -401,7 +401,7 @@ export function register(program: Command): void {
       if (c.json) return printJson({ id, mind: v.key, forgotten: ok, ...(team ? { team: true } : {}) });
       if (!ok) throw new CliError(`no frame #${id} in ${v.path}`, 1);
       // a team frame's forget is queued for the server (mind team-local.ts): every member drops it at its next sync
-      process.stdout.write(`forgot ${refOf(v, id, view.minds.length > 1)}${team ? '; the team forgets it too at the next `hive-mind team sync`' : ''}\n`);
+      process.stdout.write(`forgot ${refOf(v, id, existing(view).length > 1)}${team ? '; the team forgets it too at the next `hive-mind team sync`' : ''}\n`);
     });
 
   mind

@@ -30,7 +30,8 @@ const NO_FILTERS: Filters = { q: '', kind: '', importance: '', host: '', source:
 
 export function FramesView() {
   const [minds, setMinds] = useState<any[]>([]);
-  const [mind, setMind] = useState<string>(localStorage.getItem('hive-mind-mind') ?? 'here');
+  // the pick lasts for this tab (a new `hive-mind ui` run opens on its folder's view)
+  const [mind, setMind] = useState<string>(sessionStorage.getItem('hive-mind-mind') ?? 'here');
   const [facets, setFacets] = useState<any>({ kinds: [], hosts: [], threads: [], total: 0 });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [query, setQuery] = useState('');
@@ -55,7 +56,7 @@ export function FramesView() {
     api('/api/undo').then((r) => setUndo(r.undo));
   }, []);
   useEffect(() => {
-    localStorage.setItem('hive-mind-mind', mind);
+    sessionStorage.setItem('hive-mind-mind', mind);
     setFilters(NO_FILTERS);
     setQuery('');
     setOpen(null);
