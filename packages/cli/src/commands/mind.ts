@@ -134,7 +134,7 @@ export function register(program: Command): void {
   const mind = program
     .command('mind')
     .description(
-      "the .mind memory store: save, search, recall, list, show, forget, cleanup, stats, doctor, import. The read commands see what a session in this folder sees: this folder's workspace mind and the personal mind, merged (a frame of either named workspace:ID or personal:ID); writes go to the personal mind unless told",
+      "the .mind memory store: save, search, recall, list, show, forget, cleanup, stats, doctor, import. The read commands see what a session in this folder sees: this folder's workspace mind and the personal mind, merged (a frame of either named workspace:ID or personal:ID; \`hive-mind status\` names the two files); writes go to the personal mind unless told",
     )
     .option('--mind <path>', 'only this .mind file')
     .option('--workspace [id|path]', "only the workspace mind of this folder (bare), of the folder PATH (its git root, as the hooks compute it), or of the id `hive-mind status` lists (<home>/workspaces/<id>.mind); put it after the subcommand when bare")
