@@ -88,15 +88,15 @@ async function oneSource(ctx: ServerContext, session: SessionInfo, which: 'perso
 
 /**
  * The mind of a frame id when the call names none: of the minds in view (readSources), the one that
- * holds it. @throws FieldError on `id` when none does, on `mind` when both do (the ids of the two
- * stores are counted apart, so #12 of one is not #12 of the other).
+ * holds it. @throws FieldError on `id` (`supersedes` for a save) when none does, on `field` when both
+ * do (the ids of the two stores are counted apart, so #12 of one is not #12 of the other).
  */
-async function holderOf(ctx: ServerContext, session: SessionInfo, id: number): Promise<MindSource> {
+async function holderOf(ctx: ServerContext, session: SessionInfo, id: number, field: 'mind' | 'scope' = 'mind'): Promise<MindSource> {
   const sources = await readSources(ctx, session, 'all');
   const holding = sources.filter((s) => s.mind.get(id) !== undefined);
   if (holding.length === 1) return holding[0]!;
-  if (!holding.length) throw new FieldError('id', `no memory with id ${id} in the ${sources.map((s) => s.name).join(' or the ')} memory`);
-  throw new FieldError('mind', `id ${id} is a memory of both the ${holding.map((s) => s.name).join(' and the ')} memory: pass mind "${holding[0]!.name}" or "${holding[1]!.name}" (the \`mind\` of the search hit)`);
+  if (!holding.length) throw new FieldError(field === 'mind' ? 'id' : 'supersedes', `no memory with id ${id} in the ${sources.map((s) => s.name).join(' or the ')} memory`);
+  throw new FieldError(field, `id ${id} is a memory of both the ${holding.map((s) => s.name).join(' and the ')} memory: pass ${field} "${holding[0]!.name}" or "${holding[1]!.name}" (the \`mind\` of the search hit)`);
 }
 
 /**
@@ -180,12 +180,16 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         scope: saveScope.optional(),
         thread: z.string().min(1).max(300).optional().describe('Thread key (conversation or task id) for scope "thread".'),
         tags: z.array(z.string().min(1).max(40)).max(10).optional().describe('Up to 10 short labels.'),
-        supersedes: frameId.optional().describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history.'),
+        supersedes: frameId
+          .optional()
+          .describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history. Without a scope, the new memory goes to the store of the one it replaces.'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     guarded('save_memory', ctx, async (args) => {
-      const scopeOf = args.scope ?? 'personal';
+      // a correction without a scope goes to the store of the memory it replaces (ids are per store)
+      const replaced = args.supersedes !== undefined && args.scope === undefined ? await holderOf(ctx, session, args.supersedes, 'scope') : undefined;
+      const scopeOf = args.scope ?? (replaced?.name === 'workspace' ? 'workspace' : 'personal');
       if (args.thread !== undefined && scopeOf !== 'thread') throw new FieldError('thread', 'applies only to scope "thread"');
       if (scopeOf === 'thread' && args.thread === undefined) throw new FieldError('thread', 'is required with scope "thread" (the conversation or task id the memory belongs to)');
       // workspace and thread memories belong to the project when there is one (as the hooks store them)

@@ -76,12 +76,17 @@ describe('the MCP server in a project folder', () => {
     // #1 is a frame of both stores
     expect(await callError(client, 'get_memory', { id: 1 })).toMatch(/^get_memory: mind: id 1 is a memory of both the workspace and the personal memory: pass mind "workspace" or "personal"/);
     expect(await callError(client, 'forget_memory', { id: 1 })).toMatch(/^forget_memory: mind: id 1 is a memory of both/);
+    expect(await callError(client, 'save_memory', { content: 'A correction of #1', supersedes: 1 })).toMatch(/^save_memory: scope: id 1 is a memory of both/);
     expect(await callJson(client, 'get_memory', { id: 1, mind: 'personal' })).toMatchObject({ mind: 'personal' });
     expect(await callJson(client, 'get_memory', { id: 1, mind: 'workspace' })).toMatchObject({ mind: 'workspace' });
     expect(await callError(client, 'get_memory', { id: 999 })).toMatch(/^get_memory: id: no memory with id 999 in the workspace or the personal memory/);
     expect(await callJson(client, 'forget_memory', { id: 1, mind: 'personal' })).toEqual({ id: 1, mind: 'personal', forgotten: true });
     // now only the workspace holds #1: no `mind` needed
     expect(await callJson(client, 'get_memory', { id: 1 })).toMatchObject({ id: 1, mind: 'workspace' });
+    // a correction of a workspace memory goes to the workspace store
+    const fixed = await callJson(client, 'save_memory', { content: 'The otter staging API moved to https://staging2.otter.example:8443.', supersedes: only });
+    expect(fixed).toMatchObject({ mind: 'workspace', status: 'inserted' });
+    expect(await callJson(client, 'get_memory', { id: fixed.id, mind: 'workspace' })).toMatchObject({ supersedes: only, scope: 'workspace' });
   });
 
   it('--workspace takes the id `hive-mind status` lists as well as the folder; a value that is neither is refused', async () => {
