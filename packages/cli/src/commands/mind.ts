@@ -7,8 +7,6 @@ import {
   IMPORTANCES,
   SCOPES,
   SOURCES,
-  personalMindPath,
-  workspaceMindPath,
   decodeUtf8,
   RECALL_LIST_LIMIT,
   doctor,
@@ -105,7 +103,6 @@ function countArg(name: string) {
     return n;
   };
 }
-
 
 function oneOf<T extends string>(name: string, values: readonly T[], v: string | undefined): T | undefined {
   if (v === undefined) return undefined;
