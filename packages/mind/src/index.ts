@@ -82,3 +82,4 @@ export { hostWritten } from './host-text.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
 export type { ListOptions } from './inspect.js';
 export type { FrameSnapshot } from './snapshot.js';
+export { mergeRanked, mergeRecent, type FromMind } from './merge.js';
