@@ -12,9 +12,9 @@ import type { TokenMeter } from './tokens.js';
 
 export { isSubstantiveRequest, type Item, type Section } from './sections.js';
 
-/** The sections of a span's checkpoint (prior checkpoints merged). Deterministic. */
-export function extractSections(span: readonly SurfaceNode[]): Section[] {
-  return buildSections(span);
+/** The sections of a span's checkpoint (prior checkpoints merged; the next step checked against `tail`, the nodes kept verbatim after it). Deterministic. */
+export function extractSections(span: readonly SurfaceNode[], tail: readonly SurfaceNode[] = []): Section[] {
+  return buildSections(span, tail);
 }
 
 /** Render sections as a checkpoint body: `## heading` then one `- item` a line (a multi-line item indented). Empty sections are left out. */
@@ -58,9 +58,11 @@ function victim(s: Section): number {
     if (first >= 0) return first;
   }
   if (s.heading === 'Done') {
-    // a completed todo item repeats what the reports say; findings and commits are kept longer
-    const t = s.items.findIndex((it) => / \(todo completed\)$/.test(it.text));
+    // a side task and the commits before the last one go before the end state
+    const t = s.items.findIndex((it) => /^Side task\b/.test(it.text));
     if (t >= 0) return t;
+    const c = s.items.findIndex((it) => /^Committed "/.test(it.text));
+    if (c >= 0) return c;
   }
   if (s.heading === 'Goal' || s.heading === 'In progress') return s.items.length - 1 >= s.keep ? s.items.length - 1 : -1;
   return s.keep && s.heading === 'Next step' ? -1 : 0;
@@ -165,18 +167,20 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
 
 /**
  * The default summarizer: offline and deterministic. Builds the checkpoint
- * (the sections of `CHECKPOINT_SECTIONS`) from the span itself: the user's requests and lasting
- * instructions, what was done (commits, passing checks, completed todos, sub-agent and research
+ * (the sections of `CHECKPOINT_SECTIONS`) from the span itself, as it stands at its end: the goal
+ * as the user last framed it, the user's rules and corrections in their latest form, what exists
+ * and passes (commits, the last test run, the plan's finished items, sub-agent and research
  * findings), decisions, rejected changes, errors with their fixes, the commands that matter with
- * their outcome, the files at the end, the work in progress and the next step. Prior
- * checkpoints in the span are merged item by item. Output is bounded to `maxTokens`.
+ * their outcome, the files at the end, the work in progress and the next step (checked against
+ * the tail kept verbatim). Prior checkpoints in the span, ours or a host's, are merged item by
+ * item, the newer state winning. Output is bounded to `maxTokens`.
  */
 export class ExtractiveSummarizer implements Summarizer {
   readonly name = 'extractive';
   readonly model = undefined;
 
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
-    return { text: fitSections(buildSections(input.span), input.maxTokens, input.meter) };
+    return { text: fitSections(buildSections(input.span, input.tail), input.maxTokens, input.meter) };
   }
 }
 

@@ -1,34 +1,43 @@
 /**
- * Merging prior checkpoints item by item: a checkpoint in the span (ours, or a host's own:
- * pi's `## Goal / ## Progress / ### Done` summary, Claude Code's numbered `1. Primary Request
- * and Intent:` summary, Codex's free-text handoff) is parsed into the checkpoint sections and
- * merged with the newer state. Newer state wins (in progress, next step, a file's state, a
- * command's outcome); lasting items stay (goal, constraints, decisions, done, files); repeats
- * merge; one of each section. Multi-line blocks (trees, tables, code) stay whole as one item.
+ * Merging prior checkpoints item by item: a checkpoint in the span (ours, or a host's own,
+ * recognized by content wherever it sits: pi's `## Goal / ## Progress / ### Done` summary,
+ * Claude Code's numbered `1. Primary Request and Intent:` summary, Codex's handoff, Hermes'
+ * `## Historical Task Snapshot` summary) is parsed into the checkpoint sections and merged with
+ * the newer state. Newer state wins (in progress, next step, a file's state, a command's outcome,
+ * the plan's items, a restated goal); lasting items stay (constraints, decisions, done, files);
+ * repeats merge; one of each section. Multi-line blocks (trees, tables) stay whole as one item;
+ * the code snippets of a host summary's file notes are left out (the files can be read again).
+ * What the newer state contradicts is dropped afterwards (state.ts).
  */
 import { CHECKPOINT_HEADINGS } from './checkpoint-format.js';
 import { findingKey } from './findings.js';
+import { withoutHostOpening } from './host-summary.js';
+import { lastingInstructions } from './rules.js';
 import type { Item, Section } from './sections.js';
 import { repeats } from './sentences.js';
+import { sameSubject } from './subject.js';
 import { PRESERVED_HEADING } from './summarizer.js';
 
 /** Section for prior items whose heading maps to none of ours (a host's "Key Technical Concepts"...). */
 export const EARLIER_CONTEXT = 'Earlier context';
+/** Claude Code's "All user messages": the user's lines, read for their rules (never kept verbatim). */
+const USER_MESSAGES = 'User messages';
 
 /** A parsed checkpoint: canonical heading -> items, in order. */
 export type ParsedCheckpoint = Map<string, Item[]>;
 
 const ALIASES: Array<[RegExp, string]> = [
-  [/^(?:goal|goals|objective|primary requests?(?: and intent)?|user intent|task|overall goal|session goal)$/, 'Goal'],
-  [/^(?:constraints?(?: (?:&|and) preferences)?|preferences|user instructions(?: and corrections)?|all user messages|requirements|rules|user preferences)$/, 'Constraints and preferences'],
-  [/^(?:done|completed|complete|accomplished|work completed|completed work|finished)$/, 'Done'],
-  [/^(?:key decisions(?: made)?|decisions(?: made)?|design decisions|technical decisions|architecture decisions)$/, 'Decisions'],
-  [/^(?:rejected(?: or reverted)?|reverted|rejected changes|do not re-?apply)$/, 'Rejected or reverted'],
+  [/^(?:goal|goals|objective|primary requests?(?: and intent)?|user intent|task|overall goal|session goal|the goal)$/, 'Goal'],
+  [/^all user messages$/, USER_MESSAGES],
+  [/^(?:constraints?(?: (?:&|and) preferences)?|preferences|user instructions(?: and corrections)?|requirements|rules|user preferences|user constraints)$/, 'Constraints and preferences'],
+  [/^(?:done|completed|complete|accomplished|work completed|completed work(?: packages)?|finished|ai actions(?: \/ code behavior)?|progress done)$/, 'Done'],
+  [/^(?:key decisions(?: made)?|decisions(?: made)?|design decisions|technical decisions|architecture decisions|helpful techniques(?: \/ approaches)?)$/, 'Decisions'],
+  [/^(?:rejected(?: or reverted)?|reverted|rejected changes|do not re-?apply|failed approaches(?: \/ avoid)?|things to avoid)$/, 'Rejected or reverted'],
   [/^(?:errors?(?: and fixes)?|issues?(?: and fixes)?|problems? solved|problem solving|bugs? fixed)$/, 'Errors and fixes'],
   [/^(?:commands(?: run)?|commands that matter|build and test)$/, 'Commands'],
-  [/^(?:files(?: and code sections)?|files (?:modified|read|created|changed|touched)|files created\/modified|relevant files|file structure|key files|modified files)$/, 'Files'],
-  [/^(?:in progress|current work|current task|current state|current status|status|pending(?: tasks)?|blocked|open tasks|work in progress)$/, 'In progress'],
-  [/^(?:next steps?|optional next step|immediate next steps?|todo|to do|remaining work)$/, 'Next step'],
+  [/^(?:files(?: and code sections)?|files (?:modified|read|created|changed|touched)|files created\/modified|relevant files|related files(?: \/ documents)?|file structure|key files|modified files)$/, 'Files'],
+  [/^(?:in progress|current work|current task|current state|current status|status|pending(?: tasks)?|blocked|open tasks|work in progress|active task|(?:historical )?task snapshot|(?:historical )?in-progress state|(?:historical )?pending user asks)$/, 'In progress'],
+  [/^(?:next steps?|optional next step|immediate next steps?|todo|to do|(?:historical )?remaining work|open issues(?: \/ next steps)?)$/, 'Next step'],
 ];
 
 /** Our heading for a prior section heading, or undefined when none fits. */
@@ -44,8 +53,10 @@ export function canonicalHeading(h: string): string | undefined {
 }
 
 const HEADING = /^(?:#{1,4}\s+(.+?)\s*#*$|\d+\.\s+([A-Z][^:\n]{2,60}):\s*$|([A-Z][A-Za-z &/]{2,40}):\s*$)/;
+/** A label at the start of a line with its text after it: `**Objective:** port the parser`, `Goal: port the parser`. */
+const INLINE_LABEL = /^(?:\*\*([^*\n]{2,60}?):?\*\*:?|([A-Z][A-Za-z &/-]{2,40}):)\s+(\S.*)$/;
 
-/** The first path-like or backticked token of an item: its merge key for Files and Commands. */
+/** The first path-like or backticked token of an item: its merge key for Files and Commands; a todo item's text. */
 function keyOf(heading: string, text: string): string | undefined {
   if (heading === 'Files') {
     const m = /`([^`\s]+)`/.exec(text) ?? /((?:[\w.-]+\/)+[\w.-]+\.\w+)/.exec(text);
@@ -53,14 +64,23 @@ function keyOf(heading: string, text: string): string | undefined {
   }
   if (heading === 'Commands') return /`([^`]+)`/.exec(text)?.[1];
   if (heading === 'Findings') return findingKey(text);
+  if (heading === 'Done' && /^Plan items done:/.test(text)) return 'todo-done';
+  const todo = /^(.+?) \(todo [\w-]+\)$/.exec(text);
+  if (todo) return `todo:${todo[1]}`;
   return undefined;
 }
 
+/** Leading spaces of a line. */
+const indentOf = (l: string) => /^ */.exec(l)![0].length;
+
 /**
  * Parse a checkpoint body into our sections. Bullets (`-`, `*`, `1.`, `- [x]`) are items,
- * indented lines and nested bullets continue their item, a fenced block is one item, a
- * paragraph is one item. Text before any heading, and a body with no headings, go to
- * {@link EARLIER_CONTEXT}; so do sections whose heading maps to none of ours (prefixed by it).
+ * indented lines and nested bullets continue their item (indentation is read relative to the
+ * section's own, so Claude Code's three-space-indented sections parse like flush ones), a fenced
+ * block is one item, a paragraph is one item, `**Label:** text` opens the section the label
+ * names. Text before any heading, and a body with no headings, go to {@link EARLIER_CONTEXT}; so
+ * do sections whose heading maps to none of ours (prefixed by it). Claude Code's "All user
+ * messages" become the rules they state (Constraints), never the lines themselves.
  */
 export function parseCheckpoint(body: string): ParsedCheckpoint {
   const out: ParsedCheckpoint = new Map();
@@ -69,6 +89,7 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
   let label = '';
   let cur = null as Item | null;
   let fence = false;
+  let base = -1;
   const push = (t: string) => {
     const h = heading;
     const arr = out.get(h) ?? [];
@@ -77,14 +98,32 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
     cur = { text: tx, prior: true };
     arr.push(cur);
   };
-  for (const raw of text.split('\n')) {
+  const open = (name: string) => {
+    const canon = canonicalHeading(name);
+    if (name.toLowerCase() === PRESERVED_HEADING.toLowerCase()) {
+      heading = PRESERVED_HEADING;
+      label = '';
+    } else if (canon) {
+      heading = canon;
+      label = '';
+    } else if (!/^progress$/i.test(name.trim())) {
+      heading = EARLIER_CONTEXT;
+      label = name.replace(/[*_`#]/g, '').replace(/:$/, '').trim();
+    }
+    cur = null;
+    base = -1;
+  };
+  for (const line of text.split('\n')) {
+    if (base < 0 && line.trim()) base = indentOf(line);
+    const raw = line.slice(Math.min(Math.max(base, 0), indentOf(line)));
     if (fence) {
       (cur as Item).text += '\n' + raw;
       if (/^\s*```/.test(raw)) fence = false;
       continue;
     }
     if (/^\s*```/.test(raw)) {
-      if (cur && /:\s*$/.test(cur.text)) cur.text += '\n' + raw;
+      // a block under an item (introduced by it, or indented below it) belongs to that item
+      if (cur && (/:\s*$/.test(cur.text) || indentOf(raw) >= 2)) cur.text += '\n' + raw;
       else push(raw);
       fence = true;
       continue;
@@ -92,19 +131,13 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
     const h = HEADING.exec(raw.trim());
     // "All core refactoring is done:" introduces a list; only a known section name is a heading in that form
     if (h && !/^\s*[-*]/.test(raw) && (h[3] === undefined || canonicalHeading(h[3]) !== undefined)) {
-      const name = (h[1] ?? h[2] ?? h[3])!;
-      const canon = canonicalHeading(name);
-      if (name.toLowerCase() === PRESERVED_HEADING.toLowerCase()) {
-        heading = PRESERVED_HEADING;
-        label = '';
-      } else if (canon) {
-        heading = canon;
-        label = '';
-      } else if (!/^progress$/i.test(name.trim())) {
-        heading = EARLIER_CONTEXT;
-        label = name.replace(/[*_`#]/g, '').replace(/:$/, '').trim();
-      }
-      cur = null;
+      open((h[1] ?? h[2] ?? h[3])!);
+      continue;
+    }
+    const inline = indentOf(raw) === 0 ? INLINE_LABEL.exec(raw.trim()) : null;
+    if (inline && canonicalHeading((inline[1] ?? inline[2])!) !== undefined) {
+      open((inline[1] ?? inline[2])!);
+      push(inline[3]!.trim());
       continue;
     }
     if (!raw.trim()) {
@@ -147,28 +180,47 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
       out.set(to, arr);
     }
   }
+  // Claude Code's "All user messages": the rules they state
+  const said = out.get(USER_MESSAGES);
+  if (said) {
+    out.delete(USER_MESSAGES);
+    const rules = said.flatMap((it) => lastingInstructions(it.text.replace(/^["“]|["”]$/g, '')));
+    if (rules.length) out.set('Constraints and preferences', [...(out.get('Constraints and preferences') ?? []), ...rules.map((t) => ({ text: t, prior: true }))]);
+  }
+  for (const [h, items] of out) {
+    // "All core refactoring is done:" introduced the items that follow it: not an item of its own
+    out.set(h, items.filter((it, i) => !(/:$/.test(it.text) && !it.text.includes('\n') && i < items.length - 1)));
+  }
   for (const [h, items] of out) for (const it of items) {
+    if (h !== EARLIER_CONTEXT) it.text = withoutCode(it.text);
     const k = keyOf(h, it.text);
     if (k) it.key = k;
   }
   return out;
 }
 
+/** An item's fenced code left out when prose says what it is (a host summary's "file: why, changes, snippet"); a block that is the whole item stays. */
+function withoutCode(text: string): string {
+  if (!text.includes('```')) return text;
+  const prose = text.replace(/\n?\s*```[\s\S]*?(?:```|$)/g, '').trim();
+  return prose && !/^```/.test(text.trim()) ? prose.replace(/:$/, '') : text;
+}
+
 /**
- * A host summary without the host's framing: Claude Code's "This session is being continued
- * from a previous conversation..." opening, its "Continue the conversation..." closing, its
- * `<analysis>` scratchpad and `<system-reminder>` blocks; its pointer to the full transcript is
- * kept as one line.
+ * A host summary without the host's framing: the opening each host writes (host-summary.ts),
+ * Claude Code's `<analysis>` scratchpad (also as a plain "Analysis:" part before "Summary:"),
+ * its "Continue the conversation..." closing and `<system-reminder>` blocks; its pointer to the
+ * full transcript is kept as one line.
  */
 function hostBoilerplateRemoved(body: string): string {
-  let t = body
+  let t = withoutHostOpening(body.trim())
     .replace(/<analysis>[\s\S]*?<\/analysis>/g, '')
     .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
-    .replace(/<\/?summary>/g, '')
-    .replace(/^Summary:\s*$/m, '');
+    .replace(/<\/?summary>/g, '');
+  t = t.replace(/^Analysis:\s*\n[\s\S]*?\n(?=Summary:\s*$)/m, '').replace(/^Summary:\s*$/m, '');
   t = t.replace(/^This session is being continued from a previous conversation[^\n]*(?:\n|$)/m, '');
   t = t.replace(/^If you need specific details from before compaction[^\n]*?read the full transcript at:\s*(\S+)[^\n]*$/m, 'Full transcript before that compaction: `$1`');
-  t = t.replace(/^(?:Please )?[Cc]ontinue the conversation from where (?:it|we) left off[^\n]*$/m, '');
+  t = t.replace(/^(?:Please )?[Cc]ontinue the conversation from where (?:it|we) left (?:it )?off[^\n]*$/m, '');
   return t.trim();
 }
 
@@ -187,7 +239,11 @@ export function mergeTwo(older: ParsedCheckpoint, newer: ParsedCheckpoint): Pars
       continue;
     }
     if (h === 'Goal' && o.length) {
-      // the goal of the session stays; the newer span's first request is its latest request
+      // a restated goal replaces the old one; otherwise the goal of the session stays and the newer span's first request is its latest request
+      if (n.length && o.some((y) => n.some((x) => sameSubject(y.text, x.text)))) {
+        out.set(h, [...n]);
+        continue;
+      }
       out.set(h, [...o]);
       const req = n.filter((x) => !o.some((y) => repeats(x.text, y.text)));
       if (req.length) {
@@ -196,8 +252,10 @@ export function mergeTwo(older: ParsedCheckpoint, newer: ParsedCheckpoint): Pars
       }
       continue;
     }
+    // the plan by its newest state: a newer list of finished items replaces the older ones
+    const older2 = h === 'Done' && n.some((x) => x.key === 'todo-done') ? o.filter((x) => !x.key?.startsWith('todo')) : o;
     const merged: Item[] = [];
-    for (const it of [...o, ...n]) {
+    for (const it of [...older2, ...n]) {
       const i = merged.findIndex((x) => (it.key !== undefined && x.key === it.key) || repeats(x.text, it.text));
       if (i >= 0) merged.splice(i, 1);
       merged.push(it);

@@ -9,8 +9,9 @@ const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|mr|mrs|dr|st)|\.\.)$/i
 
 /**
  * Split prose into sentences: at `.`, `!`, `?` followed by a space and (not a lowercase
- * continuation of an abbreviation), and at line breaks. Code spans and paths keep their dots
- * (`a.ts`, `v0.1.0`) because a sentence end needs whitespace after the mark.
+ * continuation of an abbreviation), at the Japanese and Chinese full stops `。！？` (no space
+ * follows them), and at line breaks. Code spans and paths keep their dots (`a.ts`, `v0.1.0`)
+ * because a sentence end needs whitespace after the mark.
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
@@ -18,7 +19,7 @@ export function splitSentences(text: string): string[] {
     const l = line.trim();
     if (!l) continue;
     let start = 0;
-    const re = /[.!?]+(?=\s+|$)/g;
+    const re = /[.!?]+(?=\s+|$)|[。！？]+/g;
     let m: RegExpExecArray | null;
     while ((m = re.exec(l))) {
       const end = m.index + m[0].length;
@@ -99,6 +100,28 @@ export function pastedError(text: string): string | undefined {
   if (logLines.length < 3 || logLines.length < lines.length / 2) return undefined;
   const err = lines.find((l) => /(?:Error|Exception|error|panic|fatal)\b[^:]*:/.test(l) && !/^\s*at\s/.test(l)) ?? logLines[0]!;
   return shortenWhole(err, 240);
+}
+
+/** `text` without the lines of a pasted log or stack trace (what the user wrote around it). */
+export function withoutLogLines(text: string): string {
+  return text.split('\n').filter((l) => !LOG_LINE.test(l.trim())).join('\n').trim();
+}
+
+/** A line copied from a terminal, a diff or a file view: a diff or prompt marker, a box-drawing border, or the padding a terminal copy keeps. */
+const COPIED_LINE = /^\s*(?:[+-]\s*\d+\s|[+-]{1,3}\s|[➜❯$#>]\s|[│┃|]\s|\d+\s*[│|]|@@ )|\S\s{6,}$/;
+
+/**
+ * `text` without the block the user pasted into it: a run of at least three lines copied from a
+ * terminal, a diff or a file view (see {@link COPIED_LINE}), with the wrapped lines inside it.
+ * What the user wrote around the paste stays.
+ */
+export function withoutPaste(text: string): string {
+  const lines = text.split('\n');
+  const copied = lines.map((l) => COPIED_LINE.test(l));
+  if (copied.filter(Boolean).length < 3) return text;
+  const first = copied.indexOf(true);
+  const last = copied.lastIndexOf(true);
+  return [...lines.slice(0, first), ...lines.slice(last + 1)].join('\n').trim();
 }
 
 /**

@@ -108,7 +108,7 @@ describe('extractive summarizer', () => {
     expect(out.text).toMatch(/## Goal\n- Ship v2 of the lexer/);
     expect(out.text).toMatch(/## Decisions\n- Use nom for parsing/);
     expect(out.text).toContain('write benches (todo pending)');
-    expect(out.text).toContain('port lexer (todo completed)');
+    expect(out.text).toContain('Plan items done: port lexer.');
     expect(out.text).not.toContain('noise');
     expect(out.text.match(/^## Goal$/gm)).toHaveLength(1);
   });
@@ -131,9 +131,8 @@ describe('extractive budget sharing', () => {
     expect(out.text.split('## Findings')[0]).not.toContain('grep');
     expect(out.text).toContain('- `src/theme.ts` (modified)');
     expect(out.text).toContain('## Next step\n- Next I will update the light theme.');
-    // the newest instructions survive, the oldest go first
-    expect(out.text).toContain('Latest request: Please make the border color 149 ');
-    expect(out.text).toContain('## Goal\n- Please make the border color 0 ');
+    // each request restates the one before: the goal is the newest framing, in state form
+    expect(out.text).toContain('## Goal\n- Make the border color 149 a bit brighter than it is now');
   });
 });
 
@@ -146,7 +145,7 @@ describe('anchors', () => {
     const anchors = extractAnchors(span, tail);
     const kinds = new Set(anchors.map((a) => a.kind));
     expect([...kinds].sort()).toEqual(['error', 'file', 'identifier', 'instruction', 'last-request']);
-    expect(anchors).toContainEqual({ kind: 'instruction', text: "No, don't use unwrap() in library code; return a Result<Token, LexError> instead." });
+    expect(anchors).toContainEqual({ kind: 'instruction', text: "Don't use unwrap() in library code; return a Result<Token, LexError> instead." });
     expect(anchors).toContainEqual({ kind: 'file', text: '/repo/rust/src/lexer_1.rs' });
     expect(anchors).toContainEqual({ kind: 'error', text: 'error[E0425]: cannot find value `lexer_state` in this scope' });
     expect(anchors).toContainEqual({ kind: 'identifier', text: 'lexer_state' });

@@ -1,0 +1,291 @@
+/**
+ * The user's rules, preferences and corrections as they stand at the end of a span: each rule
+ * in state form (the rule, not the user's line with its question, venting or "ok so"), a later
+ * rule on the same subject replacing the earlier one (said where a value changed: "(was 10
+ * seconds)"), a correction of the agent kept with what is now true and what the agent had
+ * claimed, a rejected change said once.
+ *
+ * A message is read by its structure first: who said it, what the agent did next (an
+ * apology or an admission, a revert of the change just made), whether it is a question, whether
+ * it holds a number, a path or a name; the word cues of cues.ts (English, French, Spanish,
+ * German, Japanese, Korean) are one signal among these.
+ */
+import type { CallFact, SpanFacts } from './analyze.js';
+import { ADMIT_CUE, CONTRADICT_CUE, isPoliteRequest, isQuestion, LEAD_FILLER, LEAD_FILLER_CJK, normalizeQuotes, readLength, REFINE_CUE, RULE_CUE, STRONG_RULE_CUE, UNDO_CUE, VENTING } from './cues.js';
+import { leadSentences, pastedError, shortenWhole, splitSentences, stripMarker, withoutLogLines, withoutPaste } from './sentences.js';
+import { changedValues, contentTokens, overlap, sameSubject, valuesOf } from './subject.js';
+import { modifiesFiles } from './toolinfo.js';
+
+/** A message of the span: its seq and text. */
+export type Msg = { seq: number; text: string };
+
+// --- what a rule sentence is ---------------------------------------------------------
+
+/**
+ * A lasting instruction or preference in English: a prescription or prohibition ("don't",
+ * "never", "always", "only", "make sure", "use X instead", "must", "should be", "no X") rather
+ * than a one-off request or a remark.
+ */
+const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no|yes|omfg|well|hm+)[,!]?\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!]?$)|\bonly (?:want|use|need)\b|\bnever\b|\balways\b|^no (?!(?:problem|worries|idea|way|one|thanks?|luck|rush|clue)\b)[a-z][\w-]*(?:[:,.;!]|\s+(?:at all|please|anymore|needed|allowed)\b|$)|\bthere (?:should|must) be no\b|\bnot allowed\b/i;
+/** The other languages: a bare "no X" ("pas d'IA", "sin IA", "keine KI", "AIなし", "AI 없이") or a rule cue (cues.ts). */
+const NO_X_OTHER = /^(?:pas d(?:e |')\p{L}|sans \p{L}|sin \p{L}|kein(?:e|en)? \p{L}|ohne \p{L})|(?:なし|不要|無し)[。.]?$|(?:없이|필요\s?없)/iu;
+/** A strong cue: keeps a question-shaped rule ("... should still be there, no?"). */
+const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
+/** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go"). */
+const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b/gi;
+/** Talk about the user's own understanding or a guess, not an instruction (unless a strong cue makes it one: "i think it must never crash"). */
+const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would|i (?:suppose|guess|think|believe|would think|wonder)|maybe|perhaps)\b/i;
+/** Never a rule, whatever its modal: "we should be good to go", "let me try it". */
+const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me|let's) (?:try|see|check)\b/i;
+
+/** True when sentence `s` states a lasting rule or preference (any of the languages of cues.ts). */
+export function isRuleSentence(s: string): boolean {
+  const t = normalizeQuotes(s).replace(LEAD_FILLER, '');
+  const strong = STRONG.test(t) || STRONG_RULE_CUE.test(t);
+  if (isQuestion(t) && !strong) return false;
+  if (NOT_A_RULE.test(t)) return false;
+  if (REMARK.test(t) && !STRONG.test(t.replace(/^i (?:don't|do not)/i, ''))) return false;
+  return LASTING.test(t.replace(RELATIVE_MODAL, '')) || RULE_CUE.test(t) || NO_X_OTHER.test(t.trim());
+}
+
+/** Venting, swearing or shouting: how the user feels, not a rule (a shouted rule keeps its rule). */
+function isVenting(s: string): boolean {
+  const letters = s.replace(/[^\p{L}]/gu, '');
+  const caps = letters.replace(/[^\p{Lu}]/gu, '').length;
+  const shouting = letters.length >= 12 && caps / letters.length > 0.7;
+  return VENTING.test(s) || /[!?]{2,}/.test(s) || (shouting && !isRuleSentence(s.toLowerCase()));
+}
+
+/** Swear words said in passing ("omfg use fucking rgb values"), left out of the rule they come with. */
+const SWEARING = /(?<![\p{L}])(?:wtf|omfg|omg|ffs|jfc|fuck\p{L}*|shit\p{L}*|damn\p{L}*|bloody|putain|merde|joder|mierda|scheiß\p{L}*|verdammt)(?![\p{L}])[\s,!]*/giu;
+
+/**
+ * A sentence with its venting left out: the clauses that swear ("..., so the user sees shit is
+ * about to get fucked") and the swear words said in passing. The rule in it stays.
+ */
+function withoutVenting(s: string): string {
+  const parts = s.split(/(,\s+|\s+(?=(?:so|because|since|as|car|donc|porque|así que|weil|also)\s))/iu);
+  const kept: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    const clause = parts[i]!;
+    if (i > 0 && VENTING.test(clause) && !isRuleSentence(clause.replace(SWEARING, ''))) continue;
+    kept.push((i > 0 ? parts[i - 1]! : '') + clause);
+  }
+  return kept.join('').replace(SWEARING, '').replace(/\s{2,}/g, ' ').trim();
+}
+
+/** Talk about the user themself before the point ("i'm a python noob, but", "honestly,", "je suis débutant, mais"). */
+const SELF_HEDGE = /^(?:(?:i'?m|i am|je suis|soy|ich bin)\s[^,;.]{1,60},\s*(?:but|so|mais|donc|pero|aber|also)\s+|(?:honestly|to be honest|tbh|imo|imho|fwiw|franchement|la verdad|ehrlich gesagt),?\s+)/iu;
+
+/**
+ * A rule in state form: the discourse markers, hedges, pleas and trailing checks of the user's
+ * line left out ("ok so please never push to main, ok?" -> "Never push to main."), the first
+ * letter capitalized, a final period.
+ */
+export function stateForm(s: string): string {
+  let t = normalizeQuotes(s).replace(/\s+/g, ' ').trim();
+  for (let i = 0; i < 4; i++) {
+    const before = t;
+    t = t.replace(SELF_HEDGE, '').replace(LEAD_FILLER, '').replace(LEAD_FILLER_CJK, '').trim();
+    if (t === before) break;
+  }
+  t = t.replace(/[\s,]+(?:please|pls|plz|thanks?|thank you|ok\??|okay\??|right\?|s'il te plaît|stp|por favor|gracias|bitte|danke)[.!?]*$/i, '').trim();
+  t = t.replace(/!+$/, '.').replace(/\s*[,;:-]+$/, '');
+  if (!t) return s.trim();
+  t = t.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
+  if (!/[.!?。！？)"'」]$/.test(t)) t += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]$/u.test(t) ? '。' : '.';
+  return t;
+}
+
+/**
+ * The user's lasting instructions in `text`, in state form: its rule sentences (a "Please also
+ * port helper 3; never touch vendored code" keeps only the clause that lasts), with the
+ * sentence after a rule in a short message when it says what the rule means ("No AI. Both
+ * colors are played by the user."). Questions, venting, acknowledgements and what the user
+ * pasted (a terminal or diff block) are left out.
+ */
+export function lastingInstructions(raw: string): string[] {
+  const pasted = withoutPaste(raw);
+  const text = pastedError(pasted) ? withoutLogLines(pasted) : pasted;
+  const ss = splitSentences(text).map(stripMarker).map((s) => (isVenting(s) && isRuleSentence(withoutVenting(s)) ? withoutVenting(s) : s)).filter((s) => readLength(s) >= 8);
+  const isInstr = (s: string) => isRuleSentence(s) && !isVenting(s);
+  const hits = ss.filter(isInstr);
+  if (!hits.length) return [];
+  // "Please also port helper 3; never touch vendored code." -> only the clause that lasts
+  const lasting = (s: string) => {
+    const clauses = s.split(/;\s+/);
+    const keep = clauses.filter(isInstr);
+    return clauses.length > 1 && keep.length < clauses.length ? keep : [s];
+  };
+  const plain = (s: string) => !isQuestion(s) && !isVenting(s) && readLength(s) >= 12;
+  // a short message of a few sentences: a rule with the plain sentence after it that explains it ("No AI. Both colors are played by the user.")
+  if (readLength(text) <= 300 && ss.length <= 3 && ss.every((s) => lasting(s).length === 1)) {
+    const kept = ss.filter((s, i) => isInstr(s) || (plain(s) && isInstr(ss[i - 1] ?? '') && !isPoliteRequest(s) && !/^(?:please|now|then|next|also)\b/i.test(s)));
+    return [kept.map(stateForm).join(' ')];
+  }
+  return hits.flatMap(lasting).filter((s) => s.length <= 600).map(stateForm);
+}
+
+// --- later rules replace earlier ones ------------------------------------------------
+
+/** One rule with when it was said (a prior checkpoint's rules are older than the span's). */
+export interface TimedRule {
+  text: string;
+  seq: number;
+}
+
+/**
+ * True when `later` replaces `earlier`: the same subject, and either a change cue in the later
+ * one ("instead", "actually", "from now on", "plutôt", "stattdessen", "じゃなくて", "대신") or a
+ * restatement (most of the words shared: the same rule with another value or the other polarity).
+ * Two rules that only share a verb ("never run npm run dev", "never run npm run build") stand
+ * side by side.
+ */
+export function replaces(earlier: string, later: string): boolean {
+  const x = contentTokens(earlier);
+  const y = contentTokens(later);
+  const { shared, ratio } = overlap(x, y);
+  if (!sameSubject(earlier, later)) return false;
+  if (REFINE_CUE.test(normalizeQuotes(later))) return true;
+  return ratio >= 0.8 && shared >= 2;
+}
+
+/** `later` with what changed said: "(was 10 seconds)" when values changed, before its final period. */
+function saidChanged(later: string, earlier: string): string {
+  const was = changedValues(earlier, later).filter((v) => !/^`|\//.test(v)).slice(0, 3);
+  if (!was.length || /\(was /.test(later)) return later;
+  const note = ` (was ${was.join(', ')})`;
+  const m = /[.!。！]$/.exec(later);
+  return m ? later.slice(0, -1) + note + m[0] : later + note;
+}
+
+/** Rules oldest first, each later rule replacing the earlier ones it restates; what changed is said. Returns the survivors, oldest first. */
+export function latestRules<T extends TimedRule & { key?: string }>(rules: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const r of [...rules].sort((a, b) => a.seq - b.seq)) {
+    let text = r.text;
+    // a correction stands as said: what is true, what the agent had claimed
+    if (r.key?.startsWith('correction:')) {
+      out.push(r);
+      continue;
+    }
+    for (let i = out.length - 1; i >= 0; i--) {
+      if (out[i]!.key?.startsWith('correction:') || !replaces(out[i]!.text, text)) continue;
+      text = saidChanged(text, out[i]!.text);
+      out.splice(i, 1);
+    }
+    out.push({ ...r, text });
+  }
+  return out;
+}
+
+// --- corrections and rejections ------------------------------------------------------
+
+/** A negation, in the languages of cues.ts: a statement and its correction differ by one. */
+const NEGATION = /\b(?:not|no|never|none|nothing|cannot)\b|n't\b|(?<![\p{L}])(?:ne|pas|jamais|nunca|nicht|nie|kein\p{L}*)(?![\p{L}])|ない|ません|않|없|못/iu;
+
+/** The first sentences of the agent's reply right after `u` (before the next user message), if any. */
+function replyAfter(f: SpanFacts, u: Msg, nextUserSeq: number): Msg | undefined {
+  return f.assistantTexts.find((a) => a.seq > u.seq && a.seq < nextUserSeq);
+}
+
+/** The agent's last text before `u` (after the previous user message). */
+function claimBefore(f: SpanFacts, u: Msg, prevUserSeq: number): Msg | undefined {
+  return [...f.assistantTexts].reverse().find((a) => a.seq < u.seq && a.seq > prevUserSeq);
+}
+
+/** The pairs (old text, new text) an edit call replaced, read from the input fields the hosts use. */
+function editPairs(c: CallFact): Array<{ path: string; from: string; to: string }> {
+  const input = (c.call.input && typeof c.call.input === 'object' ? c.call.input : {}) as Record<string, unknown>;
+  const path = c.info.paths[0];
+  if (!path) return [];
+  const pair = (o: Record<string, unknown>) => {
+    const from = o.old_string ?? o.oldText ?? o.old_str ?? o.old_text ?? o.search;
+    const to = o.new_string ?? o.newText ?? o.new_str ?? o.new_text ?? o.replace;
+    return typeof from === 'string' && typeof to === 'string' ? { path, from, to } : undefined;
+  };
+  const edits = Array.isArray(input.edits) ? (input.edits as Array<Record<string, unknown>>) : [input];
+  return edits.map((e) => (e && typeof e === 'object' ? pair(e) : undefined)).filter((p): p is { path: string; from: string; to: string } => !!p);
+}
+
+/** A git command that undoes changes (`git revert`, `git reset --hard`, `git checkout -- f`, `git restore f`, `git stash`). */
+const GIT_UNDO = /\bgit (?:revert|reset --hard|checkout (?:HEAD )?-- |restore |stash(?:\s|$))/;
+
+/** True when a call in `calls` undoes a change made in `before`: a git undo, or an edit that puts back the text an earlier edit replaced. */
+function reverts(calls: readonly CallFact[], before: readonly CallFact[]): boolean {
+  const made = before.filter((c) => !c.failed).flatMap(editPairs);
+  return calls.some((c) => !c.failed && ((c.info.command && GIT_UNDO.test(c.info.command)) || editPairs(c).some((p) => made.some((m) => m.path === p.path && m.to.trim() === p.from.trim() && m.from.trim() === p.to.trim()))));
+}
+
+/** What the span's user messages did to the agent's work: the rejections of a change, the corrections of a claim. */
+export interface UserVerdicts {
+  /** A user message that rejected the change made just before it, with the files changed and the seq range of the rejected turn. */
+  rejections: Array<{ msg: Msg; paths: string[]; turn: [number, number] }>;
+  /** A correction of the agent's claim: what the user said is true, what the agent had said, whether the agent agreed. */
+  corrections: Array<{ msg: Msg; truth: string; claim?: string; agreed: boolean }>;
+}
+
+/**
+ * Read each user message by what surrounds it. A rejection: the user asks to undo ("undo that",
+ * "annule", "元に戻して"), or the agent's reply admits a mistake and reverts the change made just
+ * before (whatever the language). A correction: the agent's reply admits a mistake ("You're
+ * right", "Vous avez raison", "申し訳", "맞습니다") about a claim it made, or the user
+ * contradicts ("no, ...", "actually ...") a claim the agent made just before, naming what it is
+ * about; no change of the agent's was undone.
+ */
+export function userVerdicts(f: SpanFacts, users: readonly Msg[]): UserVerdicts {
+  const out: UserVerdicts = { rejections: [], corrections: [] };
+  const seqs = f.userTexts.map((u) => u.seq);
+  for (const u of users) {
+    const text = normalizeQuotes(u.text);
+    const prev = [...seqs].reverse().find((s) => s < u.seq) ?? -1;
+    const next = seqs.find((s) => s > u.seq) ?? Infinity;
+    const reply = replyAfter(f, u, next);
+    const admitted = !!reply && ADMIT_CUE.test(normalizeQuotes(splitSentences(reply.text.slice(0, 400))[0] ?? ''));
+    const undoCue = UNDO_CUE.test(text);
+    const contradictCue = CONTRADICT_CUE.test(text);
+    if (!undoCue && !admitted && !contradictCue) continue;
+    const turnCalls = f.calls.filter((c) => c.seq > prev && c.seq < u.seq);
+    const changed = [...new Set(turnCalls.filter((c) => modifiesFiles(c.info) && !c.failed).flatMap((c) => c.info.paths))];
+    const after = f.calls.filter((c) => c.seq > u.seq && c.seq < next);
+    if (undoCue || (changed.length > 0 && (admitted || contradictCue) && reverts(after, turnCalls))) {
+      out.rejections.push({ msg: u, paths: changed, turn: [prev, u.seq] });
+      continue;
+    }
+    const claimMsg = claimBefore(f, u, prev);
+    // an answer to the agent's question is feedback on a proposal, not a correction of a claim
+    if (!claimMsg || isQuestion(splitSentences(claimMsg.text.slice(-400)).pop() ?? '')) continue;
+    const sentences = splitSentences(u.text).map(stripMarker).filter((s) => readLength(s) >= 8);
+    const said = sentences.filter((s) => !isVenting(s) && !isQuestion(s));
+    // a correction asserts a fact: its plain sentences outnumber its questions, and it states no rule (a rule is kept as a rule)
+    if (!said.length || said.length * 2 <= sentences.length || said.some(isRuleSentence)) continue;
+    if (!admitted && overlap(u.text, claimMsg.text).shared < 2) continue;
+    // the claim it is about: a statement of the agent's, not the heading of a list of its changes ("Thinking level colors are now:")
+    const claim = bestMatch(splitSentences(claimMsg.text).map(stripMarker).filter((s) => !isQuestion(s) && !/[:：]$/.test(s) && readLength(s) >= 12), u.text);
+    if (!claim) continue;
+    // it contradicts the claim ("no, ...", the other polarity, another value), not adds to it ("i think we need X too")
+    const flips = NEGATION.test(normalizeQuotes(claim)) !== NEGATION.test(text);
+    const otherValue = valuesOf(u.text).some((v) => !valuesOf(claim).some((w) => w.toLowerCase() === v.toLowerCase()));
+    if (!contradictCue && !flips && !otherValue) continue;
+    const truth = leadSentences(said.map(stateForm).join(' '), 240);
+    out.corrections.push({ msg: u, truth, ...(claim ? { claim } : {}), agreed: admitted });
+  }
+  return out;
+}
+
+/** The sentence of `candidates` sharing the most content with `text` (at least one content word), if any. */
+function bestMatch(candidates: readonly string[], text: string): string | undefined {
+  let best: { s: string; n: number } | undefined;
+  const t = contentTokens(text);
+  for (const s of candidates) {
+    const n = overlap(contentTokens(s), t).shared;
+    if (n >= 1 && (!best || n > best.n)) best = { s, n };
+  }
+  return best?.s;
+}
+
+/** A correction as a Constraints item: what is now true, what the agent had claimed, whether it agreed. */
+export function correctionItem(c: UserVerdicts['corrections'][number]): string {
+  const claim = c.claim ? ` The agent had said: "${shortenWhole(c.claim.replace(/"/g, "'"), 160)}"${c.agreed ? ', and agreed it was wrong.' : '.'}` : c.agreed ? ' The agent agreed.' : '';
+  return `Correction by the user: ${c.truth}${claim}`;
+}
