@@ -1,6 +1,6 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { fixedLater, isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { PRESERVED_HEADING } from './summarizer.js';
@@ -42,11 +42,11 @@ export interface AnchorOptions {
 }
 
 /**
- * Extract the anchors of a span: the last user request, the user's explicit
- * instructions and corrections (messages with an imperative or corrective cue),
- * modified file paths, error strings (first error line of each failed tool call),
- * and identifiers that both the span and the retained `tail` mention (most
- * mentioned in the tail first). Deduplicated, deterministic.
+ * Extract the anchors of a span: the last user request (its first sentence), the user's
+ * lasting instructions (as the Constraints section states them), modified file paths, the
+ * errors still open at its end (the error line of each failed call no later run fixed), and
+ * identifiers that both the span and the retained `tail` mention (most mentioned in the tail
+ * first). Deduplicated, deterministic.
  */
 export function extractAnchors(span: readonly SurfaceNode[], tail: readonly SurfaceNode[], opts: AnchorOptions = {}): Anchor[] {
   const f = analyzeSpan(span);
@@ -62,14 +62,19 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
   const users = f.userTexts;
   // the latest substantive request ("ok", "/mode" and other nudges are not the request)
   const lastReq = [...users].reverse().find((u) => isSubstantiveRequest(u.text)) ?? users[users.length - 1];
-  if (lastReq) push('last-request', distillRequest(lastReq.text, 200));
+  // its first sentence (more when that is a few words, "/compact" before its arguments): the checkpoint states the rest as rules, the goal or the next step
+  if (lastReq) {
+    const lead = distillRequest(lastReq.text, 1);
+    push('last-request', lead.length < 40 ? distillRequest(lastReq.text, 120) : lead);
+  }
   // the user's lasting instructions, as the checkpoint's Constraints section states them
-  const instr = users.slice(0, -1).filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
+  const instr = users.filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
   for (const t of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', t);
   for (const c of f.calls) {
     if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths) if (isFilePath(p) && !/^\/(?:var\/|private\/)?tmp\/[^/]+$/.test(p)) push('file', p);
   }
-  const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => c.errorLine!);
+  // the errors still open at the end of the span: one a later run of the same command (or tool on the same path) fixed is history
+  const errs = f.calls.filter((c, i) => c.failed && c.errorLine && !fixedLater(c, f.calls.slice(i + 1))).map((c) => c.errorLine!);
   for (const e of errs.slice(-(opts.maxErrors ?? 10))) push('error', e);
   const maxIds = opts.maxIdentifiers ?? 40;
   if (maxIds > 0 && tail.length) {

@@ -118,12 +118,12 @@ export const STRONG_RULE_CUE = cue(['jamais', 'toujours', 'doit', 'il faut', 'nu
 /** The user asks to undo a change ("undo that", "annule", "deshaz", "mach das rückgängig", "元に戻して", "되돌려"). */
 export const UNDO_CUE = cue(
   [
-    'undo', 'undid', 'revert(?:ed)?', 'roll(?:ed)? ?back', 'put (?:it|that|them) back', 'back out', 'you (?:fucked|broke|messed|screwed)', 'not what i (?:asked|wanted)', "don't do that", "that's wrong", 'that is wrong',
-    'annule[rsz]?', 'défai[st]', 'défaire', 'reviens en arrière', 'remets? (?:comme|ça)', "ce n'est pas ce que", "c'est faux", 'pas ça',
-    'deshaz', 'deshacer', 'revierte', 'revertir', 'vuelve atrás', 'vuelve a poner', 'no es lo que', 'eso está mal',
-    'rückgängig', 'zurücksetzen', 'setz(?:e)? (?:das|es) zurück', 'nicht das,? was', 'das ist falsch',
+    'undo', 'undid', 'revert(?:ed)?', 'roll(?:ed)? ?back', 'put (?:it|that|them) back', 'back out', 'you (?:fucked|broke|messed|screwed)', 'not what i (?:asked|wanted)', "don't do that",
+    'annule[rsz]?', 'défai[st]', 'défaire', 'reviens en arrière', 'remets? (?:comme|ça)', "ce n'est pas ce que",
+    'deshaz', 'deshacer', 'revierte', 'revertir', 'vuelve atrás', 'vuelve a poner', 'no es lo que',
+    'rückgängig', 'zurücksetzen', 'setz(?:e)? (?:das|es) zurück', 'nicht das,? was',
   ],
-  ['元に戻して', '元に戻す', '戻して', '取り消して', 'やり直して', 'そうじゃない', '되돌려', '원래대로', '취소해', '롤백', '이전으로', '그게 아니'],
+  ['元に戻して', '元に戻す', '戻して', '取り消して', 'やり直して', '되돌려', '원래대로', '취소해', '롤백', '이전으로'],
 );
 
 /** The agent admits a mistake or accepts a correction, at the start of its reply. */
@@ -140,12 +140,12 @@ export const ADMIT_CUE = opening(
 /** The user says the agent is wrong ("no, ...", "that's not true", "actually ...", "non, ...", "いいえ", "아니"). */
 export const CONTRADICT_CUE = opening(
   [
-    'no', 'nope', 'wrong', "that'?s not (?:true|right|correct)", "it'?s not", 'not true', 'incorrect', 'actually', 'you said', 'you claimed', 'but it (?:does|did|is|was|has)',
-    'non', 'faux', "c'est faux", 'en fait', 'tu as dit', 'mais si',
-    'falso', 'en realidad', 'dijiste', 'pero sí',
-    'nein', 'falsch', 'eigentlich', 'doch', 'du hast gesagt', 'das stimmt nicht',
+    'no', 'nope', 'wrong', "that'?s (?:wrong|not (?:true|right|correct))", 'that is wrong', "it'?s not", 'not true', 'incorrect', 'actually', 'you said', 'you claimed', 'but it (?:does|did|is|was|has)',
+    'non', 'faux', "c'est faux", 'en fait', 'tu as dit', 'mais si', "tu te trompes", "vous vous trompez",
+    'falso', 'eso está mal', 'en realidad', 'dijiste', 'pero sí', 'te equivocas',
+    'nein', 'falsch', 'das ist falsch', 'eigentlich', 'doch', 'du hast gesagt', 'das stimmt nicht', 'du irrst dich',
   ],
-  ['いいえ', '違う', '違います', '実は', 'でも', '아니', '아닙니다', '틀렸', '사실은', '그런데', '근데'],
+  ['いいえ', '違う', '違います', 'そうじゃない', '実は', 'でも', '아니', '아닙니다', '틀렸', '그게 아니', '사실은', '그런데', '근데'],
 );
 
 /** A later framing that replaces an earlier one ("actually", "instead", "rather", "en fait", "eigentlich", "じゃなくて", "말고"). */
@@ -186,12 +186,22 @@ export const NARRATION_CUE = cue(
  */
 export const PROCESS_CUE = cue(
   [
-    '(?:provide|give|show|write|send) me (?:with )?(?:a|the|your) (?:plan|summary|report|overview|list)', '(?:make|write|draft|create) (?:a|the) plan', 'ask me', 'let me know', 'tell me (?:what|how|if|when|whether)', 'you can ask', 'feel free to', 'before you start', '(?:read|look at|explore|study|analy[sz]e|understand|check) [^.]{0,60}first', "don't stop until", 'do not stop until', 'keep going until', 'report back',
+    '(?:provide|give|show|write|send) me (?:with )?(?:a|the|your) (?:plan|summary|report|overview|list)', 'do (?:a|an) (?:deep |thorough |full |detailed |quick )?(?:analysis|review|investigation)', 'cd (?:into |to )?[~./\\w-]+[.!]?$', 'read\\b.{0,200}?\\b(?:in full|fully|first|carefully|thoroughly|completely)', 'lis\\b.{0,200}?\\b(?:en entier|entièrement|d\'abord)', 'lee\\b.{0,200}?\\b(?:completo|entero|primero)', 'lies\\b.{0,200}?\\b(?:vollständig|ganz|zuerst)', '(?:make|write|draft|create) (?:a|the) plan', 'ask me', 'let me know', 'tell me (?:what|how|if|when|whether)', 'you can ask', 'feel free to', 'before you start', '(?:read|look at|explore|study|analy[sz]e|understand|check) [^.]{0,60}first', "don't stop until", 'do not stop until', 'keep going until', 'report back',
     'fais-moi un plan', 'propose-moi un plan', 'donne-moi un plan', 'pose-moi', 'dis-moi', "n'hésite pas", "lis d'abord", "avant de commencer",
     'dame un plan', 'hazme un plan', 'pregúntame', 'dime', 'no dudes', 'lee primero', 'antes de empezar',
     'mach einen plan', 'erstelle einen plan', 'frag mich', 'sag mir', 'lies zuerst', 'bevor du anfängst',
   ],
-  ['計画を(?:立て|作っ|教え|出し)', 'プランを', '質問して', '教えて', 'まず読んで', '계획을\\s?(?:세워|짜|알려)', '질문해', '알려줘', '알려주세요', '먼저 읽'],
+  ['計画を(?:立て|作っ|教え|出し)', 'プランを', '質問して', '教えて', 'まず読んで', '全部読んで', '계획을\\s?(?:세워|짜|알려)', '질문해', '알려줘', '알려주세요', '먼저 읽', '전부 읽'],
+);
+
+/**
+ * The user saying what the work really is ("now the actual work:", "what I actually want is",
+ * "lo que necesito de verdad", "ce que je veux vraiment", "was ich eigentlich will", "本題",
+ * "이제 본론"): the sentence that frames the goal.
+ */
+export const GOAL_CUE = cue(
+  ['(?:the|now the) (?:actual|real|main) (?:work|task|project|goal|thing)', 'what (?:i|we) (?:actually|really) (?:want|need)', 'what (?:i|we) want is', 'the point is', 'le vrai (?:travail|sujet|but)', 'ce que je veux (?:vraiment|en fait)', "ce dont j'ai (?:vraiment )?besoin", 'lo que (?:necesito|quiero) (?:de verdad|realmente|en realidad)', 'el trabajo de verdad', 'was ich (?:eigentlich|wirklich) (?:will|brauche)', 'die eigentliche aufgabe', 'jetzt das eigentliche'],
+  ['本題', '本当に(?:やりたい|欲しい)', '本来の', '본론', '진짜 하고 싶은', '실제로 원하는'],
 );
 
 /** Greetings and pleasantries at the start of a request: never its content. */
@@ -202,8 +212,8 @@ export const VENTING = cue(['wtf', 'w\\.t\\.f', 'omfg', 'omg', 'ffs', 'fuck\\p{L
 
 /** A discourse marker that opens a sentence without saying anything ("ok so", "also", "alors", "y", "und", "あと", "그리고"). */
 export const LEAD_FILLER = new RegExp(
-  `^(?:(?:ok(?:ay)?|so|also|and|but|btw|oh|ah|hm+|well|please|pls|plz|just|alright|now|yes|no|yeah|yep|hey|then|actually|en fait|en realidad|non|alors|donc|aussi|et|mais|bon|bref|enfin|stp|s'il te plaît|s'il vous plaît|entonces|pues|también|y|pero|bueno|vale|por favor|oye|und|aber|bitte|noch|ja|nein|also|außerdem|dann|okay)(?![${WORD}])[\\s,.!:;-]*)+`,
+  `^(?:(?:(?:ok(?:ay)?|so|also|and|but|btw|oh|ah|hm+|well|please|pls|plz|just|alright|now|then|actually|en fait|en realidad|alors|donc|aussi|et|mais|bon|bref|enfin|stp|s'il te plaît|s'il vous plaît|entonces|pues|también|y|pero|bueno|vale|por favor|oye|und|aber|bitte|noch|außerdem|dann)(?![${WORD}])[\\s,.!:;-]*)|(?:(?:yes|no|yeah|yep|hey|non|oui|sí|si|ja|nein|doch)[,.!]+\\s*))+`,
   'iu',
 );
 /** Japanese and Korean openers ("じゃあ", "あと", "それと", "그리고", "그럼", "근데"). */
-export const LEAD_FILLER_CJK = /^(?:(?:じゃあ|では|あと|それと|それから|そして|ちなみに|いいえ|やっぱり|그리고|그럼|그러면|근데|그런데|아니요|아니)[、,，\s]+|(?:아|음)[,，\s]+)/u;
+export const LEAD_FILLER_CJK = /^(?:(?:それと|それから|そして|ちなみに|じゃあ|그리고|그럼|그러면|근데|그런데)[、,，\s]*|(?:あと|では|いいえ|やっぱり|아니요|아니|아|음)[、,，\s]+)/u;

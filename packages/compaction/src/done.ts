@@ -39,7 +39,12 @@ const TEST_COMMAND = /\b(?:test|tests|pytest|vitest|jest|mocha|spec|rspec|ctest|
 /** Two reports of the same measure: equal once their numbers are left out, or both a test count. */
 function sameMeasure(a: string, b: string): boolean {
   const skel = (s: string) => itemKey(s).replace(/\d+(?:[.,]\d+)?/g, '#').replace(/#(?:\s*[-–]\s*\w*#)+/g, '#');
-  if (/\d/.test(a) && /\d/.test(b) && skel(a) === skel(b)) return true;
+  if (/\d/.test(a) && /\d/.test(b)) {
+    const [x, y] = [skel(a), skel(b)];
+    // "We've completed WP1-WP10. The class is now 885 lines." then "We've completed WP1-WP13."
+    const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+    if (x === y || (short.length >= 16 && short.includes('#') && long.startsWith(short))) return true;
+  }
   return TEST_COUNT.test(a) && TEST_COUNT.test(b);
 }
 

@@ -5,17 +5,18 @@
  * - a request's objective is its sentences that ask for work or say what is being built; its
  *   greeting, its questions, how the user wants to be answered ("then give me a plan", "ask me
  *   questions") and its venting are left out;
- * - the project is the first request, unless the rest of the session never comes back to it
- *   (its words recur in no later message or changed file) while it keeps coming back to a later
- *   one: then the first is a side task, said as a task, and the later one is the goal;
+ * - the project is the first request, unless a later one says it is the actual work ("now the
+ *   actual work: ...", "what I really want is ...") or the session comes back to a later one far
+ *   more often (its words recur in later messages and changed files): then the first is a side
+ *   task, said as a task, and the later one is the goal;
  * - a later restatement or refinement wins: a later request on the same subject that says it
  *   changes something ("actually", "instead", "en fait", "じゃなくて") or restates it replaces
  *   the sentences it is about;
  * - with no user request there is no goal (nothing is invented from the agent's text).
  */
 import type { SpanFacts } from './analyze.js';
-import { GREETING, isPoliteRequest, isQuestion, normalizeQuotes, PROCESS_CUE, readLength, REFINE_CUE, VENTING } from './cues.js';
-import { isRuleSentence, replaces, stateForm, type Msg } from './rules.js';
+import { GOAL_CUE, GREETING, isPoliteRequest, isQuestion, normalizeQuotes, PROCESS_CUE, readLength, REFINE_CUE, VENTING } from './cues.js';
+import { isRuleSentence, replaces, stateForm, withoutVenting, type Msg } from './rules.js';
 import { distillRequest, leadSentences, pastedError, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { contentTokens, overlap } from './subject.js';
 import { modifiesFiles } from './toolinfo.js';
@@ -38,16 +39,16 @@ export function objectiveSentences(text: string): string[] {
     if (GREETING.test(t) && readLength(t) < 40) return false;
     if (isQuestion(t) && !isPoliteRequest(t)) return false;
     if (PROCESS_CUE.test(t) && !hasWork(t)) return false;
-    if (VENTING.test(t)) return false;
     return readLength(t) >= 8;
-  });
+  }).map((s) => (VENTING.test(s) ? withoutVenting(s) : s)).filter((s) => readLength(s) >= 8 && !VENTING.test(s));
   const work = keep.filter((s) => !isRuleSentence(s));
   return work.length ? work : keep.length ? keep : [leadSentences(text, GOAL_CHARS)];
 }
 
-/** A process sentence that also names work ("read the spec first, then port the parser") keeps its place. */
+/** A process sentence that also names work ("read the spec first, then port the parser"): one of its parts around "then" is not process. */
 function hasWork(s: string): boolean {
-  return /\b(?:then|and then|after that|ensuite|puis|luego|después|dann|danach)\b/i.test(s) && readLength(s) > 60;
+  const parts = s.split(/,?\s*\b(?:and then|then|after that|ensuite|puis|luego|después|dann|danach)\b\s*/iu);
+  return parts.length > 1 && parts.some((p) => readLength(p) >= 20 && !PROCESS_CUE.test(p));
 }
 
 /** A request with how much of the session's later work comes back to it; its objective sentences when needed. */
@@ -107,17 +108,20 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): 
   } else {
     if (!cands.length) return { sideTasks: [], refinements: [] };
     scoreRecurrence(f, cands);
-    // the first request is the project unless the session never comes back to it (a side task) and keeps coming back to a later one
+    // the first request is the project unless the session comes back to a later one far more (a
+    // side task first), or a later one says it is the actual work ("now the actual work: ...")
     let at = 0;
     const first = cands[0]!;
-    if (first.recurrence <= 1) {
-      const best = Math.max(...cands.slice(1).map((c) => c.recurrence), 0);
-      const later = cands.findIndex((c, i) => i > 0 && c.recurrence >= Math.max(4, best / 2));
-      if (later > 0) at = later;
-    }
+    const best = Math.max(...cands.slice(1).map((c) => c.recurrence), 0);
+    const cued = cands.findIndex((c, i) => i > 0 && GOAL_CUE.test(normalizeQuotes(c.msg.text)) && c.recurrence >= Math.max(2, first.recurrence));
+    if (cued > 0) at = cued;
+    else if (best >= Math.max(4, 3 * first.recurrence)) at = cands.findIndex((c, i) => i > 0 && c.recurrence >= Math.max(4, 3 * first.recurrence, best / 2));
     sideTasks = cands.slice(0, at).map((c) => c.msg);
     from = cands[at]!.msg;
     base = objective(cands[at]!);
+    // a goal stated after something else in the same message ("that's wrong, ... what I actually want is X") starts there
+    const framed = base.findIndex((b) => GOAL_CUE.test(normalizeQuotes(b)));
+    if (framed > 0) base = base.slice(framed);
     rest = cands.slice(at + 1);
   }
   // later restatements and refinements replace the sentences they are about
@@ -138,7 +142,8 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): 
       continue;
     }
     for (const s of sentences) {
-      const i = base.findIndex((b) => replaces(b, s) || about(b, s));
+      // a restatement of a part of the goal is about as long as it; a short tweak ("make it 6 seconds") is a rule, not the goal
+      const i = base.findIndex((b) => (replaces(b, s) || about(b, s)) && readLength(s) >= 0.5 * readLength(b));
       if (i >= 0) base[i] = s;
       else if (refines) base.push(s);
     }

@@ -26,8 +26,23 @@ const USER_MESSAGES = 'User messages';
 /** A parsed checkpoint: canonical heading -> items, in order. */
 export type ParsedCheckpoint = Map<string, Item[]>;
 
+/**
+ * Headings a host summary uses, by the section they map to: English (pi, Claude Code, Codex,
+ * Hermes), and the same headings in French, Spanish, German, Japanese and Korean, since a host
+ * model writes its summary in the user's language.
+ */
 const ALIASES: Array<[RegExp, string]> = [
-  [/^(?:goal|goals|objective|primary requests?(?: and intent)?|user intent|task|overall goal|session goal|the goal)$/, 'Goal'],
+  [/^(?:objectif|but|objetivo|meta|ziel|zielsetzung|目的|目標|ゴール|목표|목적)$/u, 'Goal'],
+  [/^(?:contraintes?(?: et préférences)?|préférences|règles|restricciones|preferencias|reglas|requisitos|einschränkungen|vorgaben|regeln|präferenzen|制約|制約条件|ルール|方針|要件|제약(?:\s?조건)?|규칙|요구\s?사항)$/u, 'Constraints and preferences'],
+  [/^(?:fait|terminé|réalisé|travail terminé|hecho|completado|terminado|trabajo completado|erledigt|abgeschlossen|fertig|完了|完了した作業|済み|완료|완료된 작업)$/u, 'Done'],
+  [/^(?:décisions?(?: prises)?|decisiones|entscheidungen|決定事項|決定|判断|결정(?:\s?사항)?)$/u, 'Decisions'],
+  [/^(?:rejeté|abandonné|rechazado|descartado|verworfen|abgelehnt|却下|不採用|거부|폐기)$/u, 'Rejected or reverted'],
+  [/^(?:erreurs?(?: et corrections)?|errores|fehler|エラー|エラーと修正|오류|에러)$/u, 'Errors and fixes'],
+  [/^(?:commandes|comandos|befehle|コマンド|명령어?)$/u, 'Commands'],
+  [/^(?:fichiers|archivos|ficheros|dateien|ファイル|関連ファイル|파일|관련 파일)$/u, 'Files'],
+  [/^(?:en cours|en curso|en progreso|in arbeit|laufend|進行中|作業中|現状|진행\s?중|현재 상태)$/u, 'In progress'],
+  [/^(?:prochaines? étapes?|suite|ensuite|siguiente|siguientes? pasos?|próximos? pasos?|nächste schritte?|nächster schritt|als nächstes|次(?:の(?:作業|ステップ|手順))?|次にやること|다음(?:\s?단계|\s?작업)?|할 일)$/u, 'Next step'],
+  [/^(?:goal|goals|objective|primary requests?(?: and intent)?|user intent|task|overall goal|session goal|the goal|project|projet|proyecto|projekt|プロジェクト|프로젝트)$/u, 'Goal'],
   [/^all user messages$/, USER_MESSAGES],
   [/^(?:constraints?(?: (?:&|and) preferences)?|preferences|user instructions(?: and corrections)?|requirements|rules|user preferences|user constraints)$/, 'Constraints and preferences'],
   [/^(?:done|completed|complete|accomplished|work completed|completed work(?: packages)?|finished|ai actions(?: \/ code behavior)?|progress done)$/, 'Done'],
@@ -37,7 +52,7 @@ const ALIASES: Array<[RegExp, string]> = [
   [/^(?:commands(?: run)?|commands that matter|build and test)$/, 'Commands'],
   [/^(?:files(?: and code sections)?|files (?:modified|read|created|changed|touched)|files created\/modified|relevant files|related files(?: \/ documents)?|file structure|key files|modified files)$/, 'Files'],
   [/^(?:in progress|current work|current task|current state|current status|status|pending(?: tasks)?|blocked|open tasks|work in progress|active task|(?:historical )?task snapshot|(?:historical )?in-progress state|(?:historical )?pending user asks)$/, 'In progress'],
-  [/^(?:next steps?|optional next step|immediate next steps?|todo|to do|(?:historical )?remaining work|open issues(?: \/ next steps)?)$/, 'Next step'],
+  [/^(?:next|next steps?|optional next step|immediate next steps?|todo|to do|(?:historical )?remaining work|open issues(?: \/ next steps)?)$/, 'Next step'],
 ];
 
 /** Our heading for a prior section heading, or undefined when none fits. */
@@ -54,7 +69,7 @@ export function canonicalHeading(h: string): string | undefined {
 
 const HEADING = /^(?:#{1,4}\s+(.+?)\s*#*$|\d+\.\s+([A-Z][^:\n]{2,60}):\s*$|([A-Z][A-Za-z &/]{2,40}):\s*$)/;
 /** A label at the start of a line with its text after it: `**Objective:** port the parser`, `Goal: port the parser`. */
-const INLINE_LABEL = /^(?:\*\*([^*\n]{2,60}?):?\*\*:?|([A-Z][A-Za-z &/-]{2,40}):)\s+(\S.*)$/;
+const INLINE_LABEL = /^(?:\*\*([^*\n]{2,60}?):?\*\*:?|(\p{Lu}[\p{L} &/-]{1,40}?)\s?[:：])\s*(\S.*)$/u;
 
 /** The first path-like or backticked token of an item: its merge key for Files and Commands; a todo item's text. */
 function keyOf(heading: string, text: string): string | undefined {
@@ -90,8 +105,12 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
   let cur = null as Item | null;
   let fence = false;
   let base = -1;
-  const push = (t: string) => {
-    const h = heading;
+  const push = (raw: string) => {
+    // an item of no known section that opens with a section's label ("- Project: kungfu-chess ...", "- Next: remove ...") belongs there
+    const labelled = heading === EARLIER_CONTEXT ? INLINE_LABEL.exec(raw) : null;
+    const to = labelled ? canonicalHeading((labelled[1] ?? labelled[2])!) : undefined;
+    const h = to && to !== PRESERVED_HEADING ? to : heading;
+    const t = to ? labelled![3]!.trim() : raw;
     const arr = out.get(h) ?? [];
     out.set(h, arr);
     const tx = label && h === EARLIER_CONTEXT ? `(${label}) ${t}` : t;
@@ -272,6 +291,8 @@ export function mergePrior(priors: readonly ParsedCheckpoint[], current: readonl
   const cur: ParsedCheckpoint = new Map(current.map((s) => [s.heading, s.items]));
   let acc: ParsedCheckpoint = new Map();
   for (const p of priors) acc = mergeTwo(acc, p);
+  // the span went on after its last prior checkpoint: what that checkpoint had under way is stale
+  if ([...cur.values()].some((items) => items.length)) acc.delete('In progress');
   const merged = priors.length ? mergeTwo(acc, cur) : cur;
   const out = new Map<string, Section>();
   for (const [h, items] of merged) out.set(h, { heading: h, items, keep: 0 });

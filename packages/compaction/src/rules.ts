@@ -1,9 +1,10 @@
 /**
  * The user's rules, preferences and corrections as they stand at the end of a span: each rule
  * in state form (the rule, not the user's line with its question, venting or "ok so"), a later
- * rule on the same subject replacing the earlier one (said where a value changed: "(was 10
- * seconds)"), a correction of the agent kept with what is now true and what the agent had
- * claimed, a rejected change said once.
+ * rule on the same subject replacing the earlier one, in its final form only and marked as
+ * changed ("The very first cooldown is 3 seconds (changed during the session)."), a correction
+ * of the agent kept with what is now true and what the agent had claimed, a rejected change said
+ * once.
  *
  * A message is read by its structure first: who said it, what the agent did next (an
  * apology or an admission, a revert of the change just made), whether it is a question, whether
@@ -26,7 +27,7 @@ export type Msg = { seq: number; text: string };
  * "never", "always", "only", "make sure", "use X instead", "must", "should be", "no X") rather
  * than a one-off request or a remark.
  */
-const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no|yes|omfg|well|hm+)[,!]?\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!]?$)|\bonly (?:want|use|need)\b|\bnever\b|\balways\b|^no (?!(?:problem|worries|idea|way|one|thanks?|luck|rush|clue)\b)[a-z][\w-]*(?:[:,.;!]|\s+(?:at all|please|anymore|needed|allowed)\b|$)|\bthere (?:should|must) be no\b|\bnot allowed\b/i;
+const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no|yes|omfg|well|hm+)[,!]?\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!,;]|$)|\bthere(?:'s| is| are) no\b|\bonly (?:want|use|need)\b|\bnever\b|\balways\b|^no (?!(?:problem|worries|idea|way|one|thanks?|luck|rush|clue)\b)[a-z][\w-]*(?:[:,.;!]|\s+(?:at all|please|anymore|needed|allowed)\b|$)|\bthere (?:should|must) be no\b|\bnot allowed\b/i;
 /** The other languages: a bare "no X" ("pas d'IA", "sin IA", "keine KI", "AIなし", "AI 없이") or a rule cue (cues.ts). */
 const NO_X_OTHER = /^(?:pas d(?:e |')\p{L}|sans \p{L}|sin \p{L}|kein(?:e|en)? \p{L}|ohne \p{L})|(?:なし|不要|無し)[。.]?$|(?:없이|필요\s?없)/iu;
 /** A strong cue: keeps a question-shaped rule ("... should still be there, no?"). */
@@ -40,7 +41,8 @@ const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me
 
 /** True when sentence `s` states a lasting rule or preference (any of the languages of cues.ts). */
 export function isRuleSentence(s: string): boolean {
-  const t = normalizeQuotes(s).replace(LEAD_FILLER, '');
+  // an aside in parentheses ("(which is a misnomer, should be interactive-mode)") does not make the sentence a rule
+  const t = normalizeQuotes(s).replace(/\s*\((?:which|who|that|i\.e\.|e\.g\.|qui|que|lo que|der|die|das)\b[^()]{0,200}\)/giu, '').replace(LEAD_FILLER, '');
   const strong = STRONG.test(t) || STRONG_RULE_CUE.test(t);
   if (isQuestion(t) && !strong) return false;
   if (NOT_A_RULE.test(t)) return false;
@@ -63,7 +65,7 @@ const SWEARING = /(?<![\p{L}])(?:wtf|omfg|omg|ffs|jfc|fuck\p{L}*|shit\p{L}*|damn
  * A sentence with its venting left out: the clauses that swear ("..., so the user sees shit is
  * about to get fucked") and the swear words said in passing. The rule in it stays.
  */
-function withoutVenting(s: string): string {
+export function withoutVenting(s: string): string {
   const parts = s.split(/(,\s+|\s+(?=(?:so|because|since|as|car|donc|porque|así que|weil|also)\s))/iu);
   const kept: string[] = [];
   for (let i = 0; i < parts.length; i += 2) {
@@ -111,19 +113,20 @@ export function lastingInstructions(raw: string): string[] {
   const isInstr = (s: string) => isRuleSentence(s) && !isVenting(s);
   const hits = ss.filter(isInstr);
   if (!hits.length) return [];
-  // "Please also port helper 3; never touch vendored code." -> only the clause that lasts
+  // "Please also port helper 3; never touch vendored code." -> only the clause that lasts; so for
+  // "split main.ts into cli/args.ts and keep the old main.ts for reference"
   const lasting = (s: string) => {
-    const clauses = s.split(/;\s+/);
+    const clauses = s.split(/;\s+|,?\s+(?:and|but|et|mais|y|pero|und|aber)\s+(?=(?:also\s+)?(?:keep|don't|do not|never|always|only|use|make sure|avoid|garde|ne|jamais|toujours|mantén|nunca|siempre|behalte|nie|immer)\b)/iu);
     const keep = clauses.filter(isInstr);
     return clauses.length > 1 && keep.length < clauses.length ? keep : [s];
   };
   const plain = (s: string) => !isQuestion(s) && !isVenting(s) && readLength(s) >= 12;
   // a short message of a few sentences: a rule with the plain sentence after it that explains it ("No AI. Both colors are played by the user.")
-  if (readLength(text) <= 300 && ss.length <= 3 && ss.every((s) => lasting(s).length === 1)) {
+  if (readLength(text) <= 300 && ss.length <= 3 && ss.every((s) => lasting(s).length === 1 && lasting(s)[0] === s)) {
     const kept = ss.filter((s, i) => isInstr(s) || (plain(s) && isInstr(ss[i - 1] ?? '') && !isPoliteRequest(s) && !/^(?:please|now|then|next|also)\b/i.test(s)));
     return [kept.map(stateForm).join(' ')];
   }
-  return hits.flatMap(lasting).filter((s) => s.length <= 600).map(stateForm);
+  return hits.flatMap(lasting).filter((s) => s.length <= 600).map((s) => stateForm(s.replace(/^also\s+/i, '')));
 }
 
 // --- later rules replace earlier ones ------------------------------------------------
@@ -150,17 +153,51 @@ export function replaces(earlier: string, later: string): boolean {
   return ratio >= 0.8 && shared >= 2;
 }
 
-/** `later` with what changed said: "(was 10 seconds)" when values changed, before its final period. */
-function saidChanged(later: string, earlier: string): string {
-  const was = changedValues(earlier, later).filter((v) => !/^`|\//.test(v)).slice(0, 3);
-  if (!was.length || /\(was /.test(later)) return later;
-  const note = ` (was ${was.join(', ')})`;
-  const m = /[.!。！]$/.exec(later);
-  return m ? later.slice(0, -1) + note + m[0] : later + note;
+/** What a changed rule is marked with: it says the rule changed, never the old value (the rule stands in its final form only). */
+export const CHANGED_MARK = ' (changed during the session)';
+
+/** `rule` marked as changed, before its final period (once). */
+function markChanged(rule: string): string {
+  if (rule.includes(CHANGED_MARK.trim())) return rule;
+  const m = /[.!。！]$/.exec(rule);
+  return m ? rule.slice(0, -1) + CHANGED_MARK + m[0] : rule + CHANGED_MARK;
 }
 
-/** Rules oldest first, each later rule replacing the earlier ones it restates; what changed is said. Returns the survivors, oldest first. */
-export function latestRules<T extends TimedRule & { key?: string }>(rules: readonly T[]): T[] {
+/**
+ * The phrase of a rule that names the value it replaces, in the languages of cues.ts: "not 10
+ * seconds", "instead of 10 s", "rather than 7:00" (also "not 7 but 6:30"), "au lieu de 30
+ * minutes", "en lugar de 5", "statt 2", "7 時じゃなくて", "11시 말고". Only a phrase holding a
+ * number: "use pnpm, not npm" names what is ruled out, and stays.
+ */
+const OLD_VALUE = [
+  /,?\s*\b(?:not|instead of|rather than|au lieu de|plutôt que|et non|en lugar de|en vez de|y no|statt|anstatt|und nicht|nicht)\s+(?:the\s+|le\s+|la\s+|les\s+|el\s+|los\s+|der\s+|die\s+|das\s+)?[^,.;:!?()]*?\d[^,.;:!?()]*?(?=\s+but\s|\s+mais\s|\s+sino\s|\s+sondern\s|[,.;:!?)]|$)(?:\s+(?:but|mais|sino|sondern)\b)?/giu,
+  /\d+(?:[.,:]\d+)?\s?[^\s、,，。]*?(?:じゃなくて|ではなくて?|でなく)[、,，\s]*/gu,
+  /\d+(?:[.,:]\d+)?\s?[^\s,.]*?\s*(?:말고|가 아니라|이 아니라|대신(?:에)?)[,\s]*/gu,
+];
+
+/** `rule` without the phrase that names the value it replaces ("The first cooldown is 3 s, not 10 s." -> "The first cooldown is 3 s."). */
+export function finalForm(rule: string): string {
+  let t = rule;
+  for (const re of OLD_VALUE) {
+    const next = t.replace(re, ' ');
+    // the rule stays a rule: what is left still says something
+    if (readLength(next.trim()) >= 12) t = next;
+  }
+  t = t.replace(/\s{2,}/g, ' ').replace(/\s+([.,;:!?。、])/g, '$1').trim();
+  return t === rule.trim() ? rule : t.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
+}
+
+/** True when `rule` names the value it replaces (it states a change by itself). */
+function statesChange(rule: string): boolean {
+  return finalForm(rule) !== rule;
+}
+
+/**
+ * Rules oldest first, each later rule replacing the earlier ones it restates; a rule that changed
+ * (it replaced one, or it names the value it replaces) stands in its final form, marked as
+ * changed. Returns the survivors, oldest first.
+ */
+export function latestRules<T extends TimedRule & { key?: string }>(rules: readonly T[], mark = true): T[] {
   const out: T[] = [];
   for (const r of [...rules].sort((a, b) => a.seq - b.seq)) {
     let text = r.text;
@@ -169,12 +206,13 @@ export function latestRules<T extends TimedRule & { key?: string }>(rules: reado
       out.push(r);
       continue;
     }
+    let changed = statesChange(text);
     for (let i = out.length - 1; i >= 0; i--) {
       if (out[i]!.key?.startsWith('correction:') || !replaces(out[i]!.text, text)) continue;
-      text = saidChanged(text, out[i]!.text);
+      changed = true;
       out.splice(i, 1);
     }
-    out.push({ ...r, text });
+    out.push({ ...r, text: changed && mark ? markChanged(finalForm(text)) : text });
   }
   return out;
 }
@@ -256,9 +294,11 @@ export function userVerdicts(f: SpanFacts, users: readonly Msg[]): UserVerdicts 
     // an answer to the agent's question is feedback on a proposal, not a correction of a claim
     if (!claimMsg || isQuestion(splitSentences(claimMsg.text.slice(-400)).pop() ?? '')) continue;
     const sentences = splitSentences(u.text).map(stripMarker).filter((s) => readLength(s) >= 8);
+    // what it asserts: its plain sentences, less the rules (kept as rules) and a bare "No, you're wrong." (no fact in it)
     const said = sentences.filter((s) => !isVenting(s) && !isQuestion(s));
-    // a correction asserts a fact: its plain sentences outnumber its questions, and it states no rule (a rule is kept as a rule)
-    if (!said.length || said.length * 2 <= sentences.length || said.some(isRuleSentence)) continue;
+    const facts = said.filter((s) => !isRuleSentence(s) && !bareContradiction(s));
+    // a correction asserts a fact: its plain sentences outnumber its questions
+    if (!facts.length || said.length * 2 <= sentences.length) continue;
     if (!admitted && overlap(u.text, claimMsg.text).shared < 2) continue;
     // the claim it is about: a statement of the agent's, not the heading of a list of its changes ("Thinking level colors are now:")
     const claim = bestMatch(splitSentences(claimMsg.text).map(stripMarker).filter((s) => !isQuestion(s) && !/[:：]$/.test(s) && readLength(s) >= 12), u.text);
@@ -267,10 +307,16 @@ export function userVerdicts(f: SpanFacts, users: readonly Msg[]): UserVerdicts 
     const flips = NEGATION.test(normalizeQuotes(claim)) !== NEGATION.test(text);
     const otherValue = valuesOf(u.text).some((v) => !valuesOf(claim).some((w) => w.toLowerCase() === v.toLowerCase()));
     if (!contradictCue && !flips && !otherValue) continue;
-    const truth = leadSentences(said.map(stateForm).join(' '), 240);
+    const truth = leadSentences(facts.map(stateForm).join(' '), 240);
     out.corrections.push({ msg: u, truth, ...(claim ? { claim } : {}), agreed: admitted });
   }
   return out;
+}
+
+/** A sentence that only says the agent is wrong ("No, that's wrong.", "아니에요, 틀렸어요."): nothing left once the contradiction is taken away. */
+function bareContradiction(s: string): boolean {
+  const rest = normalizeQuotes(s).replace(CONTRADICT_CUE, '').replace(/\b(?:you(?:'re| are) wrong|that's (?:wrong|not (?:true|right))|wrong)\b|틀렸\p{L}*|아니\p{L}*|違い\p{L}*|違う|faux|falsch|falso/giu, '');
+  return readLength(rest.replace(/[\s\p{P}]+/gu, '')) < 12 && !valuesOf(s).length;
 }
 
 /** The sentence of `candidates` sharing the most content with `text` (at least one content word), if any. */
@@ -284,8 +330,23 @@ function bestMatch(candidates: readonly string[], text: string): string | undefi
   return best?.s;
 }
 
-/** A correction as a Constraints item: what is now true, what the agent had claimed, whether it agreed. */
+/**
+ * A correction as a Constraints item: what is now true, and what it corrects, by its subject (the
+ * names and values it shares with the agent's claim) rather than by the claim's words: the
+ * refuted claim is not restated, so a resumed agent does not repeat it.
+ */
 export function correctionItem(c: UserVerdicts['corrections'][number]): string {
-  const claim = c.claim ? ` The agent had said: "${shortenWhole(c.claim.replace(/"/g, "'"), 160)}"${c.agreed ? ', and agreed it was wrong.' : '.'}` : c.agreed ? ' The agent agreed.' : '';
-  return `Correction by the user: ${c.truth}${claim}`;
+  const about = c.claim ? subjectOf(c.claim, c.truth) : '';
+  const said = c.claim ? ` It corrects what the agent had said${about ? ` about ${about}` : ''}${c.agreed ? ', and the agent agreed' : ''}.` : c.agreed ? ' The agent agreed.' : '';
+  return `Correction by the user: ${c.truth}${said}`;
+}
+
+/** What a claim and its correction are both about: the names and values they share (backticked), else their shared words. */
+function subjectOf(claim: string, truth: string): string {
+  const tv = new Set(valuesOf(truth).map((v) => v.toLowerCase()));
+  const names = [...new Set([...valuesOf(claim), ...(claim.match(/\b[\p{L}][\p{L}\p{N}]*[-_.][\p{L}\p{N}][\p{L}\p{N}._-]*|\b\p{Lu}[\p{L}]*\p{Lu}[\p{L}\p{N}]*/gu) ?? [])])].filter((v) => tv.has(v.toLowerCase()) || truth.toLowerCase().includes(v.toLowerCase()));
+  if (names.length) return names.slice(0, 3).map((n) => (n.startsWith('`') ? n : `\`${n.replace(/^"|"$/g, '')}\``)).join(', ');
+  const t = contentTokens(truth);
+  const shared = [...contentTokens(claim)].filter((w) => t.has(w) && !/^\p{Script=Hangul}|^\p{Script=Han}|^\p{Script=Hiragana}|^\p{Script=Katakana}/u.test(w));
+  return shared.slice(0, 3).join(', ');
 }

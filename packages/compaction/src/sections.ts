@@ -62,6 +62,8 @@ function acknowledgementOnly(t: string): boolean {
 export function isSubstantiveRequest(text: string): boolean {
   const t = text.trim();
   if (!t || /^\/[\w:-]+(?:\s|$)/.test(t)) return false;
+  // what the user's own shell command printed (pi's "Ran `find .`" message): output, not a request
+  if (/^Ran `[^`\n]+`\n/.test(t)) return false;
   if (ACK.test(t) || acknowledgementOnly(t)) return false;
   if (/^(?:Stop hook feedback:|\w+ hook (?:feedback|error|blocking error)\b)/i.test(t)) return false;
   // "Good. Continue with module 7." is a nudge: judge what follows the acknowledgement
@@ -97,20 +99,22 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
     if (key !== undefined) {
       const i = s.items.findIndex((x) => x.key === key);
       if (i >= 0) s.items.splice(i, 1);
-    } else if ((h === 'Next step' ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
+    } else if ((h === 'Next step' || /^Latest request:/.test(t) ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
     s.items.push({ text: t, ...(key !== undefined ? { key } : {}) });
   };
 
   const priors = f.priorBodies.map(parseCheckpoint);
   const users = userWords(f, span);
   const verdicts = userVerdicts(f, users);
+  // a rejection or a correction is said in its own place; the message may still carry rules or reframe the goal
   const judged = new Set([...verdicts.rejections.map((r) => r.msg), ...verdicts.corrections.map((c) => c.msg)]);
-  const requests = users.filter((u) => isSubstantiveRequest(u.text) && !judged.has(u));
+  const rejections = new Set(verdicts.rejections.map((r) => r.msg));
+  const requests = users.filter((u) => isSubstantiveRequest(u.text));
   // the goal as the newest prior checkpoint stated it, which the span's requests may refine
   const priorGoal = [...priors].reverse().map((p) => (p.get('Goal') ?? []).map((it) => it.text).join(' ')).find(Boolean);
   // a session whose only request is a few words ("say hi") still has that as its goal
   const fallback = requests.length ? [] : users.filter((u) => !judged.has(u) && !/^\/[\w:-]+(?:\s|$)/.test(u.text.trim())).slice(0, 1);
-  const goal = goalOf(f, requests.length ? requests : fallback, priorGoal);
+  const goal = goalOf(f, requests.length ? requests.filter((r) => !rejections.has(r)) : fallback, priorGoal);
   if (goal.goal) {
     add('Goal', goal.goal);
     for (const p of priors) p.delete('Goal');
@@ -125,8 +129,9 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   commands(f, add);
   findings(f, add);
   files(f, add);
-  const latestReq = [...requests].reverse().find((r) => !goalMsgs.has(r) || r === requests[requests.length - 1]);
-  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => repeats(x.text, t) || x.text.includes(t) || t.includes(x.text)));
+  const latestReq = [...requests].reverse().find((r) => !judged.has(r) && (!goalMsgs.has(r) || r === requests[requests.length - 1]));
+  // a latest request the rules already say whole is not said again (one that only holds a rule is still the request)
+  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))));
   branch(f, add);
 
   // Prior checkpoints: their items come first, newer state wins (merge.ts, state.ts).
@@ -136,16 +141,18 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
   for (const s of merged.values()) if (!out.includes(s)) out.splice(out.length - 2, 0, s);
   resolveContradictions(out);
-  for (const s of out) if (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') s.items = latestRules(s.items.map((it, i) => ({ ...it, seq: i }))).map(({ seq: _seq, ...it }) => it);
+  // a later rule or decision on the same subject replaces the earlier one; a changed rule is said so
+  for (const s of out) if (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') s.items = latestRules(s.items.map((it, i) => ({ ...it, seq: i })), s.heading !== 'Decisions').map(({ seq: _seq, ...it }) => it);
   const filesSec = out.find((s) => s.heading === 'Files');
   if (filesSec) filesSec.items.sort((a, b) => Number(b.key === 'root') - Number(a.key === 'root'));
   const next = out.find((s) => s.heading === 'Next step');
-  if (next?.items.length) next.items = [{ ...next.items[next.items.length - 1]!, text: nextStepAgainstTail(next.items[next.items.length - 1]!.text, tail) }];
+  if (next?.items.length) next.items = [{ ...next.items[next.items.length - 1]!, text: nextStepAgainstTail(next.items[next.items.length - 1]!.text, tail, isSubstantiveRequest) }];
   const goalSec = out.find((s) => s.heading === 'Goal');
   if (goalSec) goalSec.keep = Math.min(1, goalSec.items.length);
   if (next) next.keep = Math.min(1, next.items.length);
   const prog = out.find((s) => s.heading === 'In progress');
-  if (prog) prog.keep = Math.min(1, prog.items.length);
+  // In progress keeps its latest request or open todo item, never a last report for its own sake
+  if (prog) prog.keep = prog.items.length && !/^Last report:/.test(prog.items[0]!.text) ? 1 : 0;
   return out;
 }
 
@@ -157,9 +164,10 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
 function userWords(f: SpanFacts, span: readonly SurfaceNode[]): Msg[] {
   const meta = new Set(span.filter((n) => n.type === 'user/message' && n.meta?.isMeta === true).map((n) => n.seq));
   const agentSeqs = [...f.assistantTexts.map((a) => a.seq), ...f.calls.map((c) => c.seq)];
-  return f.userTexts.filter((u, i) => {
+  // a chat host's speaker tag ("[jiho] ...", Hermes on Discord) is who spoke, not what they said
+  return f.userTexts.map((u) => ({ seq: u.seq, text: u.text.replace(/^\[[^\]\n]{1,40}\]\s+/, '') })).filter((u, i, all) => {
     if (meta.has(u.seq)) return false;
-    const prev = f.userTexts[i - 1];
+    const prev = all[i - 1];
     // a slash command's expansion follows it with no agent turn between: Claude Code's command line
     // reads "init is analyzing your codebase… /init" (its <command-message> and <command-name>); a
     // command typed alone ("/mode") is followed by the user's own words unless a long template follows
@@ -240,14 +248,24 @@ function decisions(f: SpanFacts, add: Add, rejectedTurns: Array<[number, number]
 
 // --- Errors and fixes ---------------------------------------------------------------
 
+/** True when a failed call `c` was fixed in the span: the same command (or a broader or narrower run of it), or the same tool on the same path, later succeeded. */
+export function fixedLater(c: CallFact, later: readonly CallFact[]): boolean {
+  const cmd = c.info.command;
+  return later.some((d) => !d.failed && !!d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
+}
+
+/** A file tool that failed and then succeeded on the same path: a retry, not an error worth keeping (`later`: the calls after it). */
+export function retried(c: CallFact, later: readonly CallFact[]): boolean {
+  return !c.info.command && c.info.paths.length > 0 && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]);
+}
+
 function errorsAndFixes(f: SpanFacts, add: Add): void {
   const calls = f.calls;
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i]!;
     if (!c.failed || !c.result || c.repaired) continue;
     const later = calls.slice(i + 1);
-    // a file tool that failed and then succeeded on the same path is a retry, not an error worth keeping
-    if (!c.info.command && c.info.paths.length && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0])) continue;
+    if (retried(c, later)) continue;
     const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
     const err = wholeLine(c.errorLine ?? 'failed');
     add('Errors and fixes', `${what} failed: ${err} ${fixOf(c, later)}`, `${what}|${err}`);
@@ -398,7 +416,8 @@ function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, l
   if (lastA && (!lastU || lastA.seq > lastU.seq)) {
     const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && !NEXT.test(s) && readLength(s) >= 12);
     const lead = leadSentences(said.filter((s) => !/[:：]$/.test(s)).join(' '), 300);
-    if (lead) add('In progress', `Last report: ${lead}`);
+    // "Good progress." says nothing: a report names something
+    if (lead && readLength(lead) >= 40) add('In progress', `Last report: ${lead}`);
   }
 
   add('Next step', nextStep(f, latestReq, open));

@@ -7,11 +7,11 @@
  */
 import type { SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { normalizeQuotes } from './cues.js';
+import { normalizeQuotes, readLength } from './cues.js';
 import { reportsDone } from './done.js';
 import { replaces } from './rules.js';
 import type { Section } from './sections.js';
-import { splitSentences } from './sentences.js';
+import { leadSentences, shortenWhole, splitSentences } from './sentences.js';
 import { contentTokens, overlap } from './subject.js';
 import { modifiesFiles } from './toolinfo.js';
 
@@ -19,6 +19,15 @@ import { modifiesFiles } from './toolinfo.js';
 const KEEPS = /\b(?:keep|keeps|kept|stays?|staying|remains?|preserved?|still works?|alongside|for reference|in place|leave|left as is|don't (?:remove|delete)|do not (?:remove|delete)|garde[rz]?|conserve[rz]?|mantener|mantén|conservar|behalten|beibehalten|bleibt)\b|残す|維持|유지|남겨/iu;
 /** Saying something is gone ("removed", "delete", "(deleted)", "supprimé", "eliminado", "gelöscht", "削除", "삭제"). */
 const REMOVES = /\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:ped|s)?|rm|got rid of|get rid of|replaced|supprim\p{L}*|retir\p{L}*|elimin\p{L}*|borr\p{L}*|quit\p{L}*|entfern\p{L}*|gelöscht|lösch\p{L}*)\b|\(deleted\)|削除|消し|삭제|제거/iu;
+
+/** Telling the agent to go on ("looks good, continue", "weiter", "続けて", "계속해"): the step before it still stands. */
+const CONTINUE = /\b(?:continue|go on|go ahead|proceed|carry on|keep going|next|weiter|mach weiter|continúa|sigue|adelante|continue[sz]?|vas-y)\b|続けて|進めて|계속|진행해/iu;
+
+/** True when `text` only tells the agent to go on (a continue cue and little else). */
+function isNudge(text: string): boolean {
+  if (!CONTINUE.test(text)) return false;
+  return readLength(text.replace(CONTINUE, '').replace(/\b(?:ok(?:ay)?|good|great|nice|thanks?|looks good|it's good|perfect|alright|yes)\b/gi, '')) < 60;
+}
 
 /** File names without an extension that projects use (`Justfile`, `Makefile`, `Dockerfile`). */
 const EXTENSIONLESS = /\b(?:[A-Z][a-z]*file|Makefile|makefile|justfile|LICENSE|README|CHANGELOG|Procfile|Gemfile|Rakefile)\b/g;
@@ -79,24 +88,32 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * The span's next step checked against the tail kept verbatim after the checkpoint: when the tail
- * already does it (a commit the step asks for, a change to the file it names, a report of it
- * done), the step says so and asks to go on from the tail's newest message instead of redoing it.
+ * The span's next step checked against the tail kept verbatim after the checkpoint: when the
+ * user asked for something newer there, the step is that request; when the tail already does the
+ * step (a commit it asks for, a change to the file it names, a report of it done), the step says
+ * so and asks to go on from the tail's newest message instead of redoing it. `isRequest` tells a
+ * request from an acknowledgement.
  */
-export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[]): string {
+export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], isRequest: (text: string) => boolean): string {
   if (!step || !tail.length) return step;
   const t = analyzeSpan(tail);
+  // the user asked for something newer after the span: that is where the work goes on
+  const newest = [...t.userTexts].reverse().find((u) => isRequest(u.text));
+  if (newest && !isNudge(newest.text)) return `The user's newest request is in the messages after this summary: "${shortenWhole(leadSentences(newest.text.replace(/"/g, "'"), 160), 240)}"; go on from there.`;
+  // what the step asks, without how the span's last call ended (that call is not the step)
+  const at = step.lastIndexOf(' (the span ended with ');
+  const core = at > 0 ? step.slice(0, at).replace(/[.]$/, '') : step;
   const committed = t.calls.some((c) => !c.failed && c.result && c.info.command && /\bgit\s+commit\b/.test(c.info.command));
   const changed = new Set(t.calls.filter((c) => !c.failed && modifiesFiles(c.info)).flatMap((c) => c.info.paths.map((p) => p.split('/').pop()!.toLowerCase())));
-  const stepTokens = contentTokens(step);
+  const stepTokens = contentTokens(core);
   const reported = t.assistantTexts.some((a) => splitSentences(a.text).some((s) => reportsDone(s) && overlap(contentTokens(s), stepTokens).shared >= Math.min(2, stepTokens.size)));
   const doneInTail =
-    (/\bcommit/i.test(step) && committed) ||
-    [...fileNames(step)].some((n) => changed.has(n)) ||
+    (/\bcommit/i.test(core) && committed) ||
+    [...fileNames(core)].some((n) => changed.has(n)) ||
     reported;
   // the tail goes on from the step as a matter of course; it is said only when the tail already did it
   if (!doneInTail) return step;
-  const what = stepAsState(step).replace(/^\w/, (c) => c.toUpperCase());
+  const what = stepAsState(core).replace(/^\w/, (c) => c.toUpperCase());
   return `${what}; the messages after this summary already take it up: go on from the newest, do not redo it.`;
 }
 

@@ -137,8 +137,11 @@ describe('extractive budget sharing', () => {
 });
 
 describe('anchors', () => {
-  it('extracts instructions, files, errors, the last request and tail identifiers', () => {
+  it('extracts instructions, files, the errors still open, the last request and tail identifiers', () => {
     const b = codingSession(6);
+    b.tool('Bash', { command: 'cargo bench' }, 'error: no benchmark target named `lexer`\nexit code 101', true);
+    b.tool('Read', { file_path: '/repo/rust/src/main.rs' }, 'fn main() {\n    let cfg = LexerConfig::default();\n}\n');
+    b.assistant('I will add a bench target and call tokenize_source from main with LexerConfig::default() and lexer_state reset.');
     const surf = b.log.surface();
     const span = surf.slice(1, -3);
     const tail = surf.slice(-3);
@@ -147,7 +150,9 @@ describe('anchors', () => {
     expect([...kinds].sort()).toEqual(['error', 'file', 'identifier', 'instruction', 'last-request']);
     expect(anchors).toContainEqual({ kind: 'instruction', text: "Don't use unwrap() in library code; return a Result<Token, LexError> instead." });
     expect(anchors).toContainEqual({ kind: 'file', text: '/repo/rust/src/lexer_1.rs' });
-    expect(anchors).toContainEqual({ kind: 'error', text: 'error[E0425]: cannot find value `lexer_state` in this scope' });
+    // cargo test failed, then passed after the fix: history, not an anchor; the bench error is still open
+    expect(anchors).not.toContainEqual({ kind: 'error', text: 'error[E0425]: cannot find value `lexer_state` in this scope' });
+    expect(anchors).toContainEqual({ kind: 'error', text: 'error: no benchmark target named `lexer`' });
     expect(anchors).toContainEqual({ kind: 'identifier', text: 'lexer_state' });
     // identifiers come from values, not tool-input keys
     expect(anchors.find((a) => a.text === 'file_path')).toBeUndefined();
