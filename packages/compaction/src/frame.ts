@@ -29,8 +29,9 @@ export function unframeCheckpoint(text: string): string | null {
 /**
  * The summary body of a prior checkpoint node: ours (framed), a host's own as a reader imported
  * it (Claude Code `isCompactSummary`, pi `compaction`, Codex `compacted`: `kind: 'checkpoint'`),
- * or a host's summary recognized by its wording in a user or system message (an OpenAI message
- * array holding Claude Code's "This session is being continued ..." message; host-summary.ts).
+ * or a host's summary recognized by its opening wording in a user, system or assistant message
+ * (an OpenAI message array holding Claude Code's "This session is being continued ..." message;
+ * host-summary.ts).
  * Returns null when the node is not a checkpoint.
  */
 export function checkpointBody(node: SurfaceNode): string | null {
@@ -38,7 +39,8 @@ export function checkpointBody(node: SurfaceNode): string | null {
   const framed = unframeCheckpoint(t);
   if (framed !== null) return framed;
   if (node.kind === 'checkpoint') return t.trim();
-  if (node.type === 'user/message' || node.type === 'system/message') {
+  // Hermes writes its summary as an assistant message when a user one would break the alternation
+  if (node.type === 'user/message' || node.type === 'system/message' || node.type === 'assistant/message') {
     const host = hostSummary(t);
     if (host) return host.body;
   }

@@ -99,7 +99,10 @@ const indentOf = (l: string) => /^ */.exec(l)![0].length;
  */
 export function parseCheckpoint(body: string): ParsedCheckpoint {
   const out: ParsedCheckpoint = new Map();
-  const text = hostBoilerplateRemoved(body);
+  let text = hostBoilerplateRemoved(body);
+  // the host's pointer to its full transcript is context, whatever section it closes
+  const pointer = /^Full transcript before that compaction: `[^`]+`$/m.exec(text)?.[0];
+  if (pointer) text = text.replace(pointer, '').trim();
   let heading = EARLIER_CONTEXT;
   let label = '';
   let cur = null as Item | null;
@@ -210,12 +213,21 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
     // "All core refactoring is done:" introduced the items that follow it: not an item of its own
     out.set(h, items.filter((it, i) => !(/:$/.test(it.text) && !it.text.includes('\n') && i < items.length - 1)));
   }
+  if (pointer) out.set(EARLIER_CONTEXT, [...(out.get(EARLIER_CONTEXT) ?? []), { text: pointer, prior: true }]);
   for (const [h, items] of out) for (const it of items) {
-    if (h !== EARLIER_CONTEXT) it.text = withoutCode(it.text);
+    if (h !== EARLIER_CONTEXT) it.text = flattened(withoutCode(it.text));
     const k = keyOf(h, it.text);
     if (k) it.key = k;
   }
   return out;
+}
+
+/** An item with nested bullets (a host summary's "file" then "- why", "- what changed") as one line: "file: why; what changed". A tree or table stays a block. */
+function flattened(text: string): string {
+  const lines = text.split('\n');
+  if (lines.length < 2 || text.includes('```') || lines.some((l) => /[│├└|]/.test(l))) return text;
+  const sub = lines.slice(1).map((l) => l.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '').replace(/[.;]$/, '')).filter(Boolean);
+  return `${lines[0]!.replace(/[:.]$/, '')}: ${sub.join('; ')}.`;
 }
 
 /** An item's fenced code left out when prose says what it is (a host summary's "file: why, changes, snippet"); a block that is the whole item stays. */

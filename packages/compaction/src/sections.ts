@@ -485,7 +485,10 @@ function nextStep(f: SpanFacts, latestReq: Msg | undefined, open: Array<{ text: 
     if (todo) return `Continue the open todo item: ${shortenWhole(todo.text, ITEM_CHARS)}${ended}.`;
     if (intent) return `Continue the work under way: ${intent}${ended}.`;
     if (req) return `Continue the latest request: ${req}${ended}.`;
+    // no request in the span (its user turn came before it): the work under way goes on
+    if (!lastU && lastCall) return `Continue the work under way: the span ended with ${lastCallSaid(lastCall)}.`;
   }
+  if (!lastU) return 'The span held no user request; continue from the messages after this summary.';
   if (todo) return `Continue the open todo item: ${shortenWhole(todo.text, ITEM_CHARS)}`;
   const nextSentence = lastA ? splitSentences(lastA.text).map(stripMarker).reverse().find((s) => NEXT.test(s) && !s.endsWith('?') && s.length <= ITEM_CHARS) : undefined;
   if (nextSentence) return nextSentence.replace(/:$/, '.');

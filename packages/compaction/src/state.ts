@@ -32,6 +32,9 @@ function isNudge(text: string): boolean {
 /** File names without an extension that projects use (`Justfile`, `Makefile`, `Dockerfile`). */
 const EXTENSIONLESS = /\b(?:[A-Z][a-z]*file|Makefile|makefile|justfile|LICENSE|README|CHANGELOG|Procfile|Gemfile|Rakefile)\b/g;
 
+/** Words for the code a project is made of ("code", "files", "implementation", "module"): one word when two statements are compared. */
+const ARTIFACT = /\b(?:code|files?|implementations?|modules?|sources?|fichiers?|archivos?|dateien|código|ファイル|コード|파일|코드)\b/giu;
+
 /** The file names an item mentions (basenames with an extension, and the usual extensionless ones), lowercase. */
 function fileNames(text: string): Set<string> {
   const out = new Set<string>();
@@ -49,7 +52,8 @@ function removedSince(older: string, newer: string): boolean {
   const a = fileNames(older);
   const b = fileNames(newer);
   for (const n of a) if (b.has(n)) return true;
-  const strip = (s: string) => s.replace(KEEPS, ' ').replace(REMOVES, ' ');
+  // "keep the old code" and "removed the old implementation files" speak of the same thing
+  const strip = (s: string) => s.replace(new RegExp(KEEPS.source, 'giu'), ' ').replace(new RegExp(REMOVES.source, 'giu'), ' ').replace(ARTIFACT, 'code');
   return overlap(strip(older), strip(newer)).shared >= 2;
 }
 
