@@ -109,7 +109,7 @@ export const RULE_CUE = cue(
     // German
     'nie', 'niemals', 'immer', 'nur (?:noch )?(?:mit|die|den|das|eine?n?)', 'muss', 'müssen', 'soll', 'sollte', 'sollen', 'darf (?:\\p{L}+ )*?nicht', 'dürfen (?:\\p{L}+ )*?nicht', 'bitte (?:\\p{L}+ )*?(?:nicht|keine?n?)', '(?:verwende|benutze|nutze|ändere|lösche|füge|mach|fasse?|rühre?) (?:\\p{L}+ ){0,3}?(?:nicht|keine?n?)', 'verwende', 'benutze', 'nutze', 'statt', 'anstatt', 'behalte', 'vermeide',
   ],
-  ['ないで', 'ないこと', 'てはいけない', 'てはだめ', '禁止', '常に', '必ず', 'いつも', 'だけを', 'だけで', 'のみ', 'を使って', 'を使う', 'を使用', '代わりに', 'べき', '絶対', 'ではなく', 'じゃなくて', 'しないこと', '하지\\s?마', '하지\\s?말', '마세요', '말고', '말아', '항상', '반드시', '꼭', '대신', '사용해', '쓰지\\s?마', '금지', '해야', '안\\s?돼', '절대', '유지해', '만\\s?써', '만\\s?사용'],
+  ['ないで', 'ないこと', '(?:使わ|入れ|触ら|消さ|増やさ|足さ|送ら|変え)ない(?:で|こと|。|\\.|$)', 'やめて', 'いらない', '不要', 'てはいけない', 'てはだめ', '禁止', '常に', '必ず', 'いつも', 'だけを', 'だけで', 'のみ', 'を使って', 'を使う', 'を使用', '代わりに', 'べき', '絶対', 'ではなく', 'じゃなくて', 'しないこと', '하지\\s?마', '하지\\s?말', '마세요', '말고', '말아', '항상', '반드시', '꼭', '대신', '사용해', '쓰지\\s?마', '금지', '해야', '안\\s?돼', '절대', '유지해', '만\\s?써', '만\\s?사용', '(?:쓰|사용하|넣|보내|바꾸)지\\s?않', '필요\\s?없'],
 );
 
 /** A strong rule cue: keeps a question-shaped rule ("... ne doit jamais planter, d'accord ?"). */
@@ -162,7 +162,7 @@ export const DECISION_CUE = cue(
 
 /** Work reported complete, in the other languages (English is in sections.ts). */
 export const DONE_CUE = cue(
-  ['terminée?s?', 'finie?s?', "c'est fait", 'fait', 'ajoutée?s?', "j'ai (?:ajouté|corrigé|créé|mis à jour|implémenté|supprimé|renommé|terminé)", 'corrigée?s?', 'créée?s?', 'mise? à jour', 'implémentée?s?', 'réussie?s?', 'passent', 'listo', 'hecho', 'terminado', 'completado', 'añadí', 'añadido', 'agregué', 'corregí', 'corregido', 'creé', 'creado', 'actualicé', 'actualizado', 'implementé', 'implementado', 'pasan', 'erledigt', 'fertig', 'abgeschlossen', 'hinzugefügt', 'behoben', 'erstellt', 'aktualisiert', 'implementiert', 'bestanden', 'laufen durch', 'umgesetzt'],
+  ['terminée?s?', 'finie?s?', "c'est fait", 'faite?s?', 'ajoutée?s?', "j'ai (?:ajouté|corrigé|créé|mis à jour|implémenté|supprimé|renommé|terminé)", 'corrigée?s?', 'créée?s?', 'mise? à jour', 'implémentée?s?', 'réussie?s?', 'passent', 'listo', 'hecho', 'terminado', 'completado', 'añadí', 'añadido', 'agregué', 'corregí', 'corregido', 'creé', 'creado', 'actualicé', 'actualizado', 'implementé', 'implementado', 'pasan', 'erledigt', 'fertig', 'abgeschlossen', 'hinzugefügt', 'behoben', 'erstellt', 'aktualisiert', 'implementiert', 'bestanden', 'laufen durch', 'umgesetzt'],
   ['完了', 'しました', 'できました', '通りました', '成功しました', '완료', '했습니다', '했어요', '했습니다', '통과', '성공했', '됐습니다', '되었습니다'],
 );
 

@@ -588,7 +588,9 @@ export class BasicCompactionEngine implements CompactionEngine {
     for (let k = 0; k <= retries; k++) {
       const attempt = done + k + 1;
       const target = Math.floor(bodyMax * Math.pow(0.75, k));
-      const maxTokens = Math.max(16, target - this.anchorReserve(job.anchors, target));
+      // the extractive summarizer keeps the items that hold anchors (fit.ts): only identifiers need room set aside
+      const reserved = summarizer instanceof ExtractiveSummarizer ? job.anchors.filter((a) => a.kind === 'identifier') : job.anchors;
+      const maxTokens = Math.max(16, target - this.anchorReserve(reserved, target));
       job.onProgress?.('summarize', { attempt, maxTokens, summarizer: summarizer.name });
       const reply = await this.summarizeOnce(summarizer, job.spanForSummary, job.tail, maxTokens, job.signal);
       if ('error' in reply) {

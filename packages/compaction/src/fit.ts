@@ -141,8 +141,15 @@ export function chooseItems(sections: Section[], maxTokens: number, meter: Token
   const used = new Map<Section, number>();
   let total = 0;
   const room = (s: Section, c: number) => c + (used.has(s) ? 0 : HEADING_COST);
+  // the project root goes in with the first file listed relative to it
+  const files = sections.find((s) => s.heading === 'Files');
+  const root = files?.items.find((it) => it.key === 'root');
+  const rootCost = root ? cost(root.text) : 0;
+  const withRoot = (s: Section, it: Item) => (s === files && root && it !== root && !chosen.has(root) && !/^Working branch/.test(it.text) ? rootCost : 0);
   const take = (x: Cand, text = x.it.text, c = x.c) => {
-    const need = room(x.s, c);
+    const extra = withRoot(x.s, x.it);
+    const need = room(x.s, c) + extra;
+    if (extra) chosen.set(root!, root!.text);
     chosen.set(x.it, text);
     used.set(x.s, (used.get(x.s) ?? 0) + need);
     total += need;
@@ -151,17 +158,19 @@ export function chooseItems(sections: Section[], maxTokens: number, meter: Token
     if (chosen.has(x.it)) return;
     const cap = capped ? (SECTION_CAP[x.s.heading] ?? 0.12) * maxTokens : Infinity;
     const fitsCap = (c: number) => (used.get(x.s) ?? 0) + room(x.s, c) <= cap || !used.has(x.s);
-    if (total + room(x.s, x.c) <= maxTokens && fitsCap(x.c)) return take(x);
+    if (total + room(x.s, x.c) + withRoot(x.s, x.it) <= maxTokens && fitsCap(x.c)) return take(x);
     // too long for the room left: its first sentence, when it says something alone
     if (x.v < 45 || x.it.text.includes('\n')) return;
     const lead = leadSentences(x.it.text, 1);
-    if (lead.length >= 24 && lead.length < x.it.text.length) {
+    // never a first sentence that ends inside a quote
+    if (lead.length >= 24 && lead.length < x.it.text.length && (lead.match(/"/g) ?? []).length % 2 === 0) {
       const c = cost(lead);
       if (total + room(x.s, c) <= maxTokens && fitsCap(c)) take(x, lead, c);
     }
   };
-  // the items a section never gives up (the goal's first, the next step, the first of In progress)
-  for (const s of sections) {
+  // the items a section never gives up, most needed first: the next step, the goal's first, the first of In progress
+  const forcedOrder = [...sections].sort((a, b) => Number(b.heading === 'Next step') - Number(a.heading === 'Next step'));
+  for (const s of forcedOrder) {
     const forced = s.heading === 'Goal' || s.heading === 'In progress' ? s.items.slice(0, s.keep) : s.items.slice(s.items.length - s.keep);
     for (const it of forced) {
       const x = cands.find((c) => c.it === it)!;
@@ -177,7 +186,7 @@ export function chooseItems(sections: Section[], maxTokens: number, meter: Token
   for (const x of byValue) {
     const floor = (SECTION_FLOOR[x.s.heading] ?? 0) * maxTokens;
     if (chosen.has(x.it) || full.has(x.s)) continue;
-    if ((used.get(x.s) ?? 0) + room(x.s, x.c) <= floor && total + room(x.s, x.c) <= maxTokens) take(x);
+    if ((used.get(x.s) ?? 0) + room(x.s, x.c) <= floor && total + room(x.s, x.c) + withRoot(x.s, x.it) <= maxTokens) take(x);
     else full.add(x.s);
   }
   full.clear();
@@ -187,16 +196,6 @@ export function chooseItems(sections: Section[], maxTokens: number, meter: Token
     if (!chosen.has(x.it)) full.add(x.s);
   }
   for (const x of byValue) tryTake(x, false);
-  // the project root goes with the first file listed relative to it
-  const files = sections.find((s) => s.heading === 'Files');
-  const root = files?.items.find((it) => it.key === 'root');
-  if (files && root && files.items.some((it) => it !== root && chosen.has(it) && !/^Working branch/.test(it.text))) {
-    const c = cost(root.text);
-    if (total + c <= maxTokens) {
-      chosen.set(root, root.text);
-      total += c;
-    }
-  }
   for (const s of sections) {
     s.items = s.items.filter((it) => chosen.has(it)).map((it) => ({ ...it, text: chosen.get(it)! }));
     s.keep = Math.min(s.keep, s.items.length);

@@ -16,6 +16,7 @@
  */
 import type { SpanFacts } from './analyze.js';
 import { GOAL_CUE, GREETING, isPoliteRequest, isQuestion, normalizeQuotes, PROCESS_CUE, readLength, REFINE_CUE, VENTING } from './cues.js';
+import { reportsDone } from './done.js';
 import { isRuleSentence, replaces, stateForm, withoutVenting, type Msg } from './rules.js';
 import { distillRequest, leadSentences, pastedError, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { contentTokens, overlap } from './subject.js';
@@ -103,7 +104,9 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): 
   let sideTasks: Msg[] = [];
   let rest: Candidate[];
   if (prior) {
-    base = splitSentences(prior).map(stripMarker).filter(Boolean);
+    // a prior checkpoint's goal may say what is already done ("side task already done: ..."): that is not the goal
+    const said = splitSentences(prior).map(stripMarker).filter(Boolean);
+    base = said.filter((s, i) => i === 0 || !reportsDone(s));
     rest = cands;
   } else {
     if (!cands.length) return { sideTasks: [], refinements: [] };

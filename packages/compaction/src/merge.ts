@@ -32,7 +32,7 @@ export type ParsedCheckpoint = Map<string, Item[]>;
  * model writes its summary in the user's language.
  */
 const ALIASES: Array<[RegExp, string]> = [
-  [/^(?:objectif|but|objetivo|meta|ziel|zielsetzung|目的|目標|ゴール|목표|목적)$/u, 'Goal'],
+  [/^(?:objectif|but|demande(?: principale)?|objetivo|meta|solicitud(?: principal)?|petición|ziel|zielsetzung|anliegen|auftrag|目的|目標|ゴール|依頼|要望|목표|목적|요청)$/u, 'Goal'],
   [/^(?:contraintes?(?: et préférences)?|préférences|règles|restricciones|preferencias|reglas|requisitos|einschränkungen|vorgaben|regeln|präferenzen|制約|制約条件|ルール|方針|要件|제약(?:\s?조건)?|규칙|요구\s?사항)$/u, 'Constraints and preferences'],
   [/^(?:fait|terminé|réalisé|travail terminé|hecho|completado|terminado|trabajo completado|erledigt|abgeschlossen|fertig|完了|完了した作業|済み|완료|완료된 작업)$/u, 'Done'],
   [/^(?:décisions?(?: prises)?|decisiones|entscheidungen|決定事項|決定|判断|결정(?:\s?사항)?)$/u, 'Decisions'],
@@ -40,7 +40,7 @@ const ALIASES: Array<[RegExp, string]> = [
   [/^(?:erreurs?(?: et corrections)?|errores|fehler|エラー|エラーと修正|오류|에러)$/u, 'Errors and fixes'],
   [/^(?:commandes|comandos|befehle|コマンド|명령어?)$/u, 'Commands'],
   [/^(?:fichiers|archivos|ficheros|dateien|ファイル|関連ファイル|파일|관련 파일)$/u, 'Files'],
-  [/^(?:en cours|en curso|en progreso|in arbeit|laufend|進行中|作業中|現状|진행\s?중|현재 상태)$/u, 'In progress'],
+  [/^(?:en cours|(?:dernier )?état(?: actuel)?|en curso|en progreso|(?:último )?estado(?: actual)?|in arbeit|laufend|(?:letzter )?stand|進行中|作業中|現状|現在の状態|진행\s?중|(?:현재 )?상태)$/u, 'In progress'],
   [/^(?:prochaines? étapes?|suite|ensuite|siguiente|siguientes? pasos?|próximos? pasos?|nächste schritte?|nächster schritt|als nächstes|次(?:の(?:作業|ステップ|手順))?|次にやること|다음(?:\s?단계|\s?작업)?|할 일)$/u, 'Next step'],
   [/^(?:goal|goals|objective|primary requests?(?: and intent)?|user intent|task|overall goal|session goal|the goal|project|projet|proyecto|projekt|プロジェクト|프로젝트)$/u, 'Goal'],
   [/^all user messages$/, USER_MESSAGES],
@@ -69,7 +69,7 @@ export function canonicalHeading(h: string): string | undefined {
 
 const HEADING = /^(?:#{1,4}\s+(.+?)\s*#*$|\d+\.\s+([A-Z][^:\n]{2,60}):\s*$|([A-Z][A-Za-z &/]{2,40}):\s*$)/;
 /** A label at the start of a line with its text after it: `**Objective:** port the parser`, `Goal: port the parser`. */
-const INLINE_LABEL = /^(?:\*\*([^*\n]{2,60}?):?\*\*:?|(\p{Lu}[\p{L} &/-]{1,40}?)\s?[:：])\s*(\S.*)$/u;
+const INLINE_LABEL = /^(?:\*\*([^*\n]{2,60}?):?\*\*:?|(\p{Lu}[\p{L} &/-]{1,40}?(?:\s*\([^()\n]{1,40}\))?)\s?[:：])\s*(\S.*)$/u;
 
 /** The first path-like or backticked token of an item: its merge key for Files and Commands; a todo item's text. */
 function keyOf(heading: string, text: string): string | undefined {

@@ -307,7 +307,9 @@ export function userVerdicts(f: SpanFacts, users: readonly Msg[]): UserVerdicts 
     const flips = NEGATION.test(normalizeQuotes(claim)) !== NEGATION.test(text);
     const otherValue = valuesOf(u.text).some((v) => !valuesOf(claim).some((w) => w.toLowerCase() === v.toLowerCase()));
     if (!contradictCue && !flips && !otherValue) continue;
-    const truth = leadSentences(facts.map(stateForm).join(' '), 240);
+    // the sentences that name something (a value, a path, a version) first: they are what a shortened item keeps
+    const named = [...facts].sort((a, b) => Number(valuesOf(b).length > 0) - Number(valuesOf(a).length > 0));
+    const truth = leadSentences(named.map(stateForm).join(' '), 240);
     out.corrections.push({ msg: u, truth, ...(claim ? { claim } : {}), agreed: admitted });
   }
   return out;

@@ -18,7 +18,7 @@ import { correctionItem, lastingInstructions, latestRules, replaces, stateForm, 
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
-import { modifiesFiles } from './toolinfo.js';
+import { modifiesFiles, stripHeredocs } from './toolinfo.js';
 import { commandKey, commands, displayCommand, wholeLine } from './commands.js';
 import { findingOf, findings } from './findings.js';
 
@@ -43,6 +43,8 @@ export interface Section {
 }
 
 const ITEM_CHARS = 300;
+/** Longest lead of the latest request in In progress (characters; at least its first sentence). */
+const LATEST_CHARS = 160;
 
 /** Acknowledgements and nudges that are not a request. */
 const ACK = /^(?:ok(?:ay)?|k|yes|yep|yeah|yo|no|nope|sure|thanks?(?: you)?|ty|continue|go(?: on| ahead)?|proceed|do it|next|nice|great|cool|good|perfect|done|lgtm|can leave it|leave it|fine|right|y|n|sleep|wait)\b[\s.!?,]*(?:continue|go on|thanks)?[\s.!?]*$/i;
@@ -146,7 +148,14 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   const filesSec = out.find((s) => s.heading === 'Files');
   if (filesSec) filesSec.items.sort((a, b) => Number(b.key === 'root') - Number(a.key === 'root'));
   const next = out.find((s) => s.heading === 'Next step');
-  if (next?.items.length) next.items = [{ ...next.items[next.items.length - 1]!, text: nextStepAgainstTail(next.items[next.items.length - 1]!.text, tail, isSubstantiveRequest) }];
+  if (next?.items.length) {
+    const before = next.items[next.items.length - 1]!.text;
+    const after = nextStepAgainstTail(before, tail, isSubstantiveRequest);
+    next.items = [{ ...next.items[next.items.length - 1]!, text: after }];
+    // the user asked for something newer after the span: the span's latest request is history
+    const prog = out.find((s) => s.heading === 'In progress');
+    if (prog && after !== before && /^The user's newest request/.test(after)) prog.items = prog.items.filter((it) => !/^Latest request:/.test(it.text));
+  }
   const goalSec = out.find((s) => s.heading === 'Goal');
   if (goalSec) goalSec.keep = Math.min(1, goalSec.items.length);
   if (next) next.keep = Math.min(1, next.items.length);
@@ -279,10 +288,16 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
  */
 function reruns(failed: string, later: string): boolean {
   if (failed === later) return true;
-  const a = commandKey(displayCommand(failed)).split(/\s+/).filter(Boolean);
-  const b = commandKey(displayCommand(later)).split(/\s+/).filter(Boolean);
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length > 0 && short.every((w, i) => long[i] === w);
+  const words = (c: string) => commandKey(c.trim()).split(/\s+/).filter(Boolean);
+  const prefix = (a: string[], b: string[]) => {
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    return short.length > 0 && short.every((w, i) => long[i] === w);
+  };
+  if (prefix(words(displayCommand(failed)), words(displayCommand(later)))) return true;
+  // a chain ("pip install redis && python -m pytest -q"): its last step run again is the rerun
+  const steps = stripHeredocs(failed).split(/\s*(?:&&|;)\s*/).filter((x) => x.trim());
+  const last = steps[steps.length - 1];
+  return steps.length > 1 && !!last && stripHeredocs(later).split(/\s*(?:&&|;)\s*/).some((x) => prefix(words(last), words(x)));
 }
 
 /** What fixed a failed call: the changes made before the same command (or the same tool on the same path) next succeeded. */
@@ -402,7 +417,8 @@ function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, l
   const users = f.userTexts;
   const lastA = f.assistantTexts[f.assistantTexts.length - 1];
   const lastU = users[users.length - 1];
-  const latest = latestReq && !goalMsgs.has(latestReq) ? distillRequest(latestReq.text, GOAL_CHARS) : undefined;
+  // the latest request's lead: its rules are stated as rules, what it asks is the next step
+  const latest = latestReq && !goalMsgs.has(latestReq) ? distillRequest(latestReq.text, LATEST_CHARS) : undefined;
   // a latest request already listed as a lasting instruction is not repeated
   if (latest && !isConstraint(latest)) add('In progress', `Latest request: ${latest}`);
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);

@@ -1,3 +1,5 @@
+import { readLength } from './cues.js';
+
 /**
  * Whole-sentence text helpers of the extractive checkpoint: an item is made of whole
  * sentences (or whole lines of a block), never a string cut at a character count.
@@ -40,15 +42,16 @@ export function stripMarker(s: string): string {
 }
 
 /**
- * The leading whole sentences of `text` that fit in `max` characters (at least the first
- * sentence, whatever its length, so nothing is cut mid-sentence). Whitespace collapsed.
+ * The leading whole sentences of `text` that fit in `max` characters (a Japanese or Korean
+ * character counts as three, see `readLength`; at least the first sentence, whatever its length,
+ * so nothing is cut mid-sentence). Whitespace collapsed.
  */
 export function leadSentences(text: string, max: number): string {
   const ss = splitSentences(text).map(stripMarker).filter(Boolean);
   let out = '';
   for (const s of ss) {
     const next = out ? `${out} ${s}` : s;
-    if (out && next.length > max) break;
+    if (out && readLength(next) > max) break;
     out = next;
   }
   return out.replace(/\s+/g, ' ').trim();

@@ -103,7 +103,11 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
   const t = analyzeSpan(tail);
   // the user asked for something newer after the span: that is where the work goes on
   const newest = [...t.userTexts].reverse().find((u) => isRequest(u.text));
-  if (newest && !isNudge(newest.text)) return `The user's newest request is in the messages after this summary: "${shortenWhole(leadSentences(newest.text.replace(/"/g, "'"), 160), 240)}"; go on from there.`;
+  if (newest && !isNudge(newest.text)) {
+    // what it asks, without the acknowledgement it opens with ("いいね。次は、…", "great. now …")
+    const asked = splitSentences(newest.text).filter((x, i, all) => i === all.length - 1 || isRequest(x) || readLength(x) >= 24).join(' ');
+    return `The user's newest request is in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 160), 240)}"; go on from there.`;
+  }
   // what the step asks, without how the span's last call ended (that call is not the step)
   const at = step.lastIndexOf(' (the span ended with ');
   const core = at > 0 ? step.slice(0, at).replace(/[.]$/, '') : step;
