@@ -25,7 +25,8 @@ const SECTION_VALUE: Record<string, number> = {
   Files: 40,
   Findings: 35,
   Commands: 30,
-  [EARLIER_CONTEXT]: 25,
+  // what a prior checkpoint said under a heading of no section of ours: condensed history
+  [EARLIER_CONTEXT]: 40,
 };
 
 /** Largest share of the budget a section takes while others still wait (fractions of maxTokens); the room left is filled afterwards. */

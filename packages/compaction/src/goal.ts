@@ -90,6 +90,8 @@ export interface GoalState {
   sideTasks: Msg[];
   /** Later requests that refined the goal. */
   refinements: Msg[];
+  /** The sentences of a prior checkpoint's goal the goal leaves out (its rules, its status, its other sentences). */
+  priorRest: string[];
 }
 
 /**
@@ -97,19 +99,22 @@ export interface GoalState {
  * left out), oldest first; `prior` is the goal a prior checkpoint in the span stated (the
  * session's goal as it stood then), which the span's requests may refine.
  */
-export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): GoalState {
+export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string, judged: ReadonlySet<Msg> = new Set()): GoalState {
   const cands: Candidate[] = requests.map((msg) => ({ msg, tokens: contentTokens(msg.text), recurrence: 0 }));
   let base: string[];
   let from: Msg | undefined;
   let sideTasks: Msg[] = [];
   let rest: Candidate[];
+  let priorRest: string[] = [];
   if (prior) {
     // a prior checkpoint's goal may say what is already done ("side task already done: ..."): that is not the goal
+    // its rules and status go to their own sections (GoalState.priorRest)
     const said = splitSentences(prior).map(stripMarker).filter(Boolean);
-    base = said.filter((s, i) => i === 0 || !reportsDone(s));
+    base = said.filter((s, i) => i === 0 || (!reportsDone(s) && !isRuleSentence(s)));
+    priorRest = said.filter((s) => !base.includes(s));
     rest = cands;
   } else {
-    if (!cands.length) return { sideTasks: [], refinements: [] };
+    if (!cands.length) return { sideTasks: [], refinements: [], priorRest: [] };
     scoreRecurrence(f, cands);
     // the first request is the project unless the session comes back to a later one far more (a
     // side task first), or a later one says it is the actual work ("now the actual work: ...")
@@ -131,6 +136,8 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): 
   const refinements: Msg[] = [];
   const goalTokens = contentTokens(base.join(' '));
   for (const c of rest) {
+    // a correction or a rejection is said in its own place; it does not reframe the goal
+    if (judged.has(c.msg)) continue;
     const refineCue = REFINE_CUE.test(normalizeQuotes(c.msg.text));
     const whole = overlap(goalTokens, c.tokens);
     if (!refineCue && (whole.shared < 3 || whole.ratio < 0.5)) continue;
@@ -145,6 +152,8 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): 
       continue;
     }
     for (const s of sentences) {
+      // a rule goes to the rules, not into the goal
+      if (isRuleSentence(s)) continue;
       // a restatement of a part of the goal is about as long as it; a short tweak ("make it 6 seconds") is a rule, not the goal
       const i = base.findIndex((b) => (replaces(b, s) || about(b, s)) && readLength(s) >= 0.5 * readLength(b));
       if (i >= 0) base[i] = s;
@@ -152,7 +161,10 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string): 
     }
   }
   const goal = goalText(base);
-  return { ...(goal ? { goal } : {}), ...(from ? { from } : {}), sideTasks, refinements };
+  // what a prior goal said that the goal leaves out (its later sentences, its rules, its status)
+  const used = goal ?? '';
+  priorRest = [...priorRest, ...base.filter((s) => !used.includes(stateForm(s).replace(/[.。]$/, '')))].filter((s) => !used.includes(s));
+  return { ...(goal ? { goal } : {}), ...(from ? { from } : {}), sideTasks, refinements, priorRest: prior ? priorRest : [] };
 }
 
 /** Two sentences about the same part of the goal: two content words shared, half of the smaller one's. */

@@ -156,10 +156,11 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
       open((h[1] ?? h[2] ?? h[3])!);
       continue;
     }
-    const inline = indentOf(raw) === 0 ? INLINE_LABEL.exec(raw.trim()) : null;
+    // "Goal: port the parser" is one item of that section; the lines after it belong where they were
+    const inline = indentOf(raw) === 0 && heading === EARLIER_CONTEXT ? INLINE_LABEL.exec(raw.trim()) : null;
     if (inline && canonicalHeading((inline[1] ?? inline[2])!) !== undefined) {
-      open((inline[1] ?? inline[2])!);
-      push(inline[3]!.trim());
+      push(raw.trim());
+      cur = null;
       continue;
     }
     if (!raw.trim()) {

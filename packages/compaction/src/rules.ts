@@ -12,7 +12,7 @@
  * German, Japanese, Korean) are one signal among these.
  */
 import type { CallFact, SpanFacts } from './analyze.js';
-import { ADMIT_CUE, CONTRADICT_CUE, isPoliteRequest, isQuestion, LEAD_FILLER, LEAD_FILLER_CJK, normalizeQuotes, readLength, REFINE_CUE, RULE_CUE, STRONG_RULE_CUE, UNDO_CUE, VENTING } from './cues.js';
+import { ADMIT_CUE, CJK, CONTRADICT_CUE, GOAL_CUE, isPoliteRequest, isQuestion, LEAD_FILLER, LEAD_FILLER_CJK, normalizeQuotes, readLength, REFINE_CUE, RULE_CUE, STRONG_RULE_CUE, UNDO_CUE, VENTING } from './cues.js';
 import { leadSentences, pastedError, shortenWhole, splitSentences, stripMarker, withoutLogLines, withoutPaste } from './sentences.js';
 import { changedValues, contentTokens, overlap, sameSubject, valuesOf } from './subject.js';
 import { modifiesFiles } from './toolinfo.js';
@@ -32,8 +32,10 @@ const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no
 const NO_X_OTHER = /^(?:pas d(?:e |')\p{L}|sans \p{L}|sin \p{L}|kein(?:e|en)? \p{L}|ohne \p{L})|(?:なし|不要|無し)[。.]?$|(?:없이|필요\s?없)/iu;
 /** A strong cue: keeps a question-shaped rule ("... should still be there, no?"). */
 const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
-/** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go"). */
-const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b/gi;
+/** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go", "lo que hay que reponer", "ce qu'il faut faire"). */
+const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b|(?<![\p{L}])(?:lo que|que|ce qu'|ce que|was|wie|wo)\s*(?:[\p{L}'-]+\s+){0,3}(?:hay que|tiene que|debe|il faut|faut|doit|muss|soll)(?![\p{L}])/giu;
+/** "it isn't X, it's Y" and its equivalents: the second half is what holds. */
+const CONTRAST = /\b(?:is|are)n't\b[^.;]{1,80}[,:;]\s*(?:it's|it is|they're|they are)\b|(?<![\p{L}])no (?:es|son)\b[^.;]{1,80}[,:;]\s*(?:es|son)\b|n'est pas\b[^.;]{1,80}[,:;]\s*c'est\b|ist nicht\b[^.;]{1,80}\bsondern\b|가 아니라|이 아니라/iu;
 /** Talk about the user's own understanding or a guess, not an instruction (unless a strong cue makes it one: "i think it must never crash"). */
 const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would|i (?:suppose|guess|think|believe|would think|wonder)|maybe|perhaps)\b/i;
 /** Never a rule, whatever its modal: "we should be good to go", "let me try it". */
@@ -47,7 +49,11 @@ export function isRuleSentence(s: string): boolean {
   if (isQuestion(t) && !strong) return false;
   if (NOT_A_RULE.test(t)) return false;
   if (REMARK.test(t) && !STRONG.test(t.replace(/^i (?:don't|do not)/i, ''))) return false;
-  return LASTING.test(t.replace(RELATIVE_MODAL, '')) || RULE_CUE.test(t) || NO_X_OTHER.test(t.trim());
+  // the user saying what the work is ("what I actually want is ...") frames the goal, it is no rule
+  if (GOAL_CUE.test(t)) return false;
+  if (CONTRAST.test(t)) return true;
+  const u = t.replace(RELATIVE_MODAL, '');
+  return LASTING.test(u) || RULE_CUE.test(u) || NO_X_OTHER.test(u.trim());
 }
 
 /** Venting, swearing or shouting: how the user feels, not a rule (a shouted rule keeps its rule). */
@@ -348,7 +354,8 @@ function subjectOf(claim: string, truth: string): string {
   const tv = new Set(valuesOf(truth).map((v) => v.toLowerCase()));
   const names = [...new Set([...valuesOf(claim), ...(claim.match(/\b[\p{L}][\p{L}\p{N}]*[-_.][\p{L}\p{N}][\p{L}\p{N}._-]*|\b\p{Lu}[\p{L}]*\p{Lu}[\p{L}\p{N}]*/gu) ?? [])])].filter((v) => tv.has(v.toLowerCase()) || truth.toLowerCase().includes(v.toLowerCase()));
   if (names.length) return names.slice(0, 3).map((n) => (n.startsWith('`') ? n : `\`${n.replace(/^"|"$/g, '')}\``)).join(', ');
+  // else the words of the claim (as written) that the correction shares
   const t = contentTokens(truth);
-  const shared = [...contentTokens(claim)].filter((w) => t.has(w) && !/^\p{Script=Hangul}|^\p{Script=Han}|^\p{Script=Hiragana}|^\p{Script=Katakana}/u.test(w));
-  return shared.slice(0, 3).join(', ');
+  const words = [...new Set(claim.match(/[\p{L}][\p{L}\p{N}'-]{3,}/gu) ?? [])].filter((w) => !CJK.test(w) && [...contentTokens(w)].some((k) => t.has(k)));
+  return words.slice(0, 3).join(', ');
 }

@@ -14,7 +14,7 @@ import { ACK_WORDS, DECISION_CUE, INTENT_CUE, INTENT_ENDING, NARRATION_CUE, norm
 import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
 import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
-import { correctionItem, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, type Msg, type UserVerdicts } from './rules.js';
+import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, type Msg, type UserVerdicts } from './rules.js';
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
@@ -116,10 +116,16 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   const priorGoal = [...priors].reverse().map((p) => (p.get('Goal') ?? []).map((it) => it.text).join(' ')).find(Boolean);
   // a session whose only request is a few words ("say hi") still has that as its goal
   const fallback = requests.length ? [] : users.filter((u) => !judged.has(u) && !/^\/[\w:-]+(?:\s|$)/.test(u.text.trim())).slice(0, 1);
-  const goal = goalOf(f, requests.length ? requests.filter((r) => !rejections.has(r)) : fallback, priorGoal);
+  const goal = goalOf(f, requests.length ? requests.filter((r) => !rejections.has(r)) : fallback, priorGoal, judged);
   if (goal.goal) {
     add('Goal', goal.goal);
     for (const p of priors) p.delete('Goal');
+    // what the prior goal said beside the goal: its rules as rules, the rest as context
+    const last = priors[priors.length - 1];
+    if (last) for (const s of goal.priorRest) {
+      const h = isRuleSentence(s) ? 'Constraints and preferences' : EARLIER_CONTEXT;
+      last.set(h, [...(last.get(h) ?? []), { text: s, prior: true }]);
+    }
   }
   const goalMsgs = new Set([goal.from, ...goal.refinements].filter((m): m is Msg => !!m));
   constraints(f, add, requests, verdicts);
@@ -127,6 +133,11 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   const rejectedTurns = rejected(f, add, verdicts);
   done(f, add);
   decisions(f, add, rejectedTurns);
+  // a claim the user corrected is not a decision or a result: the correction says what holds
+  for (const h of ['Decisions', 'Done']) {
+    const s = sec.get(h)!;
+    s.items = s.items.filter((it) => !verdicts.corrections.some((c) => c.claim && (repeats(it.text, c.claim) || it.text.includes(c.claim))));
+  }
   errorsAndFixes(f, add);
   commands(f, add);
   findings(f, add);
