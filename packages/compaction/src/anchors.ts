@@ -1,6 +1,7 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
 import { fixedLater, isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { latestRules } from './rules.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { PRESERVED_HEADING } from './summarizer.js';
@@ -68,7 +69,8 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
     push('last-request', lead.length < 40 ? distillRequest(lastReq.text, 120) : lead);
   }
   // the user's lasting instructions, as the checkpoint's Constraints section states them
-  const instr = users.filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
+  // the rules as they stand, in the form the Constraints section states them (a later rule replaces the earlier one)
+  const instr = latestRules(users.filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text)).map((text, seq) => ({ text, seq }))).map((r) => r.text);
   for (const t of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', t);
   for (const c of f.calls) {
     if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths) if (isFilePath(p) && !/^\/(?:var\/|private\/)?tmp\/[^/]+$/.test(p)) push('file', p);

@@ -112,7 +112,7 @@ export function done(f: SpanFacts, add: Add): void {
   const count = outcome && /^ok: .*\b\d+ (?:passed|passing|tests? passed)\b/i.test(outcome) ? outcome.slice(4) : undefined;
   if (run && count) for (let j = reports.length - 1; j >= 0; j--) if (TEST_COUNT.test(reports[j]!.text) && reports[j]!.seq < run.seq) reports.splice(j, 1);
   for (const r of reports) add('Done', r.text);
-  if (run && count && !reports.some((r) => TEST_COUNT.test(r.text) && r.seq > run.seq)) add('Done', `The last test run passed: \`${commandKey(displayCommand(run.info.command!))}\` -> ${count}.`, 'last-test-run');
+  if (run && count && !reports.some((r) => TEST_COUNT.test(r.text) && r.seq > run.seq)) add('Done', `Tests pass now: \`${commandKey(displayCommand(run.info.command!))}\` -> ${count}.`, 'last-test-run');
 }
 
 /** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */

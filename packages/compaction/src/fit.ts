@@ -75,17 +75,21 @@ export interface FitAnchors {
 /** Normalized for matching, as anchors.ts matches: lowercase, quotes, backticks and markdown marks removed, whitespace collapsed. */
 const norm = (s: string) => s.toLowerCase().replace(/[`"'*_>]/g, '').replace(/\s+/g, ' ').trim();
 
-/** True when item `it` of section `s` holds one of `anchors` (an anchor's text; for Files, a changed file's path relative to the project root). */
-function holdsAnchor(s: Section, it: Item, anchors: FitAnchors | undefined): boolean {
-  if (!anchors) return false;
+/**
+ * What keeping item `it` of section `s` saves when it holds one of `anchors`: a request, rule or
+ * error left out comes back verbatim (worth 30), a changed file as one short line with its
+ * absolute path (worth 10).
+ */
+function anchorValue(s: Section, it: Item, anchors: FitAnchors | undefined): number {
+  if (!anchors) return 0;
   const t = norm(it.text);
-  if (anchors.texts.some((a) => a.length >= 8 && t.includes(a))) return true;
+  if (anchors.texts.some((a) => a.length >= 8 && t.includes(a))) return 30;
   const k = it.key;
-  return s.heading === 'Files' && !!k && k.includes('.') && anchors.files.some((f) => f === k || f.endsWith('/' + k));
+  return s.heading === 'Files' && !!k && k.includes('.') && anchors.files.some((f) => f === k || f.endsWith('/' + k)) ? 10 : 0;
 }
 
 export function itemValue(s: Section, it: Item, i: number, anchors?: FitAnchors): number {
-  return baseValue(s, it, i) + (it.prior && CORRECTED.test(it.text) ? 20 : 0) + (holdsAnchor(s, it, anchors) ? 30 : 0);
+  return baseValue(s, it, i) + (it.prior && CORRECTED.test(it.text) ? 20 : 0) + anchorValue(s, it, anchors);
 }
 
 function baseValue(s: Section, it: Item, i: number): number {
@@ -97,7 +101,7 @@ function baseValue(s: Section, it: Item, i: number): number {
     case 'Goal':
       return i === 0 ? v : v - 40;
     case 'Constraints and preferences':
-      return v + 10 * recency + (/^Correction by the user:/.test(t) ? 10 : 0);
+      return v + 10 * recency + (/^Correction by the user\b/.test(t) ? 10 : 0);
     case 'In progress':
       if (/^Latest request:/.test(t)) return 90;
       if (/\(todo in.progress\)$/i.test(t)) return v + 10;

@@ -100,7 +100,8 @@ export function stateForm(s: string): string {
   t = t.replace(/[\s,]+(?:please|pls|plz|thanks?|thank you|ok\??|okay\??|right\?|s'il te plaît|stp|por favor|gracias|bitte|danke)[.!?]*$/i, '').trim();
   t = t.replace(/!+$/, '.').replace(/\s*[,;:-]+$/, '');
   if (!t) return s.trim();
-  t = t.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
+  // a sentence that opens with a URL, a path or an identifier keeps its case
+  if (!/^[\p{L}][\p{L}'-]*(?::\/\/|[./_\d])/u.test(t)) t = t.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
   if (!/[.!?。！？)"'」]$/.test(t)) t += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]$/u.test(t) ? '。' : '.';
   return t;
 }
@@ -160,7 +161,7 @@ export function replaces(earlier: string, later: string): boolean {
 }
 
 /** What a changed rule is marked with: it says the rule changed, never the old value (the rule stands in its final form only). */
-export const CHANGED_MARK = ' (changed during the session)';
+export const CHANGED_MARK = ' (changed)';
 
 /** `rule` marked as changed, before its final period (once). */
 function markChanged(rule: string): string {
@@ -345,8 +346,8 @@ function bestMatch(candidates: readonly string[], text: string): string | undefi
  */
 export function correctionItem(c: UserVerdicts['corrections'][number]): string {
   const about = c.claim ? subjectOf(c.claim, c.truth) : '';
-  const said = c.claim ? ` It corrects what the agent had said${about ? ` about ${about}` : ''}${c.agreed ? ', and the agent agreed' : ''}.` : c.agreed ? ' The agent agreed.' : '';
-  return `Correction by the user: ${c.truth}${said}`;
+  const wrong = c.claim ? ` (the agent was wrong${about ? ` about ${about}` : ''})` : '';
+  return `Correction by the user${c.agreed ? ', agreed by the agent' : ''}: ${c.truth.replace(/[.。]$/, '')}${wrong}.`;
 }
 
 /** What a claim and its correction are both about: the names and values they share (backticked), else their shared words. */

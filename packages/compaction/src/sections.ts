@@ -129,7 +129,7 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   }
   const goalMsgs = new Set([goal.from, ...goal.refinements].filter((m): m is Msg => !!m));
   constraints(f, add, requests, verdicts);
-  for (const s of goal.sideTasks) add('Done', `Side task, handled before the work moved on: ${distillRequest(s.text, 240)}`);
+  for (const s of goal.sideTasks) add('Done', `Side task (before the main work): ${distillRequest(s.text, 240)}`);
   const rejectedTurns = rejected(f, add, verdicts);
   done(f, add);
   decisions(f, add, rejectedTurns);
@@ -165,7 +165,7 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
     next.items = [{ ...next.items[next.items.length - 1]!, text: after }];
     // the user asked for something newer after the span: the span's latest request is history
     const prog = out.find((s) => s.heading === 'In progress');
-    if (prog && after !== before && /^The user's newest request/.test(after)) prog.items = prog.items.filter((it) => !/^Latest request:/.test(it.text));
+    if (prog && after !== before && /^Go on from the user's newest request/.test(after)) prog.items = prog.items.filter((it) => !/^Latest request:/.test(it.text));
   }
   const goalSec = out.find((s) => s.heading === 'Goal');
   if (goalSec) goalSec.keep = Math.min(1, goalSec.items.length);

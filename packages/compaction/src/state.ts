@@ -106,7 +106,7 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
   if (newest && !isNudge(newest.text)) {
     // what it asks, without the acknowledgement it opens with ("いいね。次は、…", "great. now …")
     const asked = splitSentences(newest.text).filter((x, i, all) => i === all.length - 1 || isRequest(x) || readLength(x) >= 24).join(' ');
-    return `The user's newest request is in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 160), 240)}"; go on from there.`;
+    return `Go on from the user's newest request, in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 160), 240)}".`;
   }
   // what the step asks, without how the span's last call ended (that call is not the step)
   const at = step.lastIndexOf(' (the span ended with ');

@@ -34,7 +34,7 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
     expect(findings.match(/theme\/theme\.ts` found no match/g)).toHaveLength(3);
     // mid-task (the user said the logs in theme.ts caused it; the searches run): not "wait for the user";
     // the verbatim tail goes on past it (the user asked for more there), so the step is the newest request there
-    expect(section('Next step')).toEqual(['- The user\'s newest request is in the messages after this summary: "minor, this is a big change"; go on from there.']);
+    expect(section('Next step')).toEqual(['- Go on from the user\'s newest request, in the messages after this summary: "minor, this is a big change".']);
   });
 
   it('claude-code/python-to-rust-port at 8000: settings read, recipes of the old Justfile, test counts, coverage total; next is the open todo', async () => {
@@ -58,7 +58,7 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
   it('pi/before-compaction at 50000: the span ends reading README.md to link DEVELOPMENT.md, done in the verbatim tail, so the next step is the newest request there; a piped check that reported TS2307 is an error with its fix', async () => {
     const { section } = await checkpointAt(join(dataDir, 'pi/before-compaction.jsonl'), 50000);
     // the span ended reading README.md to link DEVELOPMENT.md; the verbatim tail did it and the user asked more there
-    expect(section('Next step')).toEqual(['- The user\'s newest request is in the messages after this summary: "what did i just execute?"; go on from there.']);
+    expect(section('Next step')).toEqual(['- Go on from the user\'s newest request, in the messages after this summary: "what did i just execute?".']);
     expect(section('Errors and fixes').join('\n')).toMatch(/`npm run check 2>&1 \| grep -E "\(error\|warning\)" \| head -10` failed: \.\.\/coding-agent\/src\/cli\.ts\(8,22\): error TS2307: Cannot find module '\.\/main-new\.js'.* -> `npm run check` then passed\./);
     expect(section('Findings').join('\n')).toMatch(/`git status`: on branch refactor; deleted: packages\/coding-agent\/docs\/refactor\.md/);
   });

@@ -24,7 +24,7 @@ describe.each(PHRASEBOOKS)('a session in $lang', (p) => {
     const rules = section(t, 'Constraints and preferences').join('\n');
     // the rule in its final form, marked as changed; the old value is nowhere in Constraints
     expect(rules).toMatch(/3\s?(?:seconds|secondes|segundos|Sekunden|秒|초)/);
-    expect(rules).toContain("(changed during the session)");
+    expect(rules).toContain('(changed)');
     expect(section(t, 'Constraints and preferences').filter((l) => /\b10\b|10秒|10초/.test(l))).toEqual([]);
     // the correction, with what is now true and what the agent had claimed
     const correction = section(t, 'Constraints and preferences').find((l) => l.includes('Correction by the user'));
@@ -32,7 +32,7 @@ describe.each(PHRASEBOOKS)('a session in $lang', (p) => {
     expect(correction).toContain('2.6.1');
     expect(correction).toContain('3.13');
     // what it corrects, by subject: the refuted claim is not restated for the resumed agent to repeat
-    expect(correction).toMatch(/It corrects what the agent had said about .*3\.13.*and the agent agreed\./);
+    expect(correction).toMatch(/^- Correction by the user, agreed by the agent: .*\(the agent was wrong about .*3\.13.*\)\.$/);
     expect(t).not.toContain(p.claim.replace(/\.$/, ''));
 
     const rejected = section(t, 'Rejected or reverted');
