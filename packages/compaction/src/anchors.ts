@@ -1,7 +1,7 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
 import { fixedLater, isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
-import { latestRules } from './rules.js';
+import { latestRules, withoutSpeaker } from './rules.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { PRESERVED_HEADING } from './summarizer.js';
@@ -60,7 +60,7 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
     seen.add(k);
     out.push({ kind, text: t });
   };
-  const users = f.userTexts;
+  const users = f.userTexts.map((u) => ({ seq: u.seq, text: withoutSpeaker(u.text) }));
   // the latest substantive request ("ok", "/mode" and other nudges are not the request)
   const lastReq = [...users].reverse().find((u) => isSubstantiveRequest(u.text)) ?? users[users.length - 1];
   // its first sentence (more when that is a few words, "/compact" before its arguments): the checkpoint states the rest as rules, the goal or the next step

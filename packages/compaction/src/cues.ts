@@ -43,12 +43,15 @@ function cue(words: readonly string[], cjk: readonly string[] = []): Cue {
   };
 }
 
-/** A cue anchored at the start of a sentence (after list markers and spaces). */
+/**
+ * A cue anchored at the start of a sentence (after list markers and spaces); a Japanese or Korean
+ * cue may follow a few words (an addressee, "서연님 말씀이 맞습니다").
+ */
 function opening(words: readonly string[], cjk: readonly string[] = []): RegExp {
   const parts: string[] = [];
-  if (words.length) parts.push(`(?:${words.join('|')})(?![${WORD}])`);
-  if (cjk.length) parts.push(`(?:${cjk.join('|')})`);
-  return new RegExp(`^\\s*(?:${parts.join('|')})`, 'iu');
+  if (words.length) parts.push(`^\\s*(?:${words.join('|')})(?![${WORD}])`);
+  if (cjk.length) parts.push(`^\\s*[^。.!?！？\\n]{0,12}?(?:${cjk.join('|')})`);
+  return new RegExp(parts.join('|'), 'iu');
 }
 
 /** Typographic apostrophes as ASCII, so one cue list serves every keyboard. */

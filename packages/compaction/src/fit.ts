@@ -101,7 +101,8 @@ function baseValue(s: Section, it: Item, i: number): number {
     case 'Goal':
       return i === 0 ? v : v - 40;
     case 'Constraints and preferences':
-      return v + 10 * recency + (/^Correction by the user\b/.test(t) ? 10 : 0);
+      // a correction keeps the resumed agent from repeating what the user refuted
+      return v + 10 * recency + (/^Correction by the user\b/.test(t) ? 25 : 0);
     case 'In progress':
       if (/^Latest request:/.test(t)) return 90;
       if (/\(todo in.progress\)$/i.test(t)) return v + 10;

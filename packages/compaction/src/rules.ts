@@ -20,6 +20,11 @@ import { modifiesFiles } from './toolinfo.js';
 /** A message of the span: its seq and text. */
 export type Msg = { seq: number; text: string };
 
+/** A user's text without a chat host's speaker tag ("[jiho] ...", Hermes on Discord): who spoke, not what they said. */
+export function withoutSpeaker(text: string): string {
+  return text.replace(/^\[[^\]\n]{1,40}\]\s+/, '');
+}
+
 // --- what a rule sentence is ---------------------------------------------------------
 
 /**
@@ -229,11 +234,6 @@ export function latestRules<T extends TimedRule & { key?: string }>(rules: reado
 /** A negation, in the languages of cues.ts: a statement and its correction differ by one. */
 const NEGATION = /\b(?:not|no|never|none|nothing|cannot)\b|n't\b|(?<![\p{L}])(?:ne|pas|jamais|nunca|nicht|nie|kein\p{L}*)(?![\p{L}])|ない|ません|않|없|못/iu;
 
-/** The first sentences of the agent's reply right after `u` (before the next user message), if any. */
-function replyAfter(f: SpanFacts, u: Msg, nextUserSeq: number): Msg | undefined {
-  return f.assistantTexts.find((a) => a.seq > u.seq && a.seq < nextUserSeq);
-}
-
 /** The agent's last text before `u` (after the previous user message). */
 function claimBefore(f: SpanFacts, u: Msg, prevUserSeq: number): Msg | undefined {
   return [...f.assistantTexts].reverse().find((a) => a.seq < u.seq && a.seq > prevUserSeq);
@@ -285,8 +285,9 @@ export function userVerdicts(f: SpanFacts, users: readonly Msg[]): UserVerdicts 
     const text = normalizeQuotes(u.text);
     const prev = [...seqs].reverse().find((s) => s < u.seq) ?? -1;
     const next = seqs.find((s) => s > u.seq) ?? Infinity;
-    const reply = replyAfter(f, u, next);
-    const admitted = !!reply && ADMIT_CUE.test(normalizeQuotes(splitSentences(reply.text.slice(0, 400))[0] ?? ''));
+    // the agent admitting it, in any of its texts before the next user message (it may check first)
+    const replies = f.assistantTexts.filter((a) => a.seq > u.seq && a.seq < next);
+    const admitted = replies.some((a) => ADMIT_CUE.test(normalizeQuotes(splitSentences(a.text.slice(0, 400))[0] ?? '')));
     const undoCue = UNDO_CUE.test(text);
     const contradictCue = CONTRADICT_CUE.test(text);
     if (!undoCue && !admitted && !contradictCue) continue;

@@ -14,9 +14,9 @@ import { ACK_WORDS, DECISION_CUE, INTENT_CUE, INTENT_ENDING, NARRATION_CUE, norm
 import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
 import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
-import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, type Msg, type UserVerdicts } from './rules.js';
+import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
-import { changedValues } from './subject.js';
+import { changedValues, overlap } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
 import { modifiesFiles, stripHeredocs } from './toolinfo.js';
 import { commandKey, commands, displayCommand, wholeLine } from './commands.js';
@@ -133,10 +133,13 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   const rejectedTurns = rejected(f, add, verdicts);
   done(f, add);
   decisions(f, add, rejectedTurns);
-  // a claim the user corrected is not a decision or a result: the correction says what holds
+  // a claim the user corrected is not a decision or a result: the correction says what holds;
+  // nor is work the user then ruled out ("I added DMs" before "don't send DMs")
+  const ruledOut = requests.flatMap((u) => lastingInstructions(u.text).flatMap((r) => splitSentences(r)).map((r) => ({ seq: u.seq, r }))).filter((x) => NEGATION_RULE.test(x.r));
   for (const h of ['Decisions', 'Done']) {
     const s = sec.get(h)!;
     s.items = s.items.filter((it) => !verdicts.corrections.some((c) => c.claim && (repeats(it.text, c.claim) || it.text.includes(c.claim))));
+    if (h === 'Done') s.items = s.items.filter((it) => !ruledOut.some((x) => overlap(x.r, it.text).shared >= 2 && reportSeq(f, it.text) < x.seq));
   }
   errorsAndFixes(f, add);
   commands(f, add);
@@ -176,6 +179,14 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   return out;
 }
 
+/** A rule that forbids or removes ("don't send DMs", "no dashboard", "kein Zufall", "DM은 보내지 마"). */
+const NEGATION_RULE = /\b(?:don't|do not|never|no|not|remove|drop|stop|without)\b|(?<![\p{L}])(?:ne|pas|jamais|sin|nunca|nada de|quita|kein\p{L}*|nicht|nie|ohne|entfern\p{L}*)(?![\p{L}])|ないで|しない|使わない|不要|やめて|지\s?마|말고|없이|빼/iu;
+
+/** The seq of the agent's text a Done report came from (Infinity when it is not the agent's prose: a commit, a test run). */
+function reportSeq(f: SpanFacts, text: string): number {
+  return f.assistantTexts.find((a) => a.text.includes(text.slice(0, 40)))?.seq ?? Infinity;
+}
+
 /**
  * The user's own words in the span: host-authored text on the user's side left out (a Claude
  * Code `isMeta` line, the prompt a slash command expands to: the `/init` template is the host's,
@@ -185,7 +196,7 @@ function userWords(f: SpanFacts, span: readonly SurfaceNode[]): Msg[] {
   const meta = new Set(span.filter((n) => n.type === 'user/message' && n.meta?.isMeta === true).map((n) => n.seq));
   const agentSeqs = [...f.assistantTexts.map((a) => a.seq), ...f.calls.map((c) => c.seq)];
   // a chat host's speaker tag ("[jiho] ...", Hermes on Discord) is who spoke, not what they said
-  return f.userTexts.map((u) => ({ seq: u.seq, text: u.text.replace(/^\[[^\]\n]{1,40}\]\s+/, '') })).filter((u, i, all) => {
+  return f.userTexts.map((u) => ({ seq: u.seq, text: withoutSpeaker(u.text) })).filter((u, i, all) => {
     if (meta.has(u.seq)) return false;
     const prev = all[i - 1];
     // a slash command's expansion follows it with no agent turn between: Claude Code's command line

@@ -65,8 +65,9 @@ const TOKEN_CACHE = new Map<string, Set<string>>();
 function tokenize(s: string): Set<string> {
   const out = new Set<string>();
   const t = normalizeQuotes(s).replace(/`[^`]*`/g, (m) => ` ${m.slice(1, -1)} `);
-  for (const m of t.matchAll(/[\p{L}\p{M}][\p{L}\p{M}\p{N}_'-]*/gu)) {
-    const w = m[0];
+  // a run mixing scripts ("DM으로도", "pygame으로") is its Latin word and its Japanese or Korean part
+  const runs = [...t.matchAll(/[\p{L}\p{M}][\p{L}\p{M}\p{N}_'-]*/gu)].flatMap((m) => m[0].match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu) ?? []);
+  for (const w of runs) {
     if (CJK.test(w)) {
       const chars = [...w].filter((c) => CJK.test(c));
       if (chars.length === 1) out.add(chars[0]!);
