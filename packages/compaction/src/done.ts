@@ -107,7 +107,9 @@ export function done(f: SpanFacts, add: Add): void {
     }
   }
   // the last test run that passed says the count now; a report of an older count goes
-  const run = [...f.calls].reverse().find((c) => c.info.command && TEST_COMMAND.test(displayCommand(c.info.command)) && c.result && !c.repaired);
+  // a test run: a test program, not a commit whose message says "tests"
+  const isTestRun = (cmd: string) => !/^\s*git\b/.test(displayCommand(cmd)) && TEST_COMMAND.test(displayCommand(cmd).replace(/"[^"]*"|'[^']*'/g, ''));
+  const run = [...f.calls].reverse().find((c) => c.info.command && isTestRun(c.info.command) && c.result && !c.repaired);
   const outcome = run && !run.failed ? outcomeOf(run) : undefined;
   const count = outcome && /^ok: .*\b\d+ (?:passed|passing|tests? passed)\b/i.test(outcome) ? outcome.slice(4) : undefined;
   if (run && count) for (let j = reports.length - 1; j >= 0; j--) if (TEST_COUNT.test(reports[j]!.text) && reports[j]!.seq < run.seq) reports.splice(j, 1);

@@ -49,9 +49,11 @@ const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me
 /** True when sentence `s` states a lasting rule or preference (any of the languages of cues.ts). */
 export function isRuleSentence(s: string): boolean {
   // an aside in parentheses ("(which is a misnomer, should be interactive-mode)") does not make the sentence a rule
-  const t = normalizeQuotes(s).replace(/\s*\((?:which|who|that|i\.e\.|e\.g\.|qui|que|lo que|der|die|das)\b[^()]{0,200}\)/giu, '').replace(LEAD_FILLER, '');
+  const t = normalizeQuotes(s).replace(/\s*\((?:which|who|that|i\.e\.|e\.g\.|qui|que|lo que|der|die|das)\b[^()]{0,200}\)/giu, '').replace(SELF_HEDGE, '').replace(LEAD_FILLER, '');
   const strong = STRONG.test(t) || STRONG_RULE_CUE.test(t);
   if (isQuestion(t) && !strong) return false;
+  // asking whether to do something ("should we run venv here?") asks, it does not rule
+  if (isQuestion(t) && /^(?:should|shall|can|could|do|must|may) (?:we|i)\b/i.test(t)) return false;
   if (NOT_A_RULE.test(t)) return false;
   if (REMARK.test(t) && !STRONG.test(t.replace(/^i (?:don't|do not)/i, ''))) return false;
   // the user saying what the work is ("what I actually want is ...") frames the goal, it is no rule

@@ -1,0 +1,118 @@
+// The checkpoint as the state at the end of the span (issue 22, items 1-3): the goal as the user
+// last framed it (a side task first is a task, a restatement wins, the answer format is no goal),
+// rules in their final form, Done as the end state (the last test count, the last commit, the
+// plan by its final statuses, no work the user then ruled out), and a next step that never asks
+// for what the verbatim tail already did.
+import { describe, expect, it } from 'vitest';
+import { ExtractiveSummarizer, TokenMeter } from '@hive-mind/compaction';
+import type { SurfaceNode } from '@hive-mind/session';
+import { finalForm, lastingInstructions, stateForm } from '../src/rules.js';
+import { LogBuilder } from './helpers.js';
+
+const meter = new TokenMeter();
+const section = (text: string, h: string) => (new RegExp(`## ${h}\\n([\\s\\S]*?)(?:\\n\\n## |$)`).exec(text)?.[1] ?? '').split('\n').filter((l) => l.startsWith('- '));
+const summarize = async (b: LogBuilder, tail: readonly SurfaceNode[] = [], maxTokens = 3000) => (await new ExtractiveSummarizer().summarize({ span: b.log.surface(), tail, maxTokens, meter })).text;
+const todo = (items: Array<[string, string]>) => ({ todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
+
+describe('the goal as it stands', () => {
+  it('a side task asked first is a task; the request the work serves, as the user framed it, is the goal', async () => {
+    const b = new LogBuilder();
+    b.user('make a python script i can run at the end of this chat session that copies the newest session log into ~/chat-archive');
+    b.tool('Write', { file_path: '/home/tom/bin/archive_chat.py', content: 'import shutil\n' }, 'File created successfully at: /home/tom/bin/archive_chat.py');
+    b.assistant('Done: ~/bin/archive_chat.py copies the newest session log into ~/chat-archive.');
+    b.user("thanks. now the actual work: cd into tmp/tenant-library. it's the book-lending app of our building. people spam the 'Request this book' button, so I want a cooldown on it, enforced on the server.");
+    for (let i = 0; i < 4; i++) {
+      b.tool('Edit', { file_path: '/home/tom/tmp/tenant-library/server/routes/requests.js', old_string: `a${i}`, new_string: `b${i}` }, 'The file has been updated.');
+      b.assistant(`The cooldown check on the request route is in place (step ${i + 1}); the button shows the cooldown too.`);
+    }
+    const t = await summarize(b);
+    const goal = section(t, 'Goal');
+    expect(goal).toHaveLength(1);
+    expect(goal[0]).toContain('cooldown');
+    expect(goal[0]).not.toMatch(/python script|chat-archive|cd into/);
+    expect(section(t, 'Done').join('\n')).toMatch(/Side task \(before the main work\): make a python script/);
+  });
+
+  it('how the user wants the answer ("then give me a plan", "read it in full first") is no goal; a later restatement replaces what it restates', async () => {
+    const b = new LogBuilder();
+    b.user('alright, read src/game.py and src/board.py in full. I want a chess game where both sides move at any time, with a cooldown per piece. I want you to do a deep analysis, then provide me with a plan.');
+    b.assistant('Plan: a board model, a cooldown per piece, a pygame UI with turn order and a move clock.');
+    b.user("to be clear, since you wrote 'turn order' in the plan: it is a chess game where both sides move at any time, no turns at all, each piece frozen for a cooldown after it moves.");
+    b.tool('Write', { file_path: '/repo/chess/cooldown.py', content: 'x' }, 'ok');
+    const goal = section(await summarize(b), 'Goal')[0]!;
+    expect(goal).toMatch(/no turns at all/);
+    expect(goal).not.toMatch(/provide me with a plan|deep analysis|in full/);
+  });
+});
+
+describe('rules as they stand', () => {
+  it('a rule in its final form: the value it replaces is left out, the change is said', () => {
+    expect(finalForm('The first cooldown is 3 s, not 10 s.')).toBe('The first cooldown is 3 s.');
+    expect(finalForm('poll every 5 minutes, not every 60 seconds: the API allows 100 requests a day')).toBe('Poll every 5 minutes: the API allows 100 requests a day');
+    expect(finalForm('それと通知時刻は朝 7 時じゃなくて 6 時半に変更。')).toBe('それと通知時刻は朝 6 時半に変更。');
+    // what is ruled out by name is part of the rule
+    expect(finalForm('use pnpm, not npm.')).toBe('use pnpm, not npm.');
+  });
+
+  it('questions, venting and self-talk are no rules; the rule inside a vented line is kept in state form', () => {
+    expect(lastingInstructions("i'm a python noob, but should we run venv here?")).toEqual([]);
+    expect(lastingInstructions('omfg use fucking rgb values in the themes, no rgb indices!')).toEqual(['Use rgb values in the themes, no rgb indices.']);
+    expect(lastingInstructions('ok so please never push to main, ok?')).toEqual(['Never push to main.']);
+    expect(stateForm('ok, now also: keep the old main.ts for reference')).toBe('Keep the old main.ts for reference.');
+    // a relative clause describes: "what needs restocking" is no rule
+    expect(lastingInstructions('y avisa de lo que hay que reponer.')).toEqual([]);
+  });
+
+  it("a slash command's template is the host's, not the user's rules", async () => {
+    const b = new LogBuilder();
+    b.user('Add a cooldown to the request button.');
+    b.user('<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>');
+    b.user(['Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.', '', 'Usage notes:', '- If there\'s already a CLAUDE.md, suggest improvements to it.', '- When you make the initial CLAUDE.md, do not repeat yourself and do not include obvious instructions.', '- Avoid listing every component or file structure that can be easily discovered.', '- Don\'t include generic development practices.'].join('\n') + '\n' + 'x'.repeat(900));
+    b.tool('Write', { file_path: '/repo/CLAUDE.md', content: '# CLAUDE.md' }, 'ok');
+    const t = await summarize(b);
+    expect(section(t, 'Constraints and preferences').join('\n')).not.toMatch(/repeat yourself|generic development|CLAUDE\.md/);
+  });
+});
+
+describe('Done as the end state', () => {
+  it('the last test count and the last commit, the plan by its final statuses, no snapshot and no work the user ruled out', async () => {
+    const b = new LogBuilder();
+    b.user('Add rate limiting to the API and keep the tests green.');
+    b.tool('TodoWrite', todo([['Limiter middleware', 'in_progress'], ['Daily limit per user', 'pending'], ['Tests', 'pending']]), 'ok');
+    b.tool('Bash', { command: 'npm test' }, 'Tests: 34 passed, 34 total');
+    b.assistant('All 34 tests pass. I also added a daily limit of 3 requests per user.');
+    b.user("no daily limit, I never asked for that. take it out, only the per-minute limit.");
+    b.tool('Edit', { file_path: '/repo/src/limit.js', old_string: 'daily', new_string: '' }, 'ok');
+    b.tool('Bash', { command: 'git commit -am "Limiter middleware"' }, '[main 1a2b3c4] Limiter middleware');
+    b.tool('TodoWrite', todo([['Limiter middleware', 'completed'], ['Tests', 'completed']]), 'ok');
+    b.tool('Bash', { command: 'npm test' }, 'Tests: 39 passed, 39 total');
+    b.tool('Bash', { command: 'git commit -am "Tests for the limiter"' }, '[main 5d6e7f8] Tests for the limiter');
+    b.assistant('39 total now.');
+    const done = section(await summarize(b), 'Done').join('\n');
+    expect(done).toContain('Last commit: "Tests for the limiter"');
+    expect(done).toContain('Committed "Limiter middleware"');
+    expect(done).toMatch(/39/);
+    expect(done).not.toMatch(/\b34\b/);
+    // the plan by its last list: the item it dropped is gone, nothing says "(todo completed)"
+    expect(done).toContain('Plan items done: Limiter middleware; Tests.');
+    expect(done).not.toMatch(/Daily limit per user|todo completed|daily limit of 3/);
+  });
+});
+
+describe('the next step against the verbatim tail', () => {
+  it('never asks for what the tail already did; a newer request in the tail is where the work goes on', async () => {
+    const b = new LogBuilder();
+    b.user('Fix the failing test in tests/test_totals.py, then commit.');
+    b.tool('Edit', { file_path: '/repo/invoicekit/totals.py', old_string: 'ROUND_HALF_EVEN', new_string: 'ROUND_HALF_UP' }, 'ok');
+    b.assistant('Now let me commit the fix:');
+    const tail = new LogBuilder();
+    tail.tool('Bash', { command: 'git commit -am "Round half up"' }, '[main 9f8e7d6] Round half up');
+    const t = await summarize(b, tail.log.surface());
+    const next = section(t, 'Next step')[0]!;
+    expect(next).toMatch(/already take it up: go on from the newest, do not redo it/);
+    expect(next).not.toMatch(/^- Continue/);
+    tail.user('great. now also export the totals as CSV');
+    const t2 = await summarize(b, tail.log.surface());
+    expect(section(t2, 'Next step')[0]).toBe('- Go on from the user\'s newest request, in the messages after this summary: "now also export the totals as CSV".');
+  });
+});
