@@ -94,7 +94,8 @@ export function itemValue(s: Section, it: Item, i: number, anchors?: FitAnchors)
 
 function baseValue(s: Section, it: Item, i: number): number {
   const n = s.items.length;
-  const recency = n > 1 ? i / (n - 1) : 1;
+  // a rule or decision a prior checkpoint carried has lasted a compaction already: not ranked as old
+  const recency = it.prior && (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') ? 0.8 : n > 1 ? i / (n - 1) : 1;
   const t = it.text;
   let v = SECTION_VALUE[s.heading] ?? 25;
   switch (s.heading) {

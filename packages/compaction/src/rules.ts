@@ -49,7 +49,13 @@ const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me
 /** True when sentence `s` states a lasting rule or preference (any of the languages of cues.ts). */
 export function isRuleSentence(s: string): boolean {
   // an aside in parentheses ("(which is a misnomer, should be interactive-mode)") does not make the sentence a rule
-  const t = normalizeQuotes(s).replace(/\s*\((?:which|who|that|i\.e\.|e\.g\.|qui|que|lo que|der|die|das)\b[^()]{0,200}\)/giu, '').replace(SELF_HEDGE, '').replace(LEAD_FILLER, '');
+  // code, paths and URLs are named, not said ("GET /trips?stop=1187" holds no "stop")
+  const t = normalizeQuotes(s)
+    .replace(/`[^`]*`/g, ' X ')
+    .replace(/\S*(?:[/=&]|\?(?=[\w%]))\S*/gu, ' X ')
+    .replace(/\s*\((?:which|who|that|i\.e\.|e\.g\.|qui|que|lo que|der|die|das)\b[^()]{0,200}\)/giu, '')
+    .replace(SELF_HEDGE, '')
+    .replace(LEAD_FILLER, '');
   const strong = STRONG.test(t) || STRONG_RULE_CUE.test(t);
   if (isQuestion(t) && !strong) return false;
   // asking whether to do something ("should we run venv here?") asks, it does not rule
@@ -306,7 +312,8 @@ export function userVerdicts(f: SpanFacts, users: readonly Msg[]): UserVerdicts 
     const sentences = splitSentences(u.text).map(stripMarker).filter((s) => readLength(s) >= 8);
     // what it asserts: its plain sentences, less the rules (kept as rules) and a bare "No, you're wrong." (no fact in it)
     const said = sentences.filter((s) => !isVenting(s) && !isQuestion(s));
-    const facts = said.filter((s) => !isRuleSentence(s) && !bareContradiction(s));
+    // ... and less what frames the goal ("what I actually want is ..."): the Goal says it
+    const facts = said.filter((s) => !isRuleSentence(s) && !bareContradiction(s) && !GOAL_CUE.test(normalizeQuotes(s)));
     // a correction asserts a fact: its plain sentences outnumber its questions
     if (!facts.length || said.length * 2 <= sentences.length) continue;
     if (!admitted && overlap(u.text, claimMsg.text).shared < 2) continue;
