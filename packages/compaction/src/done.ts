@@ -1,18 +1,18 @@
 /**
  * The Done section as the end state: what exists and passes when the span ends, not the trail
- * of snapshots that led there. Commits by message (the last one said so), a created branch, a
- * sub-agent's or research tool's findings, the plan's items that ended done (one item, from the
- * last todo list: an item a later list dropped is obsolete), and the agent's reports of finished
- * work, where a later report of the same measure replaces the earlier one ("All 34 tests pass"
- * then "39 total now": the last stands), so does a later report that changes the same code or
- * file again, and the last test run that passed gives the test count.
+ * of snapshots that led there. Commits by message (the last one said so), a created branch, the
+ * plan's items that ended done (one item, from the last todo list: an item a later list dropped
+ * is obsolete), and the agent's reports of finished work, where a later report of the same
+ * measure replaces the earlier one ("All 34 tests pass" then "39 total now": the last stands),
+ * so does a later report that changes the same code or file again, and the last test run that
+ * passed gives the test count. What a sub-agent or research tool found is under Findings
+ * (findings.ts).
  */
 import type { SpanFacts } from './analyze.js';
 import { commandKey, commitMessage, displayCommand, outcomeOf } from './commands.js';
 import { ADMIT_CUE, DECISION_CUE, DONE_CUE, NARRATION_CUE, normalizeQuotes, readLength } from './cues.js';
 import type { Add } from './sections.js';
 import { itemKey, leadSentences, shortenWhole, splitSentences, stripMarker } from './sentences.js';
-
 
 /** Work reported complete (English). */
 export const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
@@ -74,11 +74,6 @@ export function done(f: SpanFacts, add: Add): void {
     if (c.info.command && /\bgit\s+commit\b/.test(c.info.command)) commits.push(commitMessage(c.info.command) ?? '');
     const branch = c.info.command ? /\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.exec(c.info.command) : null;
     if (branch) add('Done', `Created and switched to branch \`${branch[1]}\`.`);
-    if ((c.info.kind === 'task' || c.info.kind === 'web') && c.resultText) {
-      const found = findingsOf(c.resultText, 420);
-      const what = c.info.kind === 'task' ? 'Sub-agent' : 'Research';
-      if (found) add('Done', `${what}${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${found}`);
-    }
   }
   commits.forEach((msg, i) => {
     const last = i === commits.length - 1 && commits.length > 1;
@@ -115,27 +110,4 @@ export function done(f: SpanFacts, add: Add): void {
   if (run && count) for (let j = reports.length - 1; j >= 0; j--) if (TEST_COUNT.test(reports[j]!.text) && reports[j]!.seq < run.seq) reports.splice(j, 1);
   for (const r of reports) add('Done', r.text);
   if (run && count && !reports.some((r) => TEST_COUNT.test(r.text) && r.seq > run.seq)) add('Done', `Tests pass now: \`${commandKey(displayCommand(run.info.command!))}\` -> ${count}.`, 'last-test-run');
-}
-
-/** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */
-const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|understand|see)|let me|i'll|i will|here(?:'s| is| are)|based on|i have (?:now )?(?:gathered|analy[sz]ed|explored))\b/i;
-
-/**
- * What a sub-agent or research result found, in whole sentences (at most `max` characters): code
- * blocks, file trees and tables are left out (a block is kept whole or not at all), so are opening
- * pleasantries; headings become the start of their sentence.
- */
-export function findingsOf(text: string, max: number): string {
-  const prose: string[] = [];
-  let fence = false;
-  for (const raw of text.split('\n')) {
-    if (/^\s*```/.test(raw)) {
-      fence = !fence;
-      continue;
-    }
-    if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || !raw.trim()) continue;
-    prose.push(raw.replace(/^\s*#+\s*(.+?)\s*$/, '$1:').replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim());
-  }
-  const ss = splitSentences(prose.join('\n')).filter((s) => !FILLER.test(s) && !/:$/.test(s) && s.length >= 12);
-  return leadSentences(ss.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)).join('\n'), max);
 }

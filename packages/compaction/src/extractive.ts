@@ -6,16 +6,17 @@
 import type { SurfaceNode } from '@hive-mind/session';
 import { extractAnchors, normalizeForMatch } from './anchors.js';
 import { chooseItems, itemValue, type FitAnchors } from './fit.js';
-import { buildSections, type Section } from './sections.js';
+import { findingWeight } from './findings.js';
+import { buildSections, type Item, type Section } from './sections.js';
 import { shortenWhole } from './sentences.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
 export { isSubstantiveRequest, type Item, type Section } from './sections.js';
 
-/** The sections of a span's checkpoint (prior checkpoints merged; the next step checked against `tail`, the nodes kept verbatim after it). Deterministic. */
-export function extractSections(span: readonly SurfaceNode[], tail: readonly SurfaceNode[] = []): Section[] {
-  return buildSections(span, tail);
+/** The sections of a span's checkpoint (prior checkpoints merged; the next step checked against `tail`, the nodes kept verbatim after it; paths relative to the project root, `cwd` the working folder before the span). Deterministic. */
+export function extractSections(span: readonly SurfaceNode[], opts: { tail?: readonly SurfaceNode[]; cwd?: string } = {}): Section[] {
+  return buildSections(span, opts);
 }
 
 /** Render sections as a checkpoint body: `## heading` then one `- item` a line (a multi-line item indented). Empty sections are left out. */
@@ -31,6 +32,58 @@ export function renderSections(sections: readonly Section[]): string {
 }
 
 /**
+ * Largest share a section may take of the checkpoint even when everything fits (fractions of the
+ * rendered body's tokens): what tools found is there to support the state, not to be most of it.
+ */
+const CEILING: Record<string, number> = { Findings: 0.25 };
+
+/** Index of the item a section over its ceiling gives up first: what establishes least (a pointer before a fact before a sub-agent's report), oldest first. */
+function lightest(s: Section): number {
+  if (s.items.length <= s.keep) return -1;
+  let v = -1;
+  const w = (it: Item) => it.weight ?? findingWeight(it.text);
+  s.items.forEach((it, i) => {
+    if (v < 0 || w(it) < w(s.items[v]!)) v = i;
+  });
+  return v;
+}
+
+/** Give up items of a section above its {@link CEILING} share of the whole (a long one first as its shorter form, then the lightest), keeping at least one. */
+function capShares(sections: Section[], meter: TokenMeter): boolean {
+  let changed = false;
+  const cost = (t: string) => meter.countText(t) + 3;
+  for (const [h, share] of Object.entries(CEILING)) {
+    const s = sections.find((x) => x.heading === h);
+    if (!s) continue;
+    const others = meter.countText(renderSections(sections.filter((x) => x !== s)));
+    // own <= share * (own + others)  <=>  own * (1 - share) <= share * others; counted per item, then checked whole
+    for (let own = meter.countText(renderSections([s])); s.items.length > 1 && own * (1 - share) > share * others; own = meter.countText(renderSections([s]))) {
+      let est = own;
+      let progressed = false;
+      while (s.items.length > 1 && est * (1 - share) > share * others) {
+        // a long item (a sub-agent's report) first gives up its later sentences, then the lightest goes
+        const long = s.items.findIndex((it) => it.text.length > 240 && !it.text.includes('\n'));
+        const short = long >= 0 ? (s.items[long]!.shorter ?? shortenWhole(s.items[long]!.text, 200)) : undefined;
+        // never a quote cut open (a rules file's finding quotes its rules)
+        if (short && short.length < s.items[long]!.text.length && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) {
+          const it = s.items[long]!;
+          est -= cost(it.text) - cost(short);
+          const { shorter: _used, ...rest } = it;
+          s.items[long] = { ...rest, text: short };
+        } else {
+          const v = lightest(s);
+          if (v < 0) break;
+          est -= cost(s.items.splice(v, 1)[0]!.text);
+        }
+        changed = progressed = true;
+      }
+      if (!progressed) break;
+    }
+  }
+  return changed;
+}
+
+/**
  * Fit sections into `maxTokens` (of `meter`) by what a colleague needs most (fit.ts): items are
  * chosen by value within each section's cap, then into the room left, a long valuable one as its
  * first sentence; then, if the rendering still runs over, the least valuable items go, then the
@@ -43,6 +96,18 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
     const next = sections.find((s) => s.heading === 'Next step') ?? sections[sections.length - 1];
     if (next) next.items.push({ text: 'The compacted span held no user request, tool call or assistant text (only host-injected context); continue from the messages that follow.' });
   }
+  capShares(sections, meter);
+  const text = fitWithin(sections, maxTokens, meter, anchors);
+  // fitting shrank the other sections: the ceilings hold on what is left
+  if (capShares(sections, meter)) {
+    const capped = renderSections(sections);
+    if (meter.countText(capped) <= maxTokens) return capped;
+  }
+  return text;
+}
+
+/** {@link fitSections} without the ceilings. */
+function fitWithin(sections: Section[], maxTokens: number, meter: TokenMeter, anchors?: FitAnchors): string {
   let text = renderSections(sections);
   if (meter.countText(text) <= maxTokens) return text;
   chooseItems(sections, maxTokens, meter, anchors);
@@ -60,7 +125,10 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
     }
     if (!worst) break;
     const w: { s: Section; i: number } = worst;
-    w.s.items.splice(w.i, 1);
+    // an item with a shorter form (a report's best sentences) first gives up the rest, then goes whole
+    const { shorter, ...it } = w.s.items[w.i]!;
+    if (shorter && shorter.length < it.text.length) w.s.items[w.i] = { ...it, text: shorter };
+    else w.s.items.splice(w.i, 1);
     text = renderSections(sections);
   }
   // Shorten the kept items to fewer whole sentences.
@@ -105,7 +173,7 @@ export class ExtractiveSummarizer implements Summarizer {
     // the engine re-inserts the anchors a summary loses: the items that hold them are worth keeping
     const anchors = extractAnchors(input.span, input.tail, { maxIdentifiers: 0 });
     const fit: FitAnchors = { texts: anchors.filter((a) => a.kind !== 'file').map((a) => normalizeForMatch(a.text)), files: anchors.filter((a) => a.kind === 'file').map((a) => a.text) };
-    return { text: fitSections(buildSections(input.span, input.tail), input.maxTokens, input.meter, fit) };
+    return { text: fitSections(buildSections(input.span, { tail: input.tail, cwd: input.cwd }), input.maxTokens, input.meter, fit) };
   }
 }
 

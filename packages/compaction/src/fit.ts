@@ -7,6 +7,7 @@
  * than a share of every section. An item too long for the room left goes in as its first
  * sentence. Sections keep their order and their items' order.
  */
+import { findingWeight } from './findings.js';
 import { EARLIER_CONTEXT } from './merge.js';
 import type { Item, Section } from './sections.js';
 import { leadSentences } from './sentences.js';
@@ -126,8 +127,9 @@ function baseValue(s: Section, it: Item, i: number): number {
       // a changed file left out comes back as an anchor with its absolute path: keeping it here costs less
       return v + 25 + (/ \(deleted\)$| renamed to /.test(t) ? 5 : 0);
     case 'Findings':
-      // the state a status check showed is what the next commit or test starts from
-      return v + 10 * recency + (/^`git status/.test(t) ? 15 : 0);
+      // what it establishes (findings.ts: a sub-agent's report or the work tree's state 3, a fact 2,
+      // a pointer such as a hit list 1, an environment note 0), then how recent
+      return v + 8 * ((it.weight ?? findingWeight(t)) - 2) + 10 * recency + (/^`git status/.test(t) ? 7 : 0);
     default:
       return v + 10 * recency;
   }
@@ -166,7 +168,12 @@ export function chooseItems(sections: Section[], maxTokens: number, meter: Token
     const cap = capped ? (SECTION_CAP[x.s.heading] ?? 0.12) * maxTokens : Infinity;
     const fitsCap = (c: number) => (used.get(x.s) ?? 0) + room(x.s, c) <= cap || !used.has(x.s);
     if (total + room(x.s, x.c) + withRoot(x.s, x.it) <= maxTokens && fitsCap(x.c)) return take(x);
-    // too long for the room left: its first sentence, when it says something alone
+    // too long for the room left: its shorter form (a report's best sentences), else its first
+    // sentence, when it says something alone
+    if (x.it.shorter) {
+      const c = cost(x.it.shorter);
+      if (total + room(x.s, c) <= maxTokens && fitsCap(c)) return take(x, x.it.shorter, c);
+    }
     if (x.v < 45 || x.it.text.includes('\n')) return;
     const lead = leadSentences(x.it.text, 1);
     // never a first sentence that ends inside a quote

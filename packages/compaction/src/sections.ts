@@ -19,12 +19,12 @@ import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSen
 import { changedValues, overlap } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
 import { modifiesFiles, stripHeredocs } from './toolinfo.js';
-import { commandKey, commands, displayCommand, wholeLine } from './commands.js';
-import { findingOf, findings } from './findings.js';
+import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
+import { commandKey, commands, displayCommand, failingTests, wholeLine } from './commands.js';
+import { findingOf, findings, unfinishedSubAgents } from './findings.js';
 
 export { GOAL_CHARS } from './goal.js';
 export { lastingInstructions } from './rules.js';
-export { findingsOf } from './done.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
 export interface Item {
@@ -32,6 +32,10 @@ export interface Item {
   key?: string;
   /** Carried over from a prior checkpoint. */
   prior?: boolean;
+  /** What the item establishes (Findings: 3 a sub-agent's or research result ... 0 an environment note); budget fitting gives up the lightest first. */
+  weight?: number;
+  /** A shorter form of the item that budget fitting uses before dropping it (a report's best sentences within fewer characters). */
+  shorter?: string;
 }
 
 /** A checkpoint section: its items in order (oldest first) and how many must survive budget fitting. */
@@ -80,20 +84,21 @@ const DECISION = /\b(?:decid(?:e|ed|ing)|instead of|rather than|we(?:'ll| will) 
 const SPECULATION = /^(?:if|i bet|maybe|perhaps|possibly|probably|it might|it may|this might|that might|could it be|i think|i suspect|likely|peut-être|quizás|quizá|vielleicht|たぶん|おそらく|아마)\b/iu;
 /** The assistant's stated next move. */
 const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
-/** Scratch files directly in a temp directory (`/tmp/fix3.py`), not a project under /tmp. */
-const SCRATCH = /^(?:\/(?:var\/|private\/)?tmp\/[^/]+|\/dev\/\S+)$/;
 
-export type Add = (h: CheckpointSection | string, text: string, key?: string) => void;
+export type Add = (h: CheckpointSection | string, text: string, key?: string, weight?: number, shorter?: string) => void;
 
 /**
- * Build the checkpoint sections of a span (prior checkpoints in it merged item by item). `tail`
- * is what stays verbatim after the checkpoint: the next step is checked against it.
+ * Build the checkpoint sections of a span (prior checkpoints in it merged item by item). `tail`:
+ * what stays verbatim after the checkpoint (the next step is checked against it); `cwd`: the
+ * session's working folder as the host recorded it before the span (paths.ts).
  */
-export function buildSections(span: readonly SurfaceNode[], tail: readonly SurfaceNode[] = []): Section[] {
+export function buildSections(span: readonly SurfaceNode[], opts: { tail?: readonly SurfaceNode[]; cwd?: string } = {}): Section[] {
+  const tail = opts.tail ?? [];
   const f = analyzeSpan(span);
+  const { root } = resolvePaths(f, opts.cwd);
   const sec = new Map<string, Section>();
   for (const h of CHECKPOINT_HEADINGS) sec.set(h, { heading: h, items: [], keep: 0 });
-  const add: Add = (h, text, key) => {
+  const add: Add = (h, text, key, weight, shorter) => {
     const t = text.trim();
     if (!t) return;
     let s = sec.get(h);
@@ -102,7 +107,7 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
       const i = s.items.findIndex((x) => x.key === key);
       if (i >= 0) s.items.splice(i, 1);
     } else if ((h === 'Next step' || /^Latest request:/.test(t) ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
-    s.items.push({ text: t, ...(key !== undefined ? { key } : {}) });
+    s.items.push({ text: t, ...(key !== undefined ? { key } : {}), ...(weight !== undefined ? { weight } : {}), ...(shorter && shorter.length < t.length ? { shorter } : {}) });
   };
 
   const priors = f.priorBodies.map(parseCheckpoint);
@@ -149,9 +154,18 @@ export function buildSections(span: readonly SurfaceNode[], tail: readonly Surfa
   // a latest request the rules already say whole is not said again (one that only holds a rule is still the request)
   inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))));
   branch(f, add);
+  unfinishedSubAgents(f, add);
+  // an unfinished sub-agent is work in progress like an open todo: right after the latest request
+  const working = sec.get('In progress');
+  if (working) {
+    const sub = working.items.filter((i) => i.key?.startsWith('subagent:'));
+    const rest = working.items.filter((i) => !sub.includes(i));
+    rest.splice(rest.length && /^Latest request:/.test(rest[0]!.text) ? 1 : 0, 0, ...sub);
+    working.items = rest;
+  }
 
   // Prior checkpoints: their items come first, newer state wins (merge.ts, state.ts).
-  relativize(f, [...sec.values()], priors);
+  relativize(root, [...sec.values()], priors);
   const merged = mergePrior(priors, [...sec.values()]);
   const order = [...CHECKPOINT_HEADINGS.slice(0, CHECKPOINT_HEADINGS.indexOf('In progress')), EARLIER_CONTEXT, 'In progress', 'Next step'];
   const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
@@ -295,11 +309,12 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i]!;
     if (!c.failed || !c.result || c.repaired) continue;
+    if (c.subAgents) continue; // Findings says how the sub-agent ended
     const later = calls.slice(i + 1);
     if (retried(c, later)) continue;
     const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
     const err = wholeLine(c.errorLine ?? 'failed');
-    add('Errors and fixes', `${what} failed: ${err} ${fixOf(c, later)}`, `${what}|${err}`);
+    add('Errors and fixes', `${what} failed: ${err}${c.info.command ? failingTests(c.resultText ?? '') : ''} ${fixOf(c, later)}`, `${what}|${err}`);
   }
 }
 
@@ -399,27 +414,25 @@ function branch(f: SpanFacts, add: Add): void {
 const ROOT_ITEM = /^Paths are relative to `([^`]+)`/;
 
 /**
- * Paths relative to the project root: the deepest directory all absolute paths of the span share
- * (at least two levels deep), or the root a prior checkpoint already uses when it still covers
- * them. Rewrites the items in place and adds one Files item naming the root.
+ * Say paths relative to the project root (`root`, from paths.ts, or the root a prior checkpoint
+ * already uses when it still covers it): the root's prefix is removed from every item (commands
+ * and error lines name paths too) and one Files item names the root.
  */
-function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointLike[]): void {
-  const priorPaths = priors.flatMap((p) => p.get('Files') ?? []).map((it) => it.key).filter((k): k is string => !!k && k.startsWith('/'));
-  const abs = [...f.calls.flatMap((c) => [...c.info.paths, ...(c.info.reads ?? [])]), ...priorPaths].filter((p) => p.startsWith('/') && !SCRATCH.test(p));
+function relativize(root: string | undefined, sections: Section[], priors: ParsedCheckpointLike[]): void {
   const priorRoot = priors.flatMap((p) => p.get('Files') ?? []).map((it) => ROOT_ITEM.exec(it.text)?.[1]).filter(Boolean).pop();
-  let root: string | undefined;
-  if (abs.length) {
-    let parts = abs[0]!.split('/').slice(0, -1);
-    for (const p of abs) {
-      const q = p.split('/');
-      let i = 0;
-      while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
-      parts = parts.slice(0, i);
+  if (priorRoot && (!root || root === priorRoot || root.startsWith(priorRoot + '/'))) {
+    // the prior checkpoint's root covers this span: its paths stay as they are, ours follow it
+    if (root && root !== priorRoot) {
+      const sub = root.slice(priorRoot.length + 1) + '/';
+      for (const it of sections.find((s) => s.heading === 'Files')?.items ?? []) {
+        if (it.key && !it.key.startsWith('/') && it.key !== 'root' && it.key !== 'branch') {
+          it.text = it.text.replace('`' + it.key + '`', '`' + sub + it.key + '`');
+          it.key = sub + it.key;
+        }
+      }
     }
-    root = parts.join('/');
-    if (parts.length < 3) root = undefined;
+    root = priorRoot;
   }
-  if (priorRoot && (!root || root === priorRoot || root.startsWith(priorRoot + '/'))) root = priorRoot;
   if (!root) return;
   const prefix = root + '/';
   for (const s of [...sections, ...priors.flatMap((p) => [...p.entries()].map(([heading, items]) => ({ heading, items, keep: 0 })))]) for (const it of s.items) {
@@ -428,7 +441,8 @@ function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointL
   }
   const filesSec = sections.find((s) => s.heading === 'Files');
   for (const p of priors) p.set('Files', (p.get('Files') ?? []).filter((it) => it.key !== 'root' && !ROOT_ITEM.test(it.text)));
-  if (filesSec) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
+  const priorFiles = priors.some((p) => (p.get('Files') ?? []).length);
+  if (filesSec && (filesSec.items.length || priorFiles)) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
 }
 
 type ParsedCheckpointLike = Map<string, Item[]>;
@@ -485,7 +499,7 @@ function lastCallSaid(c: CallFact): string {
   const what = c.info.command ? `\`${shortenWhole(displayCommand(c.info.command), 100)}\`` : `${c.call.name}${pattern}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
   // a search says what it found (the Findings line has the hits)
   const found = c.info.kind === 'search' || c.info.command ? /\b(found no match|listed nothing|\d+ (?:hits?|entries|entry)|matched \(\d+ lines with context\))/.exec(findingOf(c, 1) ?? '')?.[1] : undefined;
-  const how = !c.result || c.repaired ? 'no result (interrupted)' : c.failed ? `failed: ${wholeLine(c.errorLine ?? 'error')}` : found ?? 'ok';
+  const how = !c.result || c.repaired ? 'no result (interrupted)' : c.interrupted ? `interrupted: ${wholeLine(c.errorLine ?? 'before it finished')}` : c.failed ? `failed: ${wholeLine(c.errorLine ?? 'error')}` : found ?? 'ok';
   return `${what} -> ${how}`;
 }
 

@@ -6,12 +6,13 @@
  *   team connection whose cache is stale, a detached background `team sync` (team-sync.ts);
  * - `user-prompt-submit`: recall for the prompt (inject.ts; hosts that can add context to a
  *   prompt print it; with the embeddings plug-in also by the prompt's vector, prompt-vector.ts), then save the prompt as a temporary frame (expires after 72 h), plus
- *   each durable statement in it ("remember that ...", "I prefer ...") as its own frame with
- *   importance classified, and its standing instruction and stated values by the rules of
- *   `mind import` (mind `userFacts`) that no durable statement already holds;
- * - `stop`: save the turn's outcome (the host's assistant text, or the last assistant
- *   message in the tail of the transcript file): its outcome and decision sentences (mind `outcomeOf`)
- *   as a normal or important frame, else an extractive summary as a temporary one (expires after 72 h);
+ *   the standing frames it gives (mind `promptStanding`, the rules `mind import` uses: a lasting
+ *   rule or preference, a decision, a stated value; `critical` only under the user's explicit mark);
+ * - `stop`: the standing frames of the turn's reply (the host's assistant text, or the last
+ *   assistant message in the tail of the transcript file; mind `replyStanding`: where something
+ *   lives or runs, a switch, a cause, never `critical`), and a rule of the turn's prompt that the reply
+ *   acknowledges as lasting (mind `promptStanding` with the reply); when the reply gives none, an
+ *   extractive summary as a temporary frame (expires after 72 h);
  * - `pre-compact`: mind cleanup (`mode: 'compact'`) of the workspace and personal minds;
  * - `session-end`: the `stop` capture from the transcript (a turn interrupted before
  *   Stop is still kept; a turn Stop already saved is not saved twice).
@@ -24,9 +25,9 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, estimateTokens, frameInjection, outcomeOf, personalMindPath, userFacts, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { Mind, acknowledgesRule, estimateTokens, frameInjection, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type StandingFrame } from '@hive-mind/mind';
 import { promptVector, type PromptVector } from './prompt-vector.js';
-import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
+import { summarizeExtractive } from './extract.js';
 import { lastTurnFromTranscript } from './transcript-tail.js';
 import { saveCaptures } from './capture.js';
 import { NOTES_SHARE, PROMPT_ITEM_CHARS, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
@@ -195,7 +196,6 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
   const target = minds.workspace?.path ?? minds.personal;
   const ws = minds.workspace?.id;
   const content = prompt.length > PROMPT_MAX_CHARS ? prompt.slice(0, PROMPT_MAX_CHARS - 3) + '...' : prompt;
-  const statements = durableStatements(prompt);
   const wsFrames: FrameInput[] = [
     {
       ...base(input, ws),
@@ -208,76 +208,72 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
       expiresAt: new Date(now.getTime() + PROMPT_TTL_MS).toISOString(),
     },
   ];
-  const personalFrames: FrameInput[] = [];
-  // the standing instruction and stated values of the prompt, by the rules `mind import` uses
-  // (mind harvest-rules.ts), unless a durable statement above already holds them
-  const said = statements.map((x) => x.content.toLowerCase());
-  const held = (sentence: string) => said.some((x) => sentence.toLowerCase().includes(x) || x.includes(sentence.toLowerCase()));
-  for (const f of userFacts(prompt)) {
-    // the sentences of the fact that no durable statement holds
-    const rest = f.content
-      .split(/(?<=[.!?。！？])\s*/)
-      .filter((x) => x.trim() && !held(x))
-      .join(' ')
-      .trim();
-    if (!rest) continue;
-    wsFrames.push({
-      ...base(input, ws),
-      content: rest,
-      kind: f.kind,
-      importance: f.importance,
-      source: 'user_stated',
-      turnId: input.turnId ? `${input.turnId}#${f.key}` : undefined,
-      scope: 'workspace',
-    });
-  }
-  statements.forEach((s, i) => {
-    const f: FrameInput = {
-      ...base(input, ws),
-      content: s.content,
-      kind: s.kind,
-      importance: s.importance,
-      source: 'user_stated',
-      turnId: input.turnId ? `${input.turnId}#${i}` : undefined,
-      scope: s.kind === 'preference' ? 'personal' : 'workspace',
-    };
-    (s.kind === 'preference' ? personalFrames : wsFrames).push(f);
-  });
+  const split = standingFrames(input, ws, promptStanding(prompt), 'user_stated', '');
+  wsFrames.push(...split.workspace);
   const where = { host: input.host, event: input.nativeEvent };
   saveCaptures(target, busy, wsFrames, env, where);
-  if (personalFrames.length) saveCaptures(minds.personal, busy, personalFrames, env, where);
+  if (split.personal.length) saveCaptures(minds.personal, busy, split.personal, env, where);
+}
+
+/**
+ * Standing frames as the mind's inputs: a preference about the user goes to the personal mind, the
+ * rest to the workspace; `turnId#<prefix><key>` keeps each idempotent (the same key from the prompt at
+ * UserPromptSubmit and again at Stop is one frame).
+ */
+function standingFrames(input: LifecycleInput, ws: string | undefined, frames: readonly StandingFrame[], source: 'user_stated' | 'agent_inferred', prefix: string): { workspace: FrameInput[]; personal: FrameInput[] } {
+  const out = { workspace: [] as FrameInput[], personal: [] as FrameInput[] };
+  for (const f of frames) {
+    const personal = f.kind === 'preference';
+    (personal ? out.personal : out.workspace).push({
+      ...base(input, ws),
+      content: f.content,
+      kind: f.kind,
+      importance: f.importance,
+      source,
+      turnId: input.turnId ? `${input.turnId}#${prefix}${f.key}` : undefined,
+      scope: personal ? 'personal' : 'workspace',
+    });
+  }
+  return out;
 }
 
 function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
   let text = input.assistantText?.trim();
-  if (!text && input.transcriptPath) {
+  let prompt: string | undefined;
+  // the transcript gives the reply when the payload has none, and the prompt a reply may acknowledge as a rule
+  if (input.transcriptPath && (!text || acknowledgesRule(text))) {
     try {
-      text = lastTurnFromTranscript(input.transcriptPath).assistantText?.trim();
+      const turn = lastTurnFromTranscript(input.transcriptPath);
+      text ||= turn.assistantText?.trim();
+      prompt = turn.userText;
     } catch (e) {
       // no transcript yet (a session that ended before its first turn): nothing to capture
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
   }
   if (!text) return;
-  // a turn that says what it did and its result is kept as an outcome; any other final text
-  // (chatter, "Noted.") only as a temporary frame that expires and is never recalled
-  const outcome = outcomeOf(text, { decisions: true });
-  const summary = outcome ? summarizeExtractive(outcome, OUTCOME_MAX_CHARS) : summarizeExtractive(text, OUTCOME_MAX_CHARS);
-  // the agent's own account of a turn is never critical (that is the user's to say)
-  const classified = classifyImportance(summary);
-  const importance = !outcome ? 'temporary' : classified === 'critical' || classified === 'important' ? 'important' : 'normal';
   const minds = mindsFor(input, env);
-  const frame: FrameInput = {
-    ...base(input, minds.workspace?.id),
-    content: summary,
-    kind: 'outcome',
-    importance,
-    scope: 'workspace',
-    source: 'agent_inferred',
-    turnId: input.turnId,
-    expiresAt: importance === 'temporary' ? new Date(now.getTime() + PROMPT_TTL_MS).toISOString() : null,
-  };
-  saveCaptures(minds.workspace?.path ?? minds.personal, busy, [frame], env, { host: input.host, event: input.nativeEvent });
+  const ws = minds.workspace?.id;
+  // what the agent established (never critical: that is the user's to say), and a rule of the prompt the reply acknowledges
+  const reply = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
+  const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
+  const frames = [...reply.workspace, ...acknowledged.workspace];
+  const where = { host: input.host, event: input.nativeEvent };
+  if (!reply.workspace.length) {
+    // a reply that establishes nothing lasting ("All clean, all committed.") is only a temporary frame, never recalled
+    frames.push({
+      ...base(input, ws),
+      content: summarizeExtractive(text, OUTCOME_MAX_CHARS),
+      kind: 'outcome',
+      importance: 'temporary',
+      scope: 'workspace',
+      source: 'agent_inferred',
+      turnId: input.turnId,
+      expiresAt: new Date(now.getTime() + PROMPT_TTL_MS).toISOString(),
+    });
+  }
+  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
+  if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
 }
 
 /** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */
