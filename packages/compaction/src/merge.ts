@@ -33,7 +33,8 @@ export type ParsedCheckpoint = Map<string, Item[]>;
  */
 const ALIASES: Array<[RegExp, string]> = [
   [/^(?:objectif|but|demande(?: principale)?|objetivo|meta|solicitud(?: principal)?|petición|ziel|zielsetzung|anliegen|auftrag|目的|目標|ゴール|依頼|要望|목표|목적|요청)$/u, 'Goal'],
-  [/^(?:contraintes?(?: et préférences)?|préférences|règles|restricciones|preferencias|reglas|requisitos|einschränkungen|vorgaben|regeln|präferenzen|制約|制約条件|ルール|方針|要件|제약(?:\s?조건)?|규칙|요구\s?사항)$/u, 'Constraints and preferences'],
+  [/^(?:contraintes?(?: et préférences)?|préférences|règles(?: du projet)?|restricciones|preferencias|reglas(?: del proyecto)?|requisitos|einschränkungen|vorgaben|(?:projekt)?regeln(?: des projekts)?|präferenzen|制約|制約条件|(?:プロジェクトの)?ルール|方針|要件|제약(?:\s?조건)?|(?:프로젝트\s?)?규칙|요구\s?사항)$/u, 'Constraints and preferences'],
+  [/^(?:constats?(?: de l'exploration)?|résultats de l'exploration|hallazgos(?: de la exploración)?|erkenntnisse|befunde|調査結果|判明したこと|조사\s?결과|발견\s?사항)$/u, 'Findings'],
   [/^(?:fait|terminé|réalisé|travail terminé|hecho|completado|terminado|trabajo completado|erledigt|abgeschlossen|fertig|完了|完了した作業|済み|완료|완료된 작업)$/u, 'Done'],
   [/^(?:décisions?(?: prises)?|decisiones|entscheidungen|決定事項|決定|判断|결정(?:\s?사항)?)$/u, 'Decisions'],
   [/^(?:rejeté|abandonné|rechazado|descartado|verworfen|abgelehnt|却下|不採用|거부|폐기)$/u, 'Rejected or reverted'],
@@ -44,7 +45,8 @@ const ALIASES: Array<[RegExp, string]> = [
   [/^(?:prochaines? étapes?|suite|ensuite|siguiente|siguientes? pasos?|próximos? pasos?|nächste schritte?|nächster schritt|als nächstes|次(?:の(?:作業|ステップ|手順))?|次にやること|다음(?:\s?단계|\s?작업)?|할 일)$/u, 'Next step'],
   [/^(?:goal|goals|objective|primary requests?(?: and intent)?|user intent|task|overall goal|session goal|the goal|project|projet|proyecto|projekt|プロジェクト|프로젝트)$/u, 'Goal'],
   [/^all user messages$/, USER_MESSAGES],
-  [/^(?:constraints?(?: (?:&|and) preferences)?|preferences|user instructions(?: and corrections)?|requirements|rules|user preferences|user constraints)$/, 'Constraints and preferences'],
+  [/^(?:constraints?(?: (?:&|and) preferences)?|preferences|user instructions(?: and corrections)?|requirements|(?:project )?rules|user preferences|user constraints)$/, 'Constraints and preferences'],
+  [/^(?:(?:key )?findings|what (?:was|we) found|exploration findings)$/, 'Findings'],
   [/^(?:done|completed|complete|accomplished|work completed|completed work(?: packages)?|finished|ai actions(?: \/ code behavior)?|progress done)$/, 'Done'],
   [/^(?:key decisions(?: made)?|decisions(?: made)?|design decisions|technical decisions|architecture decisions|helpful techniques(?: \/ approaches)?)$/, 'Decisions'],
   [/^(?:rejected(?: or reverted)?|reverted|rejected changes|do not re-?apply|failed approaches(?: \/ avoid)?|things to avoid)$/, 'Rejected or reverted'],
@@ -67,7 +69,9 @@ export function canonicalHeading(h: string): string | undefined {
   return undefined;
 }
 
-const HEADING = /^(?:#{1,4}\s+(.+?)\s*#*$|\d+\.\s+([A-Z][^:\n]{2,60}):\s*$|([A-Z][A-Za-z &/]{2,40}):\s*$)/;
+const HEADING = /^(?:#{1,4}\s+(.+?)\s*#*$|(\d+)\.\s+([\p{Lu}\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}][^:：\n]{1,60}?)\s?[:：]\s*$|([A-Z][A-Za-z &/]{2,40}):\s*$)/u;
+/** A numbered section with its text on the same line: `3. Constats de l'exploration : aucune contrainte`, `5. Current state: 2 failing`. */
+const NUMBERED_LABEL = /^(\d+)\.\s+([\p{Lu}\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}][^:：\n]{1,60}?)\s?[:：]\s*(\S.*)$/u;
 /** A label at the start of a line with its text after it: `**Objective:** port the parser`, `Goal: port the parser`. */
 const INLINE_LABEL = /^(?:\*\*([^*\n]{2,60}?):?\*\*:?|(\p{Lu}[\p{L} &/-]{1,40}?(?:\s*\([^()\n]{1,40}\))?)\s?[:：])\s*(\S.*)$/u;
 
@@ -93,7 +97,9 @@ const indentOf = (l: string) => /^ */.exec(l)![0].length;
  * indented lines and nested bullets continue their item (indentation is read relative to the
  * section's own, so Claude Code's three-space-indented sections parse like flush ones), a fenced
  * block is one item, a paragraph is one item, `**Label:** text` opens the section the label
- * names. Text before any heading, and a body with no headings, go to {@link EARLIER_CONTEXT}; so
+ * names, so does a numbered label with its text when it takes the next number of the numbered
+ * sections ("2. Décisions :" then "3. Constats : aucune contrainte"); a title line that only
+ * introduces what follows ("Résumé de la conversation précédente :") is left out. Text before any heading, and a body with no headings, go to {@link EARLIER_CONTEXT}; so
  * do sections whose heading maps to none of ours (prefixed by it). Claude Code's "All user
  * messages" become the rules they state (Constraints), never the lines themselves.
  */
@@ -108,6 +114,9 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
   let cur = null as Item | null;
   let fence = false;
   let base = -1;
+  // the number of the last numbered section heading ("1. Primary Request and Intent:"): the next
+  // number with a label and its text on the same line opens the next section too
+  let lastNumber = 0;
   const push = (raw: string) => {
     // an item of no known section that opens with a section's label ("- Project: kungfu-chess ...", "- Next: remove ...") belongs there
     const labelled = heading === EARLIER_CONTEXT ? INLINE_LABEL.exec(raw) : null;
@@ -152,8 +161,18 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
     }
     const h = HEADING.exec(raw.trim());
     // "All core refactoring is done:" introduces a list; only a known section name is a heading in that form
-    if (h && !/^\s*[-*]/.test(raw) && (h[3] === undefined || canonicalHeading(h[3]) !== undefined)) {
-      open((h[1] ?? h[2] ?? h[3])!);
+    if (h && !/^\s*[-*]/.test(raw) && (h[4] === undefined || canonicalHeading(h[4]) !== undefined)) {
+      if (h[2] !== undefined) lastNumber = Number(h[2]);
+      open((h[1] ?? h[3] ?? h[4])!);
+      continue;
+    }
+    // a summary numbered by section ("2. Décisions :" then "3. Constats : aucune contrainte ..."):
+    // a numbered line at the sections' own indentation, a label and its text, opens the next section
+    const numbered = indentOf(raw) === 0 ? NUMBERED_LABEL.exec(raw) : null;
+    if (numbered && Number(numbered[1]) === lastNumber + 1 && (lastNumber > 0 || canonicalHeading(numbered[2]!) !== undefined)) {
+      lastNumber++;
+      open(numbered[2]!);
+      push(numbered[3]!.trim());
       continue;
     }
     // "Goal: port the parser" is one item of that section; the lines after it belong where they were
@@ -189,6 +208,13 @@ export function parseCheckpoint(body: string): ParsedCheckpoint {
       continue;
     }
     push(raw.trim());
+  }
+  // a title line that only introduces what follows ("Résumé de la conversation précédente :") says nothing
+  const context = out.get(EARLIER_CONTEXT);
+  if (context) {
+    const said = context.filter((it) => !(!it.text.includes('\n') && it.text.length <= 80 && /[:：]$/.test(it.text)));
+    if (said.length) out.set(EARLIER_CONTEXT, said);
+    else out.delete(EARLIER_CONTEXT);
   }
   // our own "Preserved details": each kind back to its section
   const preserved = out.get(PRESERVED_HEADING);

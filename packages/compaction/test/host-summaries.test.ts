@@ -118,6 +118,32 @@ describe('host summaries recognized by content', () => {
     expect(hostSummary('Why does my log say "This session is being continued from a previous conversation"?')).toBeUndefined();
   });
 
+  it('a summary numbered by section, in any language: a numbered label with its text opens the next section; a title line says nothing', () => {
+    const body = [
+      'Résumé de la conversation précédente :',
+      '',
+      '1. Demande : empêcher les doubles réservations (~/dev/asso-salles).',
+      '2. Décisions :',
+      "   - La base garantit l'absence de chevauchement : ExclusionConstraint.",
+      '   1. Pas de Celery : une commande lancée par cron.',
+      "3. Constats de l'exploration : aucune contrainte existante ; test xfail dans tests/test_conflits.py:48.",
+      '4. Règles du projet (CLAUDE.md) : messages de commit en français ; tests avec pytest -q.',
+      '5. Dernier état : migration appliquée ; pytest : 2 échecs, 31 réussis.',
+      '6. Suite : supprimer Celery, commiter.',
+      // a number out of sequence is an item of the section it is in
+      '9. Note : rien.',
+    ].join('\n');
+    const p = parseCheckpoint(body);
+    const texts = (h: string) => (p.get(h) ?? []).map((i) => i.text);
+    expect(texts('Goal')).toEqual(['empêcher les doubles réservations (~/dev/asso-salles).']);
+    expect(texts('Decisions')).toEqual(["La base garantit l'absence de chevauchement : ExclusionConstraint.", 'Pas de Celery : une commande lancée par cron.']);
+    expect(texts('Findings')).toEqual(['aucune contrainte existante ; test xfail dans tests/test_conflits.py:48.']);
+    expect(texts('Constraints and preferences')).toEqual(['messages de commit en français ; tests avec pytest -q.']);
+    expect(texts('In progress')).toEqual(['migration appliquée ; pytest : 2 échecs, 31 réussis.']);
+    expect(texts('Next step')).toEqual(['supprimer Celery, commiter.', 'Note : rien.']);
+    expect(p.has('Earlier context')).toBe(false);
+  });
+
   it('a later state wins over a merged summary: a removed file is no longer kept, a later decision on one rule stands alone', async () => {
     const b = new LogBuilder();
     b.log.append({ type: 'user/message', kind: 'checkpoint', surfaceOp: 'append', content: [{ type: 'text', text: ['## Goal', 'Refactor the coding agent so all run modes share one AgentSession.', '', '## Constraints and preferences', '- Keep old code working alongside new code', '', '## Decisions', '- Use single quotes for strings in the new modules.', '', '## Files', '- `src/tui/tui-renderer.ts` stays in place (old implementation, for reference)'].join('\n') }] });
