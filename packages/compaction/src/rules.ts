@@ -14,7 +14,7 @@
 import type { CallFact, SpanFacts } from './analyze.js';
 import { ADMIT_CUE, CJK, CONTRADICT_CUE, GOAL_CUE, isPoliteRequest, isQuestion, LEAD_FILLER, LEAD_FILLER_CJK, normalizeQuotes, readLength, REFINE_CUE, RULE_CUE, STRONG_RULE_CUE, UNDO_CUE, VENTING } from './cues.js';
 import { leadSentences, pastedError, shortenWhole, splitSentences, stripMarker, withoutLogLines, withoutPaste } from './sentences.js';
-import { changedValues, contentTokens, overlap, sameSubject, valuesOf } from './subject.js';
+import { changedValues, contentTokens, overlap, sameSubject, UNIT, valuesOf } from './subject.js';
 import { modifiesFiles } from './toolinfo.js';
 
 /** A message of the span: its seq and text. */
@@ -46,6 +46,18 @@ const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'
 /** Never a rule, whatever its modal: "we should be good to go", "let me try it". */
 const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me|let's) (?:try|see|check)\b/i;
 
+/**
+ * A sentence that only sets a quantity: a short subject, a copula, a number with its unit ("The
+ * cooldown is 10 seconds.", "Le créneau est de 30 minutes.", "El umbral es de 5 unidades.", "Die
+ * Pause ist 15 Minuten.", "通知は朝 7 時。", "요약은 밤 11시."). The user saying what a value is
+ * states a rule of the work; a longer sentence that holds a value is read by its other signals.
+ */
+const SETS_VALUE = new RegExp(
+  String.raw`^(?:(?:and|also|so|ok(?:ay)?|et|aussi|y|también|und|auch)[,]?\s+)?(?:the|a|an|each|every|our|my|le|la|les|l'|chaque|el|la|los|las|cada|der|die|das|jede[rs]?)?\s*[\p{L}' -]{2,40}?\s+(?:is|are|should be|must be|stays?|est|sont|doit être|reste|es|son|debe ser|ist|sind|soll|beträgt|betragen)\s+(?:(?:at most|at least|exactly|only|about|de|d'|au plus|au moins|como máximo|como mínimo|höchstens|mindestens|genau|nur)\s+)?(?:\d+(?:[.,:]\d+)?\s?${UNIT}|\d+(?:[.,:]\d+)?(?:\s+[\p{L}]+)?)[.!]?$` +
+    String.raw`|^[^\s、。,.]{1,12}(?:は|を|은|는)\s*(?:[^\s、。,.\d]{1,4}\s*)?\d+(?:[.,:]\d+)?\s?(?:${UNIT}|時|시)(?:[^\s、。,.]{0,6})?[。.!]?$`,
+  'iu',
+);
+
 /** True when sentence `s` states a lasting rule or preference (any of the languages of cues.ts). */
 export function isRuleSentence(s: string): boolean {
   // an aside in parentheses ("(which is a misnomer, should be interactive-mode)") does not make the sentence a rule
@@ -65,6 +77,7 @@ export function isRuleSentence(s: string): boolean {
   // the user saying what the work is ("what I actually want is ...") frames the goal, it is no rule
   if (GOAL_CUE.test(t)) return false;
   if (CONTRAST.test(t)) return true;
+  if (SETS_VALUE.test(t.trim())) return true;
   const u = t.replace(RELATIVE_MODAL, '');
   return LASTING.test(u) || RULE_CUE.test(u) || NO_X_OTHER.test(u.trim());
 }
@@ -169,8 +182,36 @@ export function replaces(earlier: string, later: string): boolean {
   const y = contentTokens(later);
   const { shared, ratio } = overlap(x, y);
   if (!sameSubject(earlier, later)) return false;
+  // "the very first cooldown is 3 seconds instead" after "the cooldown is 10 seconds": a case of
+  // it, the rule stands beside it
+  if (narrows(earlier, later)) return false;
   if (REFINE_CUE.test(normalizeQuotes(later))) return true;
   return ratio >= 0.8 && shared >= 2;
+}
+
+/** Words of a Latin-script text, lowercase, in order. */
+const wordsOf = (s: string) => [...normalizeQuotes(s).toLowerCase().matchAll(/[\p{L}][\p{L}'-]*/gu)].map((m) => m[0]);
+
+/**
+ * True when `later` is about a narrower case of what `earlier` is about: a subject word they
+ * share comes in `later` after a qualifier `earlier` does not have ("the very first cooldown",
+ * "le premier créneau", "der erste Dienst") while `earlier` says it bare ("the cooldown"). Latin
+ * script only; Japanese and Korean are compared as before.
+ */
+export function narrows(earlier: string, later: string): boolean {
+  const a = wordsOf(earlier);
+  const b = wordsOf(later);
+  const ea = new Set(a);
+  const ta = contentTokens(earlier);
+  for (let i = 1; i < b.length; i++) {
+    const w = b[i]!;
+    const j = a.indexOf(w);
+    if (j < 0 || !ta.has(w.replace(/s$/, '')) && !ta.has(w)) continue;
+    const before = b[i - 1]!;
+    const bareBefore = j === 0 || !contentTokens(a[j - 1]!).size;
+    if (bareBefore && contentTokens(before).size > 0 && !ea.has(before)) return true;
+  }
+  return false;
 }
 
 /** What a changed rule is marked with: it says the rule changed, never the old value (the rule stands in its final form only). */

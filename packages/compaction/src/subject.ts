@@ -31,7 +31,7 @@ const STOP = new Set(
 );
 
 /** Units a number may carry ("10 seconds", "3 s", "200ms"; "10秒", "3초" with the particle that follows them). */
-const UNIT = String.raw`(?:(?:%|°|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|px|em|rem|pt|kb|mb|gb|tb|k|x|times|tokens?|lines?|chars?|characters?|bytes?|items?|steps?|retries|attempts?|workers?|threads?|cores?|players?|levels?|fps|hz|degrees?|percent|secondes?|heures?|jours?|segundos?|minutos?|horas?|días?|sekunden?|minuten?|stunden?|tage?)(?![\p{L}])|秒|分|時間|日|回|個|件|초|분|시간|일|번|회|개)`;
+export const UNIT = String.raw`(?:(?:%|°|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|px|em|rem|pt|kb|mb|gb|tb|k|x|times|tokens?|lines?|chars?|characters?|bytes?|items?|steps?|retries|attempts?|workers?|threads?|cores?|players?|levels?|fps|hz|degrees?|percent|secondes?|heures?|jours?|segundos?|minutos?|horas?|días?|sekunden?|minuten?|stunden?|tage?)(?![\p{L}])|秒|分|時間|日|回|個|件|초|분|시간|일|번|회|개)`;
 
 /** A value in a statement: a number with its unit, quoted or backticked text, a path. A number may follow Japanese or Korean text directly ("必ず10秒"), never a Latin letter ("WP14"). */
 const VALUE = new RegExp(String.raw`\x60[^\x60]+\x60|"[^"]{1,80}"|«[^»]{1,80}»|„[^"“]{1,80}["“]|「[^」]{1,80}」|(?<![\p{Script=Latin}\p{N}_.])\d+(?:[.,]\d+)?(?:\s?${UNIT})?|(?:[\w.-]+\/)+[\w.-]+`, 'giu');

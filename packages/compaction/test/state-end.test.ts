@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExtractiveSummarizer, TokenMeter } from '@hive-mind/compaction';
 import type { SurfaceNode } from '@hive-mind/session';
-import { finalForm, lastingInstructions, stateForm } from '../src/rules.js';
+import { finalForm, lastingInstructions, latestRules, stateForm } from '../src/rules.js';
 import { LogBuilder } from './helpers.js';
 
 const meter = new TokenMeter();
@@ -61,6 +61,25 @@ describe('rules as they stand', () => {
     expect(stateForm('ok, now also: keep the old main.ts for reference')).toBe('Keep the old main.ts for reference.');
     // a relative clause describes: "what needs restocking" is no rule
     expect(lastingInstructions('y avisa de lo que hay que reponer.')).toEqual([]);
+  });
+
+  it('a sentence that sets a quantity is a rule, in every language; a narrower case stands beside the rule, a new value replaces it', async () => {
+    for (const s of ['the cooldown is 10 seconds.', 'Le créneau est de 30 minutes.', 'El umbral es de 5 unidades.', 'Die Pause ist 15 Minuten.', '通知は朝 7 時。', '요약은 밤 11시.']) expect(lastingInstructions(s), s).toHaveLength(1);
+    // a report, a complaint or a name is no rule
+    for (const s of ['it took 10 seconds.', 'the test suite is 10 seconds slower than before, can you look?', 'the build is 3 hours old', 'my name is Tom']) expect(lastingInstructions(s), s).toEqual([]);
+    const rules = (texts: string[]) => latestRules(texts.map((text, seq) => ({ text, seq }))).map((r) => r.text);
+    expect(rules(['The cooldown is 10 seconds.', 'The very first cooldown is 3 seconds instead, so the opening is quick.'])).toEqual(['The cooldown is 10 seconds.', 'The very first cooldown is 3 seconds instead, so the opening is quick.']);
+    expect(rules(['Poll every 60 seconds.', 'Poll every 5 minutes instead.'])).toEqual(['Poll every 5 minutes instead (changed).']);
+    // through the summarizer: the value said in a restatement is kept, the exception beside it
+    const b = new LogBuilder();
+    b.user('make a chess game in python with pygame, in ~/code/kungfu-chess');
+    b.tool('Write', { file_path: '/home/dev/code/kungfu-chess/chess/board.py', content: 'x' }, 'ok');
+    b.user("to be clear: it is kung fu chess, both sides move whenever they want and a piece that moved is frozen for a cooldown. the cooldown is 10 seconds.");
+    b.tool('Write', { file_path: '/home/dev/code/kungfu-chess/chess/cooldown.py', content: 'x' }, 'ok');
+    b.user('also the very first cooldown is 3 seconds instead, so the opening is quick.');
+    const rulesSaid = section(await summarize(b), 'Constraints and preferences').join('\n');
+    expect(rulesSaid).toMatch(/cooldown is 10 seconds/);
+    expect(rulesSaid).toMatch(/very first cooldown is 3 seconds/);
   });
 
   it("a slash command's template is the host's, not the user's rules", async () => {
