@@ -35,6 +35,16 @@ export function normalizeForMatch(s: string): string {
   return s.toLowerCase().replace(/[`"'*_>]/g, '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * What an anchor is matched by in a summary ({@link normalizeForMatch}): a request's, rule's or
+ * error's text without its closing sentence mark, since a summary that states it inside a longer
+ * item ("... (schema.sql line 31) (the agent was wrong ...)") has no period there.
+ */
+export function anchorMatchText(a: Anchor): string {
+  const k = normalizeForMatch(a.text);
+  return a.kind === 'file' || a.kind === 'identifier' ? k : k.replace(/[.!?。！？]+$/u, '').trim();
+}
+
 export interface AnchorOptions {
   /** Cap on identifier anchors. Default 40. */
   maxIdentifiers?: number;
@@ -155,7 +165,7 @@ export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kep
   const named = [...summary.matchAll(/`([^`\s]+\/[^`\s]+)`/g)].map((m) => m[1]!.replace(/^\.\//, ''));
   for (const a of anchors) {
     const rel = a.kind === 'file' && root && a.text.startsWith(root + '/') ? a.text.slice(root.length + 1) : undefined;
-    const said = hay.includes(normalizeForMatch(a.text)) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
+    const said = hay.includes(anchorMatchText(a)) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
     const elsewhere = a.kind === 'file' && named.some((p) => a.text.endsWith('/' + p) || p.endsWith('/' + (rel ?? a.text)));
     (said || elsewhere ? kept : missing).push(a);
   }

@@ -4,7 +4,7 @@
  * budget by choosing whole items by value (fit.ts), never by cutting one.
  */
 import type { SurfaceNode } from '@hive-mind/session';
-import { extractAnchors, normalizeForMatch } from './anchors.js';
+import { anchorMatchText, extractAnchors } from './anchors.js';
 import { chooseItems, itemValue, type FitAnchors } from './fit.js';
 import { findingWeight } from './findings.js';
 import { buildSections, type Item, type Section } from './sections.js';
@@ -172,7 +172,7 @@ export class ExtractiveSummarizer implements Summarizer {
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
     // the engine re-inserts the anchors a summary loses: the items that hold them are worth keeping
     const anchors = extractAnchors(input.span, input.tail, { maxIdentifiers: 0 });
-    const fit: FitAnchors = { texts: anchors.filter((a) => a.kind !== 'file').map((a) => normalizeForMatch(a.text)), files: anchors.filter((a) => a.kind === 'file').map((a) => a.text) };
+    const fit: FitAnchors = { texts: anchors.filter((a) => a.kind !== 'file').map(anchorMatchText), files: anchors.filter((a) => a.kind === 'file').map((a) => a.text) };
     return { text: fitSections(buildSections(input.span, { tail: input.tail, cwd: input.cwd }), input.maxTokens, input.meter, fit) };
   }
 }

@@ -173,6 +173,12 @@ describe('anchors', () => {
     expect(tight.reinserted.map((a) => a.kind)).toEqual(['last-request']);
     expect(tight.lost.map((a) => a.kind)).toEqual(['identifier']);
   });
+  it('a request or rule the summary states inside a longer item is kept without its closing period; a file or identifier matches as it is', () => {
+    const said = '## Constraints and preferences\n- Correction by the user: No, the column is there, it is borrower_id (schema.sql line 31) (the agent was wrong about the column).';
+    expect(checkAnchors(said, [{ kind: 'last-request', text: 'no, the column is there, it is borrower_id (schema.sql line 31).' }]).missing).toEqual([]);
+    expect(checkAnchors(said, [{ kind: 'instruction', text: 'Never add a column!' }]).missing).toHaveLength(1);
+    expect(checkAnchors('we read `schema.sq`', [{ kind: 'identifier', text: 'schema.sql' }]).missing).toHaveLength(1);
+  });
   it('frames and unframes a checkpoint', () => {
     const f = frameCheckpoint('## Next step\n- go');
     expect(unframeCheckpoint(f)).toBe('## Next step\n- go');
