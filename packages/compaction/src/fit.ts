@@ -108,6 +108,8 @@ function baseValue(s: Section, it: Item, i: number): number {
     case 'In progress':
       if (/^Latest request:/.test(t)) return 90;
       if (/\(todo in.progress\)$/i.test(t)) return v + 10;
+      // a sub-agent that did not finish: its work is not done, whatever it left
+      if (it.key?.startsWith('subagent:')) return v + 12;
       if (/^Last report:/.test(t)) return v - 25;
       return v;
     case 'Done':

@@ -188,8 +188,9 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   if (goalSec) goalSec.keep = Math.min(1, goalSec.items.length);
   if (next) next.keep = Math.min(1, next.items.length);
   const prog = out.find((s) => s.heading === 'In progress');
-  // In progress keeps its latest request or open todo item, never a last report for its own sake
-  if (prog) prog.keep = prog.items.length && !/^Last report:/.test(prog.items[0]!.text) ? 1 : 0;
+  // In progress keeps its latest request or open todo item, never a last report or an unfinished
+  // sub-agent for its own sake (they compete by value: fit.ts)
+  if (prog) prog.keep = prog.items.length && /^Latest request:|\(todo in.progress\)$/i.test(prog.items[0]!.text) ? 1 : 0;
   return out;
 }
 

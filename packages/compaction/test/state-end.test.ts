@@ -82,6 +82,29 @@ describe('rules as they stand', () => {
     expect(rulesSaid).toMatch(/very first cooldown is 3 seconds/);
   });
 
+  it('at a tight budget the correction outranks an unfinished sub-agent, which outranks finished work; an unfinished sub-agent is never forced in', async () => {
+    const b = new LogBuilder();
+    b.user('Add a delay alert to the bus poller in ~/src/bus-alerts.');
+    b.assistant('The transit API has no realtime endpoint, so I will scrape the timetable page.');
+    b.user("that's wrong, there is a realtime endpoint: GET /v2/realtime/trips in their API (docs/openapi.yaml).");
+    b.assistant("You're right, GET /v2/realtime/trips returns delay_seconds per trip.");
+    b.tool('Write', { file_path: '/home/sam/src/bus-alerts/alerts/poll.py', content: 'x' }, 'ok');
+    b.assistant('Done: the poller reads delay_seconds from the realtime endpoint and all 10 tests pass.');
+    b.tool('Task', { description: 'Look for other bus lines at stop 1187', prompt: 'List the other lines at stop 1187' }, '[Request interrupted by user for tool use]', true);
+    const full = await summarize(b);
+    const correction = section(full, 'Constraints and preferences').find((l) => /realtime endpoint/.test(l))!;
+    const sub = section(full, 'In progress').find((l) => /^- Sub-agent/.test(l))!;
+    expect(correction).toBeDefined();
+    expect(sub).toBeDefined();
+    const goal = section(full, 'Goal')[0]!;
+    const next = section(full, 'Next step')[0]!;
+    // room for the goal, the next step, the correction and little else
+    const room = meter.countText(['## Goal', goal, '', '## Constraints and preferences', correction, '', '## Next step', next].join('\n')) + 12;
+    const tight = await summarize(b, [], room);
+    expect(tight).toContain(correction);
+    expect(tight).not.toContain(sub);
+  });
+
   it("a slash command's template is the host's, not the user's rules", async () => {
     const b = new LogBuilder();
     b.user('Add a cooldown to the request button.');
