@@ -215,7 +215,7 @@ export const VENTING = cue(['wtf', 'w\\.t\\.f', 'omfg', 'omg', 'ffs', 'fuck\\p{L
 
 /** A discourse marker that opens a sentence without saying anything ("ok so", "also", "alors", "y", "und", "あと", "그리고"). */
 export const LEAD_FILLER = new RegExp(
-  `^(?:(?:(?:ok(?:ay)?|so|also|and|but|btw|oh|ah|hm+|well|please|pls|plz|just|alright|now|then|actually|en fait|en realidad|alors|donc|aussi|et|mais|bon|bref|enfin|stp|s'il te plaît|s'il vous plaît|entonces|pues|también|y|pero|bueno|vale|por favor|oye|und|aber|bitte|noch|außerdem|dann)(?![${WORD}])[\\s,.!:;-]*)|(?:(?:yes|no|yeah|yep|hey|non|oui|sí|si|ja|nein|doch)[,.!]+\\s*))+`,
+  `^(?:(?:(?:one more thing|another thing|heads up|ojo|achtung|otra cosa|una cosa más|autre chose|encore une chose|noch etwas|noch was|ok(?:ay)?|so|also|and|but|btw|oh|ah|hm+|well|please|pls|plz|just|alright|now|then|actually|en fait|en realidad|alors|donc|aussi|et|mais|bon|bref|enfin|stp|s'il te plaît|s'il vous plaît|entonces|pues|también|y|pero|bueno|vale|por favor|oye|und|aber|bitte|noch|außerdem|dann)(?![${WORD}])[\\s,.!:;-]*)|(?:(?:yes|no|yeah|yep|hey|non|oui|sí|si|ja|nein|doch)[,.!]+\\s*))+`,
   'iu',
 );
 /** Japanese and Korean openers ("じゃあ", "あと", "それと", "그리고", "그럼", "근데"). */

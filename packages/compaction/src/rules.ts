@@ -40,7 +40,7 @@ const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
 /** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go", "lo que hay que reponer", "ce qu'il faut faire"). */
 const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b|(?<![\p{L}])(?:lo que|que|ce qu'|ce que|was|wie|wo)\s*(?:[\p{L}'-]+\s+){0,3}(?:hay que|tiene que|debe|il faut|faut|doit|muss|soll)(?![\p{L}])/giu;
 /** "it isn't X, it's Y" and its equivalents: the second half is what holds. */
-const CONTRAST = /\b(?:is|are)n't\b[^.;]{1,80}[,:;]\s*(?:it's|it is|they're|they are)\b|(?<![\p{L}])no (?:es|son)\b[^.;]{1,80}[,:;]\s*(?:es|son)\b|n'est pas\b[^.;]{1,80}[,:;]\s*c'est\b|ist nicht\b[^.;]{1,80}\bsondern\b|가 아니라|이 아니라/iu;
+const CONTRAST = /\b(?:is|are)n't\b[^.;]{1,80}[,:;]\s*(?:it's|it is|they're|they are)\b|(?<![\p{L}])no (?:es|son|se llama|se llaman)\b[^.;]{1,80}[,:;]\s*(?:es|son|se llama|se llaman)\b|(?:n'est pas|ne s'appelle pas)\b[^.;]{1,80}[,:;]\s*(?:c'est|(?:elle |il )?s'appelle)\b|(?:ist|heißt|heisst) nicht\b[^.;]{1,80}\bsondern\b|가 아니라|이 아니라/iu;
 /** Talk about the user's own understanding or a guess, not an instruction (unless a strong cue makes it one: "i think it must never crash"). */
 const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would|i (?:suppose|guess|think|believe|would think|wonder)|maybe|perhaps)\b/i;
 /** Never a rule, whatever its modal: "we should be good to go", "let me try it". */
@@ -208,7 +208,8 @@ export function narrows(earlier: string, later: string): boolean {
     const j = a.indexOf(w);
     if (j < 0 || !ta.has(w.replace(/s$/, '')) && !ta.has(w)) continue;
     const before = b[i - 1]!;
-    const bareBefore = j === 0 || !contentTokens(a[j - 1]!).size;
+    // said bare: after a function word ("the cooldown"), not at the start, where nothing shows it
+    const bareBefore = j > 0 && !contentTokens(a[j - 1]!).size;
     if (bareBefore && contentTokens(before).size > 0 && !ea.has(before)) return true;
   }
   return false;

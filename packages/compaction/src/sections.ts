@@ -170,6 +170,10 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   const order = [...CHECKPOINT_HEADINGS.slice(0, CHECKPOINT_HEADINGS.indexOf('In progress')), EARLIER_CONTEXT, 'In progress', 'Next step'];
   const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
   for (const s of merged.values()) if (!out.includes(s)) out.splice(out.length - 2, 0, s);
+  // a host summary runs its rules together ("pnpm, nunca npm. Todo en español. Tests con vitest."):
+  // each sentence is a rule of its own, so a later rule replaces only the one it restates
+  const rulesSec = out.find((s) => s.heading === 'Constraints and preferences');
+  if (rulesSec) rulesSec.items = rulesSec.items.flatMap((it) => (it.prior && !it.key && !it.text.includes('\n') ? splitSentences(it.text).filter((x) => readLength(x) >= 8).map((text) => ({ ...it, text })) : [it]));
   resolveContradictions(out);
   // a later rule or decision on the same subject replaces the earlier one; a changed rule is said so
   for (const s of out) if (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') s.items = latestRules(s.items.map((it, i) => ({ ...it, seq: i })), s.heading !== 'Decisions').map(({ seq: _seq, ...it }) => it);

@@ -105,6 +105,22 @@ describe('rules as they stand', () => {
     expect(tight).not.toContain(sub);
   });
 
+  it("'it is not called X, it is called Y' is a rule in each language; an opener ('ojo:', 'otra cosa:') is left out; a host summary's rules run together are replaced one by one", async () => {
+    expect(lastingInstructions('ojo: en las ventas la columna no se llama cantidad, se llama unidades.')).toEqual(['En las ventas la columna no se llama cantidad, se llama unidades.']);
+    expect(lastingInstructions("la colonne ne s'appelle pas quantite, elle s'appelle unites.")).toHaveLength(1);
+    expect(lastingInstructions('die Spalte heißt nicht Menge, sondern Einheiten.')).toHaveLength(1);
+    expect(lastingInstructions('otra cosa: hemos cambiado a pnpm, usa pnpm, nunca npm.')[0]).toMatch(/^Hemos cambiado a pnpm/);
+    const b = new LogBuilder();
+    b.user(['This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.', '', 'Summary:', '1. Primary Request and Intent:', '   Build the stock alerts of panaderia-stock.', '', '2. Constraints:', '   - Use pnpm, never npm. All text in Spanish. Tests with vitest before every commit.'].join('\n'));
+    b.tool('Write', { file_path: '/home/lucia/panaderia-stock/src/alertas.ts', content: 'x' }, 'ok');
+    b.user('from now on use bun, never npm.');
+    const rulesSaid = section(await summarize(b), 'Constraints and preferences');
+    expect(rulesSaid).toContain('- All text in Spanish.');
+    expect(rulesSaid).toContain('- Tests with vitest before every commit.');
+    expect(rulesSaid.join('\n')).toMatch(/use bun, never npm/i);
+    expect(rulesSaid.join('\n')).not.toMatch(/pnpm/);
+  });
+
   it("a slash command's template is the host's, not the user's rules", async () => {
     const b = new LogBuilder();
     b.user('Add a cooldown to the request button.');
