@@ -126,8 +126,8 @@ export function stateForm(s: string): string {
   t = t.replace(/[\s,]+(?:please|pls|plz|thanks?|thank you|ok\??|okay\??|right\?|s'il te plaît|stp|por favor|gracias|bitte|danke)[.!?]*$/i, '').trim();
   t = t.replace(/!+$/, '.').replace(/\s*[,;:-]+$/, '');
   if (!t) return s.trim();
-  // a sentence that opens with a URL, a path or an identifier keeps its case
-  if (!/^[\p{L}][\p{L}'-]*(?::\/\/|[./_\d])/u.test(t)) t = t.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
+  // a sentence that opens with a URL, a path or an identifier (`dimGray`, `snake_case`) keeps its case
+  if (!/^[\p{L}][\p{L}'-]*(?::\/\/|[./_\d])|^\p{Ll}+\p{Lu}/u.test(t)) t = t.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
   if (!/[.!?。！？)"'」]$/.test(t)) t += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]$/u.test(t) ? '。' : '.';
   return t;
 }

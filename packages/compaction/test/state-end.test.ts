@@ -59,6 +59,8 @@ describe('rules as they stand', () => {
     expect(lastingInstructions('omfg use fucking rgb values in the themes, no rgb indices!')).toEqual(['Use rgb values in the themes, no rgb indices.']);
     expect(lastingInstructions('ok so please never push to main, ok?')).toEqual(['Never push to main.']);
     expect(stateForm('ok, now also: keep the old main.ts for reference')).toBe('Keep the old main.ts for reference.');
+    // an identifier opening the rule keeps its case: `DimGray` is not in the session
+    expect(stateForm('dimGray should be that, no need for linkGray')).toBe('dimGray should be that, no need for linkGray.');
     // a relative clause describes: "what needs restocking" is no rule
     expect(lastingInstructions('y avisa de lo que hay que reponer.')).toEqual([]);
   });
