@@ -42,7 +42,8 @@ export function normalizeForMatch(s: string): string {
  */
 export function anchorMatchText(a: Anchor): string {
   const k = normalizeForMatch(a.text);
-  return a.kind === 'file' || a.kind === 'identifier' ? k : k.replace(/[.!?。！？]+$/u, '').trim();
+  // a rule said in state form ends its sentences with a period where the user wrote "!"
+  return a.kind === 'file' || a.kind === 'identifier' ? k : k.replace(/[!！]/g, '.').replace(/[.?。？]+$/u, '').trim();
 }
 
 export interface AnchorOptions {
@@ -156,7 +157,8 @@ function idText(n: SurfaceNode): string {
 
 /** Split anchors into those the summary contains and those it lost. */
 export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kept: Anchor[]; missing: Anchor[] } {
-  const hay = normalizeForMatch(summary);
+  // the summary's items read as one text: an anchor of two sentences may be said as two items
+  const hay = normalizeForMatch(summary.replace(/^\s*[-*]\s+/gm, '').replace(/[!！]/g, '.'));
   // a checkpoint may state paths relative to its project root ("Paths are relative to `/repo`.")
   const root = /Paths are relative to `([^`]+)`/.exec(summary)?.[1];
   const kept: Anchor[] = [];
@@ -165,7 +167,10 @@ export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kep
   const named = [...summary.matchAll(/`([^`\s]+\/[^`\s]+)`/g)].map((m) => m[1]!.replace(/^\.\//, ''));
   for (const a of anchors) {
     const rel = a.kind === 'file' && root && a.text.startsWith(root + '/') ? a.text.slice(root.length + 1) : undefined;
-    const said = hay.includes(anchorMatchText(a)) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
+    const k = anchorMatchText(a);
+    // a request of several sentences is said when each of them is, wherever the summary put it
+    const pieces = a.kind === 'file' || a.kind === 'identifier' ? [] : k.split(/(?<=[.。])\s+/).map((p) => p.replace(/[.。]+$/, '').trim()).filter(Boolean);
+    const said = hay.includes(k) || (pieces.length > 1 && pieces.every((p) => hay.includes(p))) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
     const elsewhere = a.kind === 'file' && named.some((p) => a.text.endsWith('/' + p) || p.endsWith('/' + (rel ?? a.text)));
     (said || elsewhere ? kept : missing).push(a);
   }

@@ -34,7 +34,7 @@ const SECTION_VALUE: Record<string, number> = {
 const SECTION_CAP: Record<string, number> = {
   Goal: 0.15,
   'Next step': 0.15,
-  'Constraints and preferences': 0.3,
+  'Constraints and preferences': 0.4,
   'Rejected or reverted': 0.12,
   'In progress': 0.2,
   Done: 0.25,

@@ -268,6 +268,17 @@ export function latestRules<T extends TimedRule & { key?: string }>(rules: reado
       out.push(r);
       continue;
     }
+    // a later rule that says nothing an earlier one does not ("Kein Zufall." after "Deterministisch:
+    // kein Zufall; bei Gleichstand ...") is said already
+    const words = contentTokens(text);
+    const vals = valuesOf(text).map((v) => v.toLowerCase());
+    const saidBefore = words.size > 0 && out.some((o) => {
+      if (o.key?.startsWith('correction:')) return false;
+      const ow = contentTokens(o.text);
+      const ov = new Set(valuesOf(o.text).map((v) => v.toLowerCase()));
+      return ow.size > words.size && [...words].every((w) => ow.has(w)) && vals.every((v) => ov.has(v));
+    });
+    if (saidBefore) continue;
     let changed = statesChange(text);
     for (let i = out.length - 1; i >= 0; i--) {
       if (out[i]!.key?.startsWith('correction:') || !replaces(out[i]!.text, text)) continue;

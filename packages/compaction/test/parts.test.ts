@@ -178,6 +178,10 @@ describe('anchors', () => {
     expect(checkAnchors(said, [{ kind: 'last-request', text: 'no, the column is there, it is borrower_id (schema.sql line 31).' }]).missing).toEqual([]);
     expect(checkAnchors(said, [{ kind: 'instruction', text: 'Never add a column!' }]).missing).toHaveLength(1);
     expect(checkAnchors('we read `schema.sq`', [{ kind: 'identifier', text: 'schema.sql' }]).missing).toHaveLength(1);
+    // a request of two sentences said as two items, its "!" as a period
+    const twoItems = '## Constraints and preferences\n- Deterministic: no randomness (rand goes), ties go to the lower id.\n- The plan must be deterministic: same input, same plan.';
+    expect(checkAnchors(twoItems, [{ kind: 'last-request', text: 'No randomness! The plan must be deterministic: same input, same plan.' }]).missing).toEqual([]);
+    expect(checkAnchors(twoItems, [{ kind: 'last-request', text: 'No randomness! The plan must be printable.' }]).missing).toHaveLength(1);
   });
   it('frames and unframes a checkpoint', () => {
     const f = frameCheckpoint('## Next step\n- go');
