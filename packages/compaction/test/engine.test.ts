@@ -207,7 +207,11 @@ describe('BasicCompactionEngine: summarize', () => {
     // the cut falls inside the turn, at a balanced point (after a tool result)
     expect(surf[1]!.type).toBe('assistant/message');
     expect(analyzePairing(surf).unanswered).toEqual([]);
-    expect(blockText(surf[0]!.content[0]!)).toContain('Fix every failing test in the repo. Do not change the public API.');
+    // the request survives: its goal under Goal, its rule under Constraints (not re-inserted a second time)
+    const ck = blockText(surf[0]!.content[0]!);
+    expect(ck).toContain('## Goal\n- Fix every failing test in the repo.');
+    expect(ck).toContain('- Do not change the public API.');
+    expect(ck).not.toContain('Last user request');
   });
 
   it('rejects a budget below the newest indivisible unit with the smallest budget that works', async () => {
