@@ -58,7 +58,8 @@ export interface AnchorOptions {
 }
 
 /**
- * Extract the anchors of a span: the last user request (its first sentence), the user's
+ * Extract the anchors of a span: the last user request (its first sentence; none when the tail
+ * holds a newer one), the user's
  * lasting instructions (as the Constraints section states them), modified file paths, the
  * errors still open at its end (the error line of each failed call no later run fixed), and
  * identifiers that both the span and the retained `tail` mention (most mentioned in the tail
@@ -81,7 +82,10 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
   // the latest substantive request ("ok", "/mode" and other nudges are not the request)
   const lastReq = [...users].reverse().find((u) => isSubstantiveRequest(u.text)) ?? users[users.length - 1];
   // its first sentence (more when that is a few words, "/compact" before its arguments): the checkpoint states the rest as rules, the goal or the next step
-  if (lastReq) {
+  // a newer request in the tail kept verbatim is the request now (the next step points there):
+  // the span's last one is no anchor to re-insert
+  const newerInTail = tail.length > 0 && analyzeSpan(tail).userTexts.some((u) => isSubstantiveRequest(withoutSpeaker(u.text)));
+  if (lastReq && !newerInTail) {
     const lead = distillRequest(lastReq.text, 1);
     push('last-request', lead.length < 40 ? distillRequest(lastReq.text, 120) : lead);
   }

@@ -251,7 +251,9 @@ export function finalForm(rule: string): string {
 
 /** True when `rule` names the value it replaces (it states a change by itself). */
 function statesChange(rule: string): boolean {
-  return finalForm(rule) !== rule;
+  // spacing and the first letter's case are no change ("a ; b" in French typography)
+  const plain = (t: string) => t.replace(/\s+([.,;:!?。、])/g, '$1').replace(/\s+/g, ' ').trim().toLowerCase();
+  return plain(finalForm(rule)) !== plain(rule);
 }
 
 /**

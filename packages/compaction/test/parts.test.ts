@@ -158,6 +158,16 @@ describe('anchors', () => {
     // identifiers come from values, not tool-input keys
     expect(anchors.find((a) => a.text === 'file_path')).toBeUndefined();
   });
+  it("a newer request in the verbatim tail is the request now: the span's last one is no anchor", () => {
+    const b = new LogBuilder();
+    b.user('Remove the old main.ts and cli.ts once the new ones are committed.');
+    b.tool('Bash', { command: 'git rm src/main.ts src/cli.ts && git commit -m "Remove old files"' }, '[main 1a2b3c4] Remove old files');
+    b.user('what did i just run?');
+    const surf = b.log.surface();
+    expect(extractAnchors(surf.slice(0, 2), surf.slice(2)).some((a) => a.kind === 'last-request')).toBe(false);
+    // a tail of tool results and agent text only leaves the span's request the request
+    expect(extractAnchors(surf.slice(0, 1), surf.slice(1, 2)).some((a) => a.kind === 'last-request')).toBe(true);
+  });
   it('checks a summary and re-inserts what is missing, dropping identifiers first under pressure', () => {
     const anchors = [
       { kind: 'last-request' as const, text: 'wire it into main.rs' },

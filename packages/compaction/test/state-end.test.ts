@@ -72,6 +72,8 @@ describe('rules as they stand', () => {
     const rules = (texts: string[]) => latestRules(texts.map((text, seq) => ({ text, seq }))).map((r) => r.text);
     expect(rules(['The cooldown is 10 seconds.', 'The very first cooldown is 3 seconds instead, so the opening is quick.'])).toEqual(['The cooldown is 10 seconds.', 'The very first cooldown is 3 seconds instead, so the opening is quick.']);
     expect(rules(['Poll every 60 seconds.', 'Poll every 5 minutes instead.'])).toEqual(['Poll every 5 minutes instead (changed).']);
+    // French spacing before a semicolon is no change
+    expect(rules(['réponses en français ; tests avec pytest -q.'])).toEqual(['réponses en français ; tests avec pytest -q.']);
     // a later rule that says nothing the earlier one does not is said already
     expect(rules(['Deterministic: no randomness (rand goes), ties go to the lower member id.', 'No randomness!'])).toEqual(['Deterministic: no randomness (rand goes), ties go to the lower member id.']);
     // through the summarizer: the value said in a restatement is kept, the exception beside it
