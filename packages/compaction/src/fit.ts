@@ -11,6 +11,7 @@ import { findingWeight } from './findings.js';
 import { EARLIER_CONTEXT } from './merge.js';
 import type { Item, Section } from './sections.js';
 import { leadSentences } from './sentences.js';
+import { contentTokens, overlap } from './subject.js';
 import type { TokenMeter } from './tokens.js';
 
 /** Value of a section's items before what each item is (a colleague continuing the work reads the first ones first). */
@@ -147,7 +148,11 @@ function baseValue(s: Section, it: Item, i: number): number {
 export function chooseItems(sections: Section[], maxTokens: number, meter: TokenMeter, anchors?: FitAnchors): Section[] {
   const cost = (text: string) => meter.countText(text) + 3;
   type Cand = { s: Section; it: Item; i: number; v: number; c: number };
-  const cands: Cand[] = sections.flatMap((s) => s.items.map((it, i) => ({ s, it, i, v: itemValue(s, it, i, anchors), c: cost(it.text) })));
+  // what a prior checkpoint's context says that the other sections already say (its rules, its
+  // status) is worth little: it goes first
+  const elsewhere = contentTokens(sections.filter((s) => s.heading !== EARLIER_CONTEXT).flatMap((s) => s.items.map((it) => it.text)).join('\n'));
+  const restated = (s: Section, it: Item) => s.heading === EARLIER_CONTEXT && overlap(contentTokens(it.text), elsewhere).ratio >= 0.7;
+  const cands: Cand[] = sections.flatMap((s) => s.items.map((it, i) => ({ s, it, i, v: restated(s, it) ? 5 : itemValue(s, it, i, anchors), c: cost(it.text) })));
   const chosen = new Map<Item, string>();
   const used = new Map<Section, number>();
   let total = 0;

@@ -4,7 +4,7 @@
 // plan by its final statuses, no work the user then ruled out), and a next step that never asks
 // for what the verbatim tail already did.
 import { describe, expect, it } from 'vitest';
-import { ExtractiveSummarizer, TokenMeter } from '@hive-mind/compaction';
+import { ExtractiveSummarizer, TokenMeter, fitSections, type Section } from '@hive-mind/compaction';
 import type { SurfaceNode } from '@hive-mind/session';
 import { finalForm, lastingInstructions, latestRules, stateForm } from '../src/rules.js';
 import { LogBuilder } from './helpers.js';
@@ -135,6 +135,26 @@ describe('rules as they stand', () => {
     b.tool('Write', { file_path: '/repo/CLAUDE.md', content: '# CLAUDE.md' }, 'ok');
     const t = await summarize(b);
     expect(section(t, 'Constraints and preferences').join('\n')).not.toMatch(/repeat yourself|generic development|CLAUDE\.md/);
+  });
+});
+
+describe('fitting by value', () => {
+  it("a prior checkpoint's context that the other sections already say goes first, however recent", () => {
+    const sections = (): Section[] => [
+      { heading: 'Goal', items: [{ text: 'A real-time chess game in Python with pygame.' }], keep: 1 },
+      { heading: 'Constraints and preferences', items: [{ text: 'No AI: both colours are controlled by the user.' }, { text: 'The cooldown is 10 seconds.' }, { text: 'There is no check in kung fu chess: you win by capturing the king.' }, { text: 'The very first cooldown is 3 seconds instead, so the opening is quick.' }], keep: 0 },
+      { heading: 'Done', items: [{ text: 'Last commit: "Board, cooldowns, UI" (5e1b7d2); 18 tests passed with python -m pytest -q.' }, { text: 'Plan items done: Board model and legal moves (chess/board.py); Per-piece cooldown (chess/cooldown.py); pygame UI: board, drag and drop.' }], keep: 0 },
+      { heading: 'Findings', items: [{ text: 'Sub-agent "Research timers" (wait, ok) found: use time.monotonic() for the cooldowns, not pygame.time.get_ticks().', weight: 3 }], keep: 0 },
+      { heading: 'Earlier context', items: [{ text: 'AGENTS.md: black with line length 100, no dependencies beyond pygame.', prior: true }, { text: 'No AI (both colours are controlled by the user); the cooldown is 10 seconds, the very first one 3 seconds.', prior: true }], keep: 0 },
+      { heading: 'Next step', items: [{ text: 'Draw the cooldown as a shrinking pie over each frozen piece.' }], keep: 1 },
+    ];
+    const all = fitSections(sections(), 3000, meter);
+    // room for all but the restated line
+    const budget = meter.countText(all) - 20;
+    const fitted = fitSections(sections(), budget, meter);
+    expect(fitted).toContain('time.monotonic()');
+    expect(fitted).toContain('AGENTS.md: black');
+    expect(fitted).not.toContain('No AI (both colours');
   });
 });
 
