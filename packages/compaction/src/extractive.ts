@@ -171,8 +171,8 @@ export class ExtractiveSummarizer implements Summarizer {
 
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
     // the engine re-inserts the anchors a summary loses: the items that hold them are worth keeping
-    const anchors = extractAnchors(input.span, input.tail, { maxIdentifiers: 0 });
-    const fit: FitAnchors = { texts: anchors.filter((a) => a.kind !== 'file').map(anchorMatchText), files: anchors.filter((a) => a.kind === 'file').map((a) => a.text) };
+    const anchors = input.anchors ?? extractAnchors(input.span, input.tail, { maxIdentifiers: 0, ...(input.cwd ? { cwd: input.cwd } : {}) });
+    const fit: FitAnchors = { texts: anchors.filter((a) => a.kind !== 'file' && a.kind !== 'identifier').map(anchorMatchText), files: anchors.filter((a) => a.kind === 'file').map((a) => a.text) };
     return { text: fitSections(buildSections(input.span, { tail: input.tail, cwd: input.cwd }), input.maxTokens, input.meter, fit) };
   }
 }

@@ -150,7 +150,8 @@ export function chooseItems(sections: Section[], maxTokens: number, meter: Token
   type Cand = { s: Section; it: Item; i: number; v: number; c: number };
   // what a prior checkpoint's context says that the other sections already say (its rules, its
   // status) is worth little: it goes first
-  const elsewhere = contentTokens(sections.filter((s) => s.heading !== EARLIER_CONTEXT).flatMap((s) => s.items.map((it) => it.text)).join('\n'));
+  const context = sections.some((s) => s.heading === EARLIER_CONTEXT && s.items.length);
+  const elsewhere = context ? contentTokens(sections.filter((s) => s.heading !== EARLIER_CONTEXT).flatMap((s) => s.items.map((it) => it.text)).join('\n')) : new Set<string>();
   const restated = (s: Section, it: Item) => s.heading === EARLIER_CONTEXT && overlap(contentTokens(it.text), elsewhere).ratio >= 0.7;
   const cands: Cand[] = sections.flatMap((s) => s.items.map((it, i) => ({ s, it, i, v: restated(s, it) ? 5 : itemValue(s, it, i, anchors), c: cost(it.text) })));
   const chosen = new Map<Item, string>();

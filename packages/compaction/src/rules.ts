@@ -277,8 +277,9 @@ export function latestRules<T extends TimedRule & { key?: string }>(rules: reado
     const saidBefore = words.size > 0 && out.some((o) => {
       if (o.key?.startsWith('correction:')) return false;
       const ow = contentTokens(o.text);
+      if (ow.size <= words.size || ![...words].every((w) => ow.has(w))) return false;
       const ov = new Set(valuesOf(o.text).map((v) => v.toLowerCase()));
-      return ow.size > words.size && [...words].every((w) => ow.has(w)) && vals.every((v) => ov.has(v));
+      return vals.every((v) => ov.has(v));
     });
     if (saidBefore) continue;
     let changed = statesChange(text);

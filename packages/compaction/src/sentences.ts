@@ -76,13 +76,22 @@ export function shortenWhole(text: string, max: number): string {
 
 /** Normalized form for comparing items: lowercase, quotes/backticks/markdown removed, whitespace collapsed. */
 export function itemKey(s: string): string {
-  return s
+  const hit = KEY_CACHE.get(s);
+  if (hit !== undefined) return hit;
+  if (KEY_CACHE.size >= KEY_CACHE_SIZE) KEY_CACHE.clear();
+  const k = s
     .toLowerCase()
     .replace(/[`"'*_>“”‘’]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/[.!?,;:]+$/, '')
     .trim();
+  KEY_CACHE.set(s, k);
+  return k;
 }
+
+/** Keys computed at most (a checkpoint compares each new item with every item kept so far). */
+const KEY_CACHE_SIZE = 8192;
+const KEY_CACHE = new Map<string, string>();
 
 /** True when `a` repeats `b`: equal, or one contains the other and the shorter has at least 24 characters. */
 export function repeats(a: string, b: string): boolean {
