@@ -24,6 +24,9 @@ const REMOVES = /\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:ped|s)?|r
 const CONTINUE = /\b(?:continue|go on|go ahead|proceed|carry on|keep going|next|weiter|mach weiter|continúa|sigue|adelante|continue[sz]?|vas-y)\b|続けて|進めて|계속|진행해/iu;
 
 /** True when `text` only tells the agent to go on (a continue cue and little else). */
+/** What makes a short nudge an instruction: a number, code or a path it points at ("go on with 15", "continue with `parse.go`"). */
+const POINTER = /\d|`|\/\w/;
+
 function isNudge(text: string): boolean {
   if (!CONTINUE.test(text)) return false;
   return readLength(text.replace(CONTINUE, '').replace(/\b(?:ok(?:ay)?|good|great|nice|thanks?|looks good|it's good|perfect|alright|yes)\b/gi, '')) < 60;
@@ -101,12 +104,14 @@ function sameFile(a: string, b: string): boolean {
 export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], isRequest: (text: string) => boolean): string {
   if (!step || !tail.length) return step;
   const t = analyzeSpan(tail);
-  // the user asked for something newer after the span: that is where the work goes on
-  const newest = [...t.userTexts].reverse().find((u) => isRequest(u.text));
-  if (newest && !isNudge(newest.text)) {
+  // the user asked for something newer after the span: that is where the work goes on; a short
+  // "go on with 15" after a request there points further than the request it follows
+  const last = t.userTexts[t.userTexts.length - 1];
+  const newest = last && POINTER.test(last.text) && isNudge(last.text) ? last : [...t.userTexts].reverse().find((u) => isRequest(u.text));
+  if (newest && (!isNudge(newest.text) || POINTER.test(newest.text))) {
     // what it asks, without the acknowledgement it opens with ("いいね。次は、…", "great. now …")
     const asked = splitSentences(newest.text).filter((x, i, all) => i === all.length - 1 || isRequest(x) || readLength(x) >= 24).join(' ');
-    return `Go on from the user's newest request, in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 160), 240)}".`;
+    return `Go on from the user's newest request, in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 240), 300)}".`;
   }
   // what the step asks, without how the span's last call ended (that call is not the step)
   const at = step.lastIndexOf(' (the span ended with ');

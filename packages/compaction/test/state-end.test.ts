@@ -198,5 +198,11 @@ describe('the next step against the verbatim tail', () => {
     tail.user('great. now also export the totals as CSV');
     const t2 = await summarize(b, tail.log.surface());
     expect(section(t2, 'Next step')[0]).toBe('- Go on from the user\'s newest request, in the messages after this summary: "now also export the totals as CSV".');
+    // a short "go on with 3" after that request points further than the request; a bare "ok" does not
+    tail.tool('Write', { file_path: '/repo/invoicekit/export.py', content: 'x' }, 'ok');
+    tail.user('go on with 3');
+    expect(section(await summarize(b, tail.log.surface()), 'Next step')[0]).toBe('- Go on from the user\'s newest request, in the messages after this summary: "go on with 3".');
+    tail.user('ok thanks');
+    expect(section(await summarize(b, tail.log.surface()), 'Next step')[0]).toBe('- Go on from the user\'s newest request, in the messages after this summary: "now also export the totals as CSV".');
   });
 });
