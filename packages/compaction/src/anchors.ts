@@ -1,6 +1,7 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { fixedLater, isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { latestRules, withoutSpeaker } from './rules.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH } from './paths.js';
@@ -34,6 +35,17 @@ export function normalizeForMatch(s: string): string {
   return s.toLowerCase().replace(/[`"'*_>]/g, '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * What an anchor is matched by in a summary ({@link normalizeForMatch}): a request's, rule's or
+ * error's text without its closing sentence mark, since a summary that states it inside a longer
+ * item ("... (schema.sql line 31) (the agent was wrong ...)") has no period there.
+ */
+export function anchorMatchText(a: Anchor): string {
+  const k = normalizeForMatch(a.text);
+  // a rule said in state form ends its sentences with a period where the user wrote "!"
+  return a.kind === 'file' || a.kind === 'identifier' ? k : k.replace(/[!！]/g, '.').replace(/[.?。？]+$/u, '').trim();
+}
+
 export interface AnchorOptions {
   /** Cap on identifier anchors. Default 40. */
   maxIdentifiers?: number;
@@ -46,11 +58,12 @@ export interface AnchorOptions {
 }
 
 /**
- * Extract the anchors of a span: the last user request, the user's explicit
- * instructions and corrections (messages with an imperative or corrective cue),
- * modified file paths, error strings (first error line of each failed tool call),
- * and identifiers that both the span and the retained `tail` mention (most
- * mentioned in the tail first). Deduplicated, deterministic.
+ * Extract the anchors of a span: the last user request (its first sentence; none when the tail
+ * holds a newer one), the user's
+ * lasting instructions (as the Constraints section states them), modified file paths, the
+ * errors still open at its end (the error line of each failed call no later run fixed), and
+ * identifiers that both the span and the retained `tail` mention (most mentioned in the tail
+ * first). Deduplicated, deterministic.
  */
 export function extractAnchors(span: readonly SurfaceNode[], tail: readonly SurfaceNode[], opts: AnchorOptions = {}): Anchor[] {
   const f = analyzeSpan(span);
@@ -65,17 +78,26 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
     seen.add(k);
     out.push({ kind, text: t });
   };
-  const users = f.userTexts;
+  const users = f.userTexts.map((u) => ({ seq: u.seq, text: withoutSpeaker(u.text) }));
   // the latest substantive request ("ok", "/mode" and other nudges are not the request)
   const lastReq = [...users].reverse().find((u) => isSubstantiveRequest(u.text)) ?? users[users.length - 1];
-  if (lastReq) push('last-request', distillRequest(lastReq.text, 200));
+  // its first sentence (more when that is a few words, "/compact" before its arguments): the checkpoint states the rest as rules, the goal or the next step
+  // a newer request in the tail kept verbatim is the request now (the next step points there):
+  // the span's last one is no anchor to re-insert
+  const newerInTail = tail.length > 0 && analyzeSpan(tail).userTexts.some((u) => isSubstantiveRequest(withoutSpeaker(u.text)));
+  if (lastReq && !newerInTail) {
+    const lead = distillRequest(lastReq.text, 1);
+    push('last-request', lead.length < 40 ? distillRequest(lastReq.text, 120) : lead);
+  }
   // the user's lasting instructions, as the checkpoint's Constraints section states them
-  const instr = users.slice(0, -1).filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
+  // the rules as they stand, in the form the Constraints section states them (a later rule replaces the earlier one)
+  const instr = latestRules(users.filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text)).map((text, seq) => ({ text, seq }))).map((r) => r.text);
   for (const t of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', t);
   for (const c of f.calls) {
     if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths.map(full)) if (isFilePath(p) && !SCRATCH_PATH.test(p)) push('file', p);
   }
-  const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => c.errorLine!);
+  // the errors still open at the end of the span: one a later run of the same command (or tool on the same path) fixed is history
+  const errs = f.calls.filter((c, i) => c.failed && c.errorLine && !fixedLater(c, f.calls.slice(i + 1))).map((c) => c.errorLine!);
   for (const e of errs.slice(-(opts.maxErrors ?? 10))) push('error', e);
   const maxIds = opts.maxIdentifiers ?? 40;
   if (maxIds > 0 && tail.length) {
@@ -139,7 +161,8 @@ function idText(n: SurfaceNode): string {
 
 /** Split anchors into those the summary contains and those it lost. */
 export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kept: Anchor[]; missing: Anchor[] } {
-  const hay = normalizeForMatch(summary);
+  // the summary's items read as one text: an anchor of two sentences may be said as two items
+  const hay = normalizeForMatch(summary.replace(/^\s*[-*]\s+/gm, '').replace(/[!！]/g, '.'));
   // a checkpoint may state paths relative to its project root ("Paths are relative to `/repo`.")
   const root = /Paths are relative to `([^`]+)`/.exec(summary)?.[1];
   const kept: Anchor[] = [];
@@ -148,7 +171,10 @@ export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kep
   const named = [...summary.matchAll(/`([^`\s]+\/[^`\s]+)`/g)].map((m) => m[1]!.replace(/^\.\//, ''));
   for (const a of anchors) {
     const rel = a.kind === 'file' && root && a.text.startsWith(root + '/') ? a.text.slice(root.length + 1) : undefined;
-    const said = hay.includes(normalizeForMatch(a.text)) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
+    const k = anchorMatchText(a);
+    // a request of several sentences is said when each of them is, wherever the summary put it
+    const pieces = a.kind === 'file' || a.kind === 'identifier' ? [] : k.split(/(?<=[.。])\s+/).map((p) => p.replace(/[.。]+$/, '').trim()).filter(Boolean);
+    const said = hay.includes(k) || (pieces.length > 1 && pieces.every((p) => hay.includes(p))) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
     const elsewhere = a.kind === 'file' && named.some((p) => a.text.endsWith('/' + p) || p.endsWith('/' + (rel ?? a.text)));
     (said || elsewhere ? kept : missing).push(a);
   }

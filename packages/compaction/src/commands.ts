@@ -143,7 +143,7 @@ export function runsMatteringProgram(cmd: string): boolean {
 export function commitMessage(cmd: string): string | undefined {
   const here = /<<-?\s*['"]?(\w+)['"]?\s*\n([\s\S]*?)\n\s*\1/.exec(cmd);
   if (here) return here[2]!.split('\n').map((l) => l.trim()).find(Boolean);
-  const m = /\bcommit\b[^\n]*?-m\s+(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/.exec(cmd);
+  const m = /\bcommit\b[^\n]*?\s-[a-z]*m\s+(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/.exec(cmd);
   const msg = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
   return msg?.split('\n')[0]?.trim() || undefined;
 }

@@ -592,9 +592,11 @@ export class BasicCompactionEngine implements CompactionEngine {
     for (let k = 0; k <= retries; k++) {
       const attempt = done + k + 1;
       const target = Math.floor(bodyMax * Math.pow(0.75, k));
-      const maxTokens = Math.max(16, target - this.anchorReserve(job.anchors, target));
+      // the extractive summarizer keeps the items that hold anchors (fit.ts): only identifiers need room set aside
+      const reserved = summarizer instanceof ExtractiveSummarizer ? job.anchors.filter((a) => a.kind === 'identifier') : job.anchors;
+      const maxTokens = Math.max(16, target - this.anchorReserve(reserved, target));
       job.onProgress?.('summarize', { attempt, maxTokens, summarizer: summarizer.name });
-      const reply = await this.summarizeOnce(summarizer, job.spanForSummary, job.tail, maxTokens, job.signal, job.cwd);
+      const reply = await this.summarizeOnce(summarizer, job.spanForSummary, job.tail, maxTokens, job.signal, job.cwd, job.anchors);
       if ('error' in reply) {
         errors.push(`attempt ${attempt}: ${reply.error}`);
         if (!reply.retryable) return { errors, attempts: attempt };
@@ -631,10 +633,10 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   /** One summarizer call: the trimmed body, or the error (retryable unless the summarizer said otherwise). Rethrows an abort. */
-  private async summarizeOnce(summarizer: Summarizer, span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal, cwd?: string): Promise<SummaryAttempt> {
+  private async summarizeOnce(summarizer: Summarizer, span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal, cwd?: string, anchors?: readonly Anchor[]): Promise<SummaryAttempt> {
     throwIfAborted(signal);
     try {
-      const out = await raceAbort(summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal, ...(cwd ? { cwd } : {}) }), signal);
+      const out = await raceAbort(summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal, ...(cwd ? { cwd } : {}), ...(anchors ? { anchors } : {}) }), signal);
       throwIfAborted(signal);
       const requests = out.requests !== undefined && out.window !== undefined ? { requests: out.requests, largestRequestTokens: out.largestRequestTokens ?? 0, window: out.window } : undefined;
       return { body: out.text.trim(), model: out.model ?? summarizer.model, ...(requests ? { requests } : {}), ...(out.repairedSections?.length ? { repaired: out.repairedSections } : {}) };

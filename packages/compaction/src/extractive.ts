@@ -1,10 +1,11 @@
 /**
  * The default summarizer: offline and deterministic. Builds the checkpoint sections from the
  * span (sections.ts), merges prior checkpoints (merge.ts), and fits the result to the token
- * budget by dropping whole items, never by cutting one.
+ * budget by choosing whole items by value (fit.ts), never by cutting one.
  */
 import type { SurfaceNode } from '@hive-mind/session';
-import { EARLIER_CONTEXT } from './merge.js';
+import { anchorMatchText, extractAnchors } from './anchors.js';
+import { chooseItems, itemValue, type FitAnchors } from './fit.js';
 import { findingWeight } from './findings.js';
 import { buildSections, type Item, type Section } from './sections.js';
 import { shortenWhole } from './sentences.js';
@@ -13,8 +14,8 @@ import type { TokenMeter } from './tokens.js';
 
 export { isSubstantiveRequest, type Item, type Section } from './sections.js';
 
-/** The sections of a span's checkpoint (prior checkpoints merged). Deterministic. */
-export function extractSections(span: readonly SurfaceNode[], opts: { cwd?: string } = {}): Section[] {
+/** The sections of a span's checkpoint (prior checkpoints merged; the next step checked against `tail`, the nodes kept verbatim after it; paths relative to the project root, `cwd` the working folder before the span). Deterministic. */
+export function extractSections(span: readonly SurfaceNode[], opts: { tail?: readonly SurfaceNode[]; cwd?: string } = {}): Section[] {
   return buildSections(span, opts);
 }
 
@@ -30,64 +31,24 @@ export function renderSections(sections: readonly Section[]): string {
   return out.join('\n').trim();
 }
 
-/** Largest share of the budget a section may take before its items go (fractions of maxTokens). */
-const SHARE: Record<string, number> = {
-  Goal: 0.1,
-  'Constraints and preferences': 0.14,
-  Done: 0.13,
-  Decisions: 0.1,
-  'Rejected or reverted': 0.05,
-  'Errors and fixes': 0.1,
-  Commands: 0.08,
-  Findings: 0.12,
-  Files: 0.1,
-  [EARLIER_CONTEXT]: 0.08,
-  'In progress': 0.1,
-  'Next step': 0.05,
-};
-
 /**
  * Largest share a section may take of the checkpoint even when everything fits (fractions of the
  * rendered body's tokens): what tools found is there to support the state, not to be most of it.
  */
 const CEILING: Record<string, number> = { Findings: 0.25 };
 
-/** Order in which sections give up items under pressure (least needed to continue first). */
-const DROP_ORDER = [EARLIER_CONTEXT, 'Commands', 'Findings', 'Files', 'Errors and fixes', 'Done', 'Decisions', 'In progress', 'Rejected or reverted', 'Constraints and preferences', 'Goal', 'Next step'];
-
-/** Index of the item a section gives up first: a file only read, then the oldest; the Goal keeps its first items. */
-function victim(s: Section): number {
+/** Index of the item a section over its ceiling gives up first: what establishes least (a pointer before a fact before a sub-agent's report), oldest first. */
+function lightest(s: Section): number {
   if (s.items.length <= s.keep) return -1;
-  if (s.heading === 'Files') {
-    const r = s.items.findIndex((it) => / \(read\)$/.test(it.text));
-    if (r >= 0) return r;
-    const first = s.items.findIndex((it) => it.key !== 'root' && it.key !== 'branch');
-    if (first >= 0) return first;
-  }
-  if (s.heading === 'Findings') {
-    // what establishes least goes first (a pointer before a fact before a sub-agent's report), oldest first
-    let v = -1;
-    const w = (it: Item) => it.weight ?? findingWeight(it.text);
-    s.items.forEach((it, i) => {
-      if (v < 0 || w(it) < w(s.items[v]!)) v = i;
-    });
-    return v;
-  }
-  if (s.heading === 'Done') {
-    // a completed todo item repeats what the reports say; findings and commits are kept longer
-    const t = s.items.findIndex((it) => / \(todo completed\)$/.test(it.text));
-    if (t >= 0) return t;
-  }
-  if (s.heading === 'Goal' || s.heading === 'In progress') return s.items.length - 1 >= s.keep ? s.items.length - 1 : -1;
-  return s.keep && s.heading === 'Next step' ? -1 : 0;
+  let v = -1;
+  const w = (it: Item) => it.weight ?? findingWeight(it.text);
+  s.items.forEach((it, i) => {
+    if (v < 0 || w(it) < w(s.items[v]!)) v = i;
+  });
+  return v;
 }
 
-/** An item said in fewer characters: the shorter form its section gave it (a report's best sentences), else its leading whole sentences. */
-function shorterOf(it: Item, max: number): string {
-  return it.shorter ?? shortenWhole(it.text, max);
-}
-
-/** Give up items of a section above its {@link CEILING} share of the whole (lightest first), keeping at least one. */
+/** Give up items of a section above its {@link CEILING} share of the whole (a long one first as its shorter form, then the lightest), keeping at least one. */
 function capShares(sections: Section[], meter: TokenMeter): boolean {
   let changed = false;
   const cost = (t: string) => meter.countText(t) + 3;
@@ -102,14 +63,15 @@ function capShares(sections: Section[], meter: TokenMeter): boolean {
       while (s.items.length > 1 && est * (1 - share) > share * others) {
         // a long item (a sub-agent's report) first gives up its later sentences, then the lightest goes
         const long = s.items.findIndex((it) => it.text.length > 240 && !it.text.includes('\n'));
-        const short = long >= 0 ? shorterOf(s.items[long]!, 200) : undefined;
+        const short = long >= 0 ? (s.items[long]!.shorter ?? shortenWhole(s.items[long]!.text, 200)) : undefined;
         // never a quote cut open (a rules file's finding quotes its rules)
-        if (short && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) {
+        if (short && short.length < s.items[long]!.text.length && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) {
           const it = s.items[long]!;
           est -= cost(it.text) - cost(short);
-          s.items[long] = { text: short, ...(it.key !== undefined ? { key: it.key } : {}), ...(it.weight !== undefined ? { weight: it.weight } : {}) };
+          const { shorter: _used, ...rest } = it;
+          s.items[long] = { ...rest, text: short };
         } else {
-          const v = victim(s);
+          const v = lightest(s);
           if (v < 0) break;
           est -= cost(s.items.splice(v, 1)[0]!.text);
         }
@@ -122,19 +84,20 @@ function capShares(sections: Section[], meter: TokenMeter): boolean {
 }
 
 /**
- * Fit sections into `maxTokens` (of `meter`) by dropping whole items: first no section may
- * crowd out the others (weighted shares, water-filled), then sections give up items in
- * {@link DROP_ORDER}, then the longest items are shortened to fewer whole sentences. The
- * result never exceeds `maxTokens`; only an input whose single kept item is one run-on
- * sentence longer than the budget is cut (at a word boundary, marked ` …`).
+ * Fit sections into `maxTokens` (of `meter`) by what a colleague needs most (fit.ts): items are
+ * chosen by value within each section's cap, then into the room left, a long valuable one as its
+ * first sentence; then, if the rendering still runs over, the least valuable items go, then the
+ * longest kept items are shortened to fewer whole sentences. The result never exceeds
+ * `maxTokens`; only an input whose single kept item is one run-on sentence longer than the
+ * budget is cut (at a word boundary, marked ` …`).
  */
-export function fitSections(sections: Section[], maxTokens: number, meter: TokenMeter): string {
+export function fitSections(sections: Section[], maxTokens: number, meter: TokenMeter, anchors?: FitAnchors): string {
   if (sections.every((s) => !s.items.length)) {
     const next = sections.find((s) => s.heading === 'Next step') ?? sections[sections.length - 1];
     if (next) next.items.push({ text: 'The compacted span held no user request, tool call or assistant text (only host-injected context); continue from the messages that follow.' });
   }
   capShares(sections, meter);
-  const text = fitWithin(sections, maxTokens, meter);
+  const text = fitWithin(sections, maxTokens, meter, anchors);
   // fitting shrank the other sections: the ceilings hold on what is left
   if (capShares(sections, meter)) {
     const capped = renderSections(sections);
@@ -144,68 +107,30 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
 }
 
 /** {@link fitSections} without the ceilings. */
-function fitWithin(sections: Section[], maxTokens: number, meter: TokenMeter): string {
+function fitWithin(sections: Section[], maxTokens: number, meter: TokenMeter, anchors?: FitAnchors): string {
   let text = renderSections(sections);
   if (meter.countText(text) <= maxTokens) return text;
-  const cost = new Map<string, number>();
-  const tok = (s: string) => {
-    let n = cost.get(s);
-    if (n === undefined) cost.set(s, (n = meter.countText(s) + 3));
-    return n;
-  };
-  const headingCost = 6;
-  const live = sections.filter((s) => s.items.length);
-  const demand = new Map(live.map((s) => [s, s.items.reduce((n, it) => n + tok(it.text), 0)]));
-  const alloc = new Map<Section, number>();
-  let pool = Math.max(0, maxTokens - live.length * headingCost);
-  let open = live;
-  while (open.length) {
-    const wsum = open.reduce((n, s) => n + (SHARE[s.heading] ?? 0.08), 0);
-    const fits = open.filter((s) => demand.get(s)! <= (pool * (SHARE[s.heading] ?? 0.08)) / wsum);
-    if (!fits.length) {
-      for (const s of open) alloc.set(s, Math.floor((pool * (SHARE[s.heading] ?? 0.08)) / wsum));
-      break;
-    }
-    for (const s of fits) {
-      alloc.set(s, demand.get(s)!);
-      pool -= demand.get(s)!;
-    }
-    open = open.filter((s) => !fits.includes(s));
-  }
-  // Drop from whichever section is furthest over its share, one item at a time, until the estimate fits.
-  const size = new Map(live.map((s) => [s, demand.get(s)!]));
-  let est = [...size.values()].reduce((a, b) => a + b, 0) + live.length * headingCost;
+  chooseItems(sections, maxTokens, meter, anchors);
+  text = renderSections(sections);
   const itemsLeft = () => sections.reduce((n, s) => n + s.items.length, 0);
-  while (est > maxTokens && itemsLeft() > 1) {
-    let worst: Section | undefined;
-    let over = 0;
-    for (const s of live) {
-      const o = size.get(s)! - (alloc.get(s) ?? 0);
-      if (o > over && victim(s) >= 0) [worst, over] = [s, o];
+  // the estimate counts items apart; the rendering may run a few tokens over: the least valuable go
+  while (meter.countText(text) > maxTokens && itemsLeft() > 1) {
+    let worst: { s: Section; i: number; v: number } | undefined;
+    for (const s of sections) {
+      s.items.forEach((it, i) => {
+        const forced = s.heading === 'Goal' || s.heading === 'In progress' ? i < s.keep : i >= s.items.length - s.keep;
+        const v = itemValue(s, it, i, anchors);
+        if (!forced && (!worst || v < worst.v)) worst = { s, i, v };
+      });
     }
     if (!worst) break;
-    const v = victim(worst);
-    const it = worst.items[v]!;
-    // a long item first gives up its later sentences, then goes whole
-    const short = it.text.length > 240 && !it.text.includes('\n') ? shorterOf(it, 160) : undefined;
-    let t: number;
-    if (short && !short.endsWith(' …') && short.length < it.text.length) {
-      t = tok(it.text) - tok(short);
-      worst.items[v] = { ...it, text: short };
-    } else t = tok(worst.items.splice(v, 1)[0]!.text);
-    size.set(worst, size.get(worst)! - t);
-    est -= t;
+    const w: { s: Section; i: number } = worst;
+    // an item with a shorter form (a report's best sentences) first gives up the rest, then goes whole
+    const { shorter, ...it } = w.s.items[w.i]!;
+    if (shorter && shorter.length < it.text.length) w.s.items[w.i] = { ...it, text: shorter };
+    else w.s.items.splice(w.i, 1);
+    text = renderSections(sections);
   }
-  text = renderSections(sections);
-  let total = meter.countText(text);
-  const order = [...sections.map((s) => s.heading).filter((h) => !DROP_ORDER.includes(h)), ...DROP_ORDER];
-  for (const h of order) {
-    const s = sections.find((x) => x.heading === h);
-    if (!s) continue;
-    for (let v = victim(s); total > maxTokens && v >= 0 && itemsLeft() > 1; v = victim(s)) total -= tok(s.items.splice(v, 1)[0]!.text);
-    if (total <= maxTokens) break;
-  }
-  text = renderSections(sections);
   // Shorten the kept items to fewer whole sentences.
   for (let max = 400; meter.countText(text) > maxTokens && max >= 60; max = Math.floor(max / 2)) {
     for (const s of sections) for (const it of s.items) if (it.text.length > max && (!it.text.includes('\n') || itemsLeft() === 1)) it.text = shortenWhole(it.text, max);
@@ -232,18 +157,23 @@ function fitWithin(sections: Section[], maxTokens: number, meter: TokenMeter): s
 
 /**
  * The default summarizer: offline and deterministic. Builds the checkpoint
- * (the sections of `CHECKPOINT_SECTIONS`) from the span itself: the user's requests and lasting
- * instructions, what was done (commits, passing checks, completed todos, sub-agent and research
+ * (the sections of `CHECKPOINT_SECTIONS`) from the span itself, as it stands at its end: the goal
+ * as the user last framed it, the user's rules and corrections in their latest form, what exists
+ * and passes (commits, the last test run, the plan's finished items, sub-agent and research
  * findings), decisions, rejected changes, errors with their fixes, the commands that matter with
- * their outcome, the files at the end, the work in progress and the next step. Prior
- * checkpoints in the span are merged item by item. Output is bounded to `maxTokens`.
+ * their outcome, the files at the end, the work in progress and the next step (checked against
+ * the tail kept verbatim). Prior checkpoints in the span, ours or a host's, are merged item by
+ * item, the newer state winning. Output is bounded to `maxTokens`.
  */
 export class ExtractiveSummarizer implements Summarizer {
   readonly name = 'extractive';
   readonly model = undefined;
 
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
-    return { text: fitSections(buildSections(input.span, { cwd: input.cwd }), input.maxTokens, input.meter) };
+    // the engine re-inserts the anchors a summary loses: the items that hold them are worth keeping
+    const anchors = input.anchors ?? extractAnchors(input.span, input.tail, { maxIdentifiers: 0, ...(input.cwd ? { cwd: input.cwd } : {}) });
+    const fit: FitAnchors = { texts: anchors.filter((a) => a.kind !== 'file' && a.kind !== 'identifier').map(anchorMatchText), files: anchors.filter((a) => a.kind === 'file').map((a) => a.text) };
+    return { text: fitSections(buildSections(input.span, { tail: input.tail, cwd: input.cwd }), input.maxTokens, input.meter, fit) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
+import { hostSummary } from './host-summary.js';
 
 /** Opening tag of a checkpoint. */
 export const CHECKPOINT_OPEN = '<compacted-summary>';
@@ -26,8 +27,11 @@ export function unframeCheckpoint(text: string): string | null {
 }
 
 /**
- * The summary body of a prior checkpoint node: ours (framed), or a host's own
- * (Claude Code `isCompactSummary`, pi `compaction`, imported with `kind: 'checkpoint'`).
+ * The summary body of a prior checkpoint node: ours (framed), a host's own as a reader imported
+ * it (Claude Code `isCompactSummary`, pi `compaction`, Codex `compacted`: `kind: 'checkpoint'`),
+ * or a host's summary recognized by its opening wording in a user, system or assistant message
+ * (an OpenAI message array holding Claude Code's "This session is being continued ..." message;
+ * host-summary.ts).
  * Returns null when the node is not a checkpoint.
  */
 export function checkpointBody(node: SurfaceNode): string | null {
@@ -35,5 +39,10 @@ export function checkpointBody(node: SurfaceNode): string | null {
   const framed = unframeCheckpoint(t);
   if (framed !== null) return framed;
   if (node.kind === 'checkpoint') return t.trim();
+  // Hermes writes its summary as an assistant message when a user one would break the alternation
+  if (node.type === 'user/message' || node.type === 'system/message' || node.type === 'assistant/message') {
+    const host = hostSummary(t);
+    if (host) return host.body;
+  }
   return null;
 }

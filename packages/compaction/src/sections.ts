@@ -1,18 +1,30 @@
 /**
  * The state of a span as checkpoint sections (see {@link CHECKPOINT_SECTIONS}): what a colleague
- * needs to continue, each item made of whole sentences or whole lines. Deterministic: the same
- * span gives the same sections. Prior checkpoints inside the span are merged item by item
- * (merge.ts).
+ * needs to continue, each item made of whole sentences or whole lines, as it stands at the end of
+ * the span. Deterministic: the same span gives the same sections. The jobs live in their own
+ * files: the goal (goal.ts), the user's rules, corrections and rejections (rules.ts), Done as the
+ * end state (done.ts), commands (commands.ts), findings (findings.ts); prior checkpoints inside
+ * the span, ours or a host's, are merged item by item (merge.ts) and what the newer state
+ * contradicts is dropped (state.ts).
  */
 import type { SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan, type CallFact, type SpanFacts } from './analyze.js';
 import { CHECKPOINT_HEADINGS, type CheckpointSection } from './checkpoint-format.js';
+import { ACK_WORDS, DECISION_CUE, INTENT_CUE, INTENT_ENDING, NARRATION_CUE, normalizeQuotes, readLength, REFINE_CUE } from './cues.js';
+import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
+import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
-import { distillRequest, leadSentences, pastedError, repeats, shortenWhole, splitSentences, stripMarker } from './sentences.js';
-import { modifiesFiles } from './toolinfo.js';
+import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
+import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
+import { changedValues, overlap } from './subject.js';
+import { nextStepAgainstTail, resolveContradictions } from './state.js';
+import { modifiesFiles, stripHeredocs } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
-import { commandKey, commands, commitMessage, displayCommand, failingTests, wholeLine } from './commands.js';
+import { commandKey, commands, displayCommand, failingTests, wholeLine } from './commands.js';
 import { findingOf, findings, unfinishedSubAgents } from './findings.js';
+
+export { GOAL_CHARS } from './goal.js';
+export { lastingInstructions } from './rules.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
 export interface Item {
@@ -34,74 +46,54 @@ export interface Section {
   keep: number;
 }
 
-/** Longest goal, request and constraint items (characters; whole sentences, so an item may run a sentence longer). */
-export const GOAL_CHARS = 400;
 const ITEM_CHARS = 300;
+/** Longest lead of the latest request in In progress (characters; at least its first sentence). */
+const LATEST_CHARS = 160;
 
 /** Acknowledgements and nudges that are not a request. */
 const ACK = /^(?:ok(?:ay)?|k|yes|yep|yeah|yo|no|nope|sure|thanks?(?: you)?|ty|continue|go(?: on| ahead)?|proceed|do it|next|nice|great|cool|good|perfect|done|lgtm|can leave it|leave it|fine|right|y|n|sleep|wait)\b[\s.!?,]*(?:continue|go on|thanks)?[\s.!?]*$/i;
+
+/** A message made only of acknowledgements, in any language of cues.ts ("はい、お願いします", "oui merci", "vale, sigue"). */
+function acknowledgementOnly(t: string): boolean {
+  let rest = normalizeQuotes(t).trim();
+  for (let i = 0; i < 4 && rest; i++) {
+    const m = ACK_WORDS.exec(rest);
+    if (!m || !m[0]) return false;
+    rest = rest.slice(m[0].length).replace(/^[\s.!?,。！？、~…]+/u, '');
+  }
+  return !rest;
+}
 
 /** A user message that states a request: not a slash command, not an acknowledgement, not a few words, not host hook output. */
 export function isSubstantiveRequest(text: string): boolean {
   const t = text.trim();
   if (!t || /^\/[\w:-]+(?:\s|$)/.test(t)) return false;
-  if (ACK.test(t)) return false;
+  // what the user's own shell command printed (pi's "Ran `find .`" message): output, not a request
+  if (/^Ran `[^`\n]+`\n/.test(t)) return false;
+  if (ACK.test(t) || acknowledgementOnly(t)) return false;
   if (/^(?:Stop hook feedback:|\w+ hook (?:feedback|error|blocking error)\b)/i.test(t)) return false;
   // "Good. Continue with module 7." is a nudge: judge what follows the acknowledgement
   const rest = t.replace(/^(?:(?:ok(?:ay)?|good|great|nice|cool|perfect|thanks?|yes|yep|alright|sure)\b[\s.!,]*)+/i, '');
   if (/^(?:continue|go on|proceed|keep going|next)\b/i.test(rest) && rest.length < 40) return false;
-  return rest.length >= 25 || rest.split(/\s+/).length >= 5;
+  return readLength(rest) >= 25 || rest.split(/\s+/).length >= 5;
 }
 
-/**
- * A lasting instruction or preference: a prescription or prohibition ("don't", "never", "always",
- * "only", "make sure", "use X instead", "must", "should be") rather than a one-off request or a remark.
- */
-const LASTING = /(?:^|[,.;:!?(]\s*|\b(?:and|but|so|please|just|also|ok(?:ay)?|no|yes|omfg|well|hm+)[,!]?\s+)(?:don't|dont|do not|never|always|only|avoid|stop|keep|make sure|no need to|use|prefer|remember)\b|\b(?:must(?:n't)?|should(?:n't)?|has to|have to)\b|\binstead(?: of\b|[.!]?$)|\bonly (?:want|use|need)\b|\bnever\b|\balways\b/i;
-/** A strong cue: keeps a question-shaped correction ("... should still be there, no?"). */
-const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
-/** Talk about the user's own understanding, not an instruction. */
-/** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go"). */
-const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b/gi;
-const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would)\b|\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b/i;
-
-/** The user's lasting instructions in `text`: the whole message when it is short and one, else its instruction sentences. */
-export function lastingInstructions(text: string): string[] {
-  if (pastedError(text)) return [];
-  const ss = splitSentences(text).map(stripMarker).filter((s) => s.length >= 12);
-  const isInstr = (s: string) => LASTING.test(s.replace(RELATIVE_MODAL, '')) && (!s.endsWith('?') || STRONG.test(s)) && !(REMARK.test(s) && !STRONG.test(s.replace(/^i (?:don't|do not)/i, '')));
-  const hits = ss.filter(isInstr);
-  if (!hits.length) return [];
-  // "Please also port helper 3; never touch vendored code." -> only the clause that lasts
-  const lasting = (s: string) => {
-    const clauses = s.split(/;\s+/);
-    const keep = clauses.filter(isInstr);
-    return clauses.length > 1 && keep.length < clauses.length ? keep.map((c) => c.replace(/^\w/, (x) => x.toUpperCase()).replace(/([^.!?])$/, '$1.')) : [s];
-  };
-  const split = ss.some((s) => lasting(s).length !== 1 || lasting(s)[0] !== s);
-  if (text.length <= 300 && ss.length <= 3 && !split) return [leadSentences(text, 300)];
-  return hits.flatMap(lasting).filter((s) => s.length <= 600);
-}
-
-/** The user asks to undo the last change. */
-const REJECT = /\b(?:undo|undid|revert(?:ed)?|roll(?:ed)? ?back|put (?:it|that|them) back|back out|you (?:fucked|broke|messed|screwed)|not what i (?:asked|wanted)|don't do that|that's wrong|that is wrong)\b/i;
-/** Decision wording in assistant prose. */
+/** Decision wording in assistant prose (English; the other languages in cues.ts). */
 const DECISION = /\b(?:decid(?:e|ed|ing)|instead of|rather than|we(?:'ll| will) (?:use|go with|keep)|i(?:'ll| will) (?:use|go with|keep|switch to)|going with|(?:we|i) chose|chose to|opted for|switched to|the (?:plan|approach|fix|solution) is|best (?:solution|approach|option)|should (?:only|instead|not)|by design)\b/i;
-/** Step-by-step narration: never a decision or a report. */
-const NARRATION = /\blet me\b|\blet's\b|^(?:now|first|next|then|ok(?:ay)?|great|perfect|good|alright)\b[,!]?\s+(?:i|let|i'll|we)\b|^i(?:'ll| will| need to| am going to|'m going to) (?:now |first |also )?(?:read|look|check|update|add|create|run|open|fix|edit|write|search|see|start|try|examine|test|verify|get|find|make)\b/i;
 /** A guess, not a decision. */
-const SPECULATION = /^(?:if|i bet|maybe|perhaps|possibly|probably|it might|it may|this might|that might|could it be|i think|i suspect|likely)\b/i;
-/** Code rather than prose. */
-const CODE_LIKE = /[{};]\s*$|=>|\bthis\.\w+\(|^\s*(?:const|let|var|import|export|function|class|def|return|if|for)\b|\w\(\)\s*[;{]|^[`'"][^`'"]+[`'"]\s*$/;
-/** Work reported complete. */
-const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
+const SPECULATION = /^(?:if|i bet|maybe|perhaps|possibly|probably|it might|it may|this might|that might|could it be|i think|i suspect|likely|peut-être|quizás|quizá|vielleicht|たぶん|おそらく|아마)\b/iu;
 /** The assistant's stated next move. */
 const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
 
 export type Add = (h: CheckpointSection | string, text: string, key?: string, weight?: number, shorter?: string) => void;
 
-/** Build the checkpoint sections of a span (prior checkpoints in it merged item by item). `cwd`: the session's working folder as the host recorded it before the span (paths.ts). */
-export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string } = {}): Section[] {
+/**
+ * Build the checkpoint sections of a span (prior checkpoints in it merged item by item). `tail`:
+ * what stays verbatim after the checkpoint (the next step is checked against it); `cwd`: the
+ * session's working folder as the host recorded it before the span (paths.ts).
+ */
+export function buildSections(span: readonly SurfaceNode[], opts: { tail?: readonly SurfaceNode[]; cwd?: string } = {}): Section[] {
+  const tail = opts.tail ?? [];
   const f = analyzeSpan(span);
   const { root } = resolvePaths(f, opts.cwd);
   const sec = new Map<string, Section>();
@@ -114,26 +106,53 @@ export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string
     if (key !== undefined) {
       const i = s.items.findIndex((x) => x.key === key);
       if (i >= 0) s.items.splice(i, 1);
-    } else if ((h === 'Next step' ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
+    } else if ((h === 'Next step' || /^Latest request:/.test(t) ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
     s.items.push({ text: t, ...(key !== undefined ? { key } : {}), ...(weight !== undefined ? { weight } : {}), ...(shorter && shorter.length < t.length ? { shorter } : {}) });
   };
 
-  const users = f.userTexts;
+  const priors = f.priorBodies.map(parseCheckpoint);
+  const users = userWords(f, span);
+  const verdicts = userVerdicts(f, users);
+  // a rejection or a correction is said in its own place; the message may still carry rules or reframe the goal
+  const judged = new Set([...verdicts.rejections.map((r) => r.msg), ...verdicts.corrections.map((c) => c.msg)]);
+  const rejections = new Set(verdicts.rejections.map((r) => r.msg));
   const requests = users.filter((u) => isSubstantiveRequest(u.text));
+  // the goal as the newest prior checkpoint stated it, which the span's requests may refine
+  const priorGoal = [...priors].reverse().map((p) => (p.get('Goal') ?? []).map((it) => it.text).join(' ')).find(Boolean);
   // a session whose only request is a few words ("say hi") still has that as its goal
-  const firstReq = requests[0] ?? users.find((u) => !/^\/[\w:-]+(?:\s|$)/.test(u.text.trim()) && !/^(?:Stop hook feedback:|\w+ hook (?:feedback|error))/i.test(u.text));
-  const latestReq = requests[requests.length - 1];
-  const rejections = users.filter((u) => REJECT.test(u.text));
-
-  goalAndConstraints(f, add, firstReq, requests, rejections);
-  const rejectedTurns = rejected(f, add, rejections);
+  const fallback = requests.length ? [] : users.filter((u) => !judged.has(u) && !/^\/[\w:-]+(?:\s|$)/.test(u.text.trim())).slice(0, 1);
+  const goal = goalOf(f, requests.length ? requests.filter((r) => !rejections.has(r)) : fallback, priorGoal, judged);
+  if (goal.goal) {
+    add('Goal', goal.goal);
+    for (const p of priors) p.delete('Goal');
+    // what the prior goal said beside the goal: its rules as rules, the rest as context
+    const last = priors[priors.length - 1];
+    if (last) for (const s of goal.priorRest) {
+      const h = isRuleSentence(s) ? 'Constraints and preferences' : EARLIER_CONTEXT;
+      last.set(h, [...(last.get(h) ?? []), { text: s, prior: true }]);
+    }
+  }
+  const goalMsgs = new Set([goal.from, ...goal.refinements].filter((m): m is Msg => !!m));
+  constraints(f, add, requests, verdicts);
+  for (const s of goal.sideTasks) add('Done', `Side task (before the main work): ${distillRequest(s.text, 240)}`);
+  const rejectedTurns = rejected(f, add, verdicts);
   done(f, add);
   decisions(f, add, rejectedTurns);
+  // a claim the user corrected is not a decision or a result: the correction says what holds;
+  // nor is work the user then ruled out ("I added DMs" before "don't send DMs")
+  const ruledOut = requests.flatMap((u) => lastingInstructions(u.text).flatMap((r) => splitSentences(r)).map((r) => ({ seq: u.seq, r }))).filter((x) => NEGATION_RULE.test(x.r));
+  for (const h of ['Decisions', 'Done']) {
+    const s = sec.get(h)!;
+    s.items = s.items.filter((it) => !verdicts.corrections.some((c) => c.claim && (repeats(it.text, c.claim) || it.text.includes(c.claim))));
+    if (h === 'Done') s.items = s.items.filter((it) => !ruledOut.some((x) => overlap(x.r, it.text).shared >= 2 && reportSeq(f, it.text) < x.seq));
+  }
   errorsAndFixes(f, add);
   commands(f, add);
   findings(f, add);
   files(f, add);
-  inProgressAndNext(f, add, firstReq, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => repeats(x.text, t) || x.text.includes(t) || t.includes(x.text)));
+  const latestReq = [...requests].reverse().find((r) => !judged.has(r) && (!goalMsgs.has(r) || r === requests[requests.length - 1]));
+  // a latest request the rules already say whole is not said again (one that only holds a rule is still the request)
+  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))));
   branch(f, add);
   unfinishedSubAgents(f, add);
   // an unfinished sub-agent is work in progress like an open todo: right after the latest request
@@ -145,56 +164,109 @@ export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string
     working.items = rest;
   }
 
-  // Prior checkpoints: their items come first, newer state wins (merge.ts).
-  const priors = f.priorBodies.map(parseCheckpoint);
+  // Prior checkpoints: their items come first, newer state wins (merge.ts, state.ts).
   relativize(root, [...sec.values()], priors);
   const merged = mergePrior(priors, [...sec.values()]);
   const order = [...CHECKPOINT_HEADINGS.slice(0, CHECKPOINT_HEADINGS.indexOf('In progress')), EARLIER_CONTEXT, 'In progress', 'Next step'];
   const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
   for (const s of merged.values()) if (!out.includes(s)) out.splice(out.length - 2, 0, s);
+  // a host summary runs its rules together ("pnpm, nunca npm. Todo en español. Tests con vitest."):
+  // each sentence is a rule of its own, so a later rule replaces only the one it restates
+  const rulesSec = out.find((s) => s.heading === 'Constraints and preferences');
+  if (rulesSec) rulesSec.items = rulesSec.items.flatMap((it) => (it.prior && !it.key && !it.text.includes('\n') ? splitSentences(it.text).filter((x) => readLength(x) >= 8).map((text) => ({ ...it, text })) : [it]));
+  resolveContradictions(out);
+  // a later rule or decision on the same subject replaces the earlier one; a changed rule is said so
+  for (const s of out) if (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') s.items = latestRules(s.items.map((it, i) => ({ ...it, seq: i })), s.heading !== 'Decisions').map(({ seq: _seq, ...it }) => it);
   const filesSec = out.find((s) => s.heading === 'Files');
   if (filesSec) filesSec.items.sort((a, b) => Number(b.key === 'root') - Number(a.key === 'root'));
-  const goal = out.find((s) => s.heading === 'Goal');
-  if (goal) goal.keep = Math.min(1, goal.items.length);
   const next = out.find((s) => s.heading === 'Next step');
+  if (next?.items.length) {
+    const before = next.items[next.items.length - 1]!.text;
+    const after = nextStepAgainstTail(before, tail, isSubstantiveRequest);
+    next.items = [{ ...next.items[next.items.length - 1]!, text: after }];
+    // the user asked for something newer after the span: the span's latest request is history
+    const prog = out.find((s) => s.heading === 'In progress');
+    if (prog && after !== before && /^Go on from the user's newest request/.test(after)) prog.items = prog.items.filter((it) => !/^Latest request:/.test(it.text));
+  }
+  const goalSec = out.find((s) => s.heading === 'Goal');
+  if (goalSec) goalSec.keep = Math.min(1, goalSec.items.length);
   if (next) next.keep = Math.min(1, next.items.length);
   const prog = out.find((s) => s.heading === 'In progress');
-  if (prog) prog.keep = Math.min(1, prog.items.length);
+  // In progress keeps its latest request or open todo item, never a last report or an unfinished
+  // sub-agent for its own sake (they compete by value: fit.ts)
+  if (prog) prog.keep = prog.items.length && /^Latest request:|\(todo in.progress\)$/i.test(prog.items[0]!.text) ? 1 : 0;
   return out;
 }
 
-// --- Goal, constraints, rejected --------------------------------------------------
+/** A rule that forbids or removes ("don't send DMs", "no dashboard", "kein Zufall", "DM은 보내지 마"). */
+const NEGATION_RULE = /\b(?:don't|do not|never|no|not|remove|drop|stop|without)\b|(?<![\p{L}])(?:ne|pas|jamais|sin|nunca|nada de|quita|kein\p{L}*|nicht|nie|ohne|entfern\p{L}*)(?![\p{L}])|ないで|しない|使わない|不要|やめて|지\s?마|말고|없이|빼/iu;
 
-function goalAndConstraints(f: SpanFacts, add: Add, firstReq: Msg | undefined, requests: Msg[], rejections: Msg[]): void {
-  if (firstReq) add('Goal', distillRequest(firstReq.text, GOAL_CHARS));
-  for (const u of requests) {
-    if (rejections.includes(u)) continue;
-    const found = lastingInstructions(u.text);
-    if (u === firstReq) {
-      // the goal holds its lead; the rest of the first request may carry lasting instructions
-      const lead = distillRequest(u.text, GOAL_CHARS);
-      for (const s of found) if (!lead.includes(s)) add('Constraints and preferences', s);
-      continue;
-    }
-    for (const s of found) add('Constraints and preferences', s);
-  }
-  void f;
+/** The seq of the agent's text a Done report came from (Infinity when it is not the agent's prose: a commit, a test run). */
+function reportSeq(f: SpanFacts, text: string): number {
+  return f.assistantTexts.find((a) => a.text.includes(text.slice(0, 40)))?.seq ?? Infinity;
 }
 
-type Msg = { seq: number; text: string };
+/**
+ * The user's own words in the span: host-authored text on the user's side left out (a Claude
+ * Code `isMeta` line, the prompt a slash command expands to: the `/init` template is the host's,
+ * not the user's rules).
+ */
+function userWords(f: SpanFacts, span: readonly SurfaceNode[]): Msg[] {
+  const meta = new Set(span.filter((n) => n.type === 'user/message' && n.meta?.isMeta === true).map((n) => n.seq));
+  const agentSeqs = [...f.assistantTexts.map((a) => a.seq), ...f.calls.map((c) => c.seq)];
+  // a chat host's speaker tag ("[jiho] ...", Hermes on Discord) is who spoke, not what they said
+  return f.userTexts.map((u) => ({ seq: u.seq, text: withoutSpeaker(u.text) })).filter((u, i, all) => {
+    if (meta.has(u.seq)) return false;
+    const prev = all[i - 1];
+    // a slash command's expansion follows it with no agent turn between: Claude Code's command line
+    // reads "init is analyzing your codebase… /init" (its <command-message> and <command-name>); a
+    // command typed alone ("/mode") is followed by the user's own words unless a long template follows
+    const command = prev && prev.text.length < 200 ? /^(.*?)\s*\/[a-z][\w:-]*\s*$/is.exec(prev.text.trim()) : null;
+    const expansion = !!command && (command[1]!.length > 0 || u.text.length >= 1000) && !agentSeqs.some((s) => s > prev!.seq && s < u.seq);
+    return !expansion;
+  });
+}
 
-/** Turns the user rejected: the changes of the assistant turn just before each rejection. Returns the seq ranges of those turns. */
-function rejected(f: SpanFacts, add: Add, rejections: Msg[]): Array<[number, number]> {
+// --- Constraints, rejected ---------------------------------------------------------
+
+/**
+ * The user's rules in state form, oldest first (a later one on the same subject replaces it after
+ * the merge), and the corrections of the agent with what is now true. A sentence that restates
+ * an earlier rule with a change ("En fait, le premier délai est de 3 secondes", "Actually it is 3
+ * seconds") is a rule by that alone, whatever its wording. What the user pasted from the agent's
+ * own text is not the user's rule.
+ */
+function constraints(f: SpanFacts, add: Add, requests: readonly Msg[], verdicts: UserVerdicts): void {
+  // each sentence of the agent's with when it first said it: a user's line that repeats an earlier one was pasted
+  const agentSaid = new Map<string, number>();
+  for (const a of f.assistantTexts) for (const s of splitSentences(a.text)) {
+    const k = itemKey(stripMarker(s));
+    if (k.length >= 24 && !agentSaid.has(k)) agentSaid.set(k, a.seq);
+  }
+  const items: Array<{ seq: number; text: string; key?: string }> = [];
+  for (const u of requests) {
+    const pasted = (s: string) => (agentSaid.get(itemKey(stripMarker(s))) ?? Infinity) < u.seq;
+    const found = lastingInstructions(u.text).filter((r) => !splitSentences(r).some(pasted));
+    const earlier = items.filter((it) => !it.key);
+    for (const s of splitSentences(withoutPaste(u.text)).map(stripMarker)) {
+      if (readLength(s) < 20 || pasted(s) || found.some((r) => r.includes(s) || s.includes(r.replace(/[.。]$/, '')))) continue;
+      if (earlier.some((r) => replaces(r.text, s) && (REFINE_CUE.test(normalizeQuotes(s)) || changedValues(r.text, s).length > 0))) found.push(stateForm(s));
+    }
+    for (const s of found) items.push({ seq: u.seq, text: s });
+  }
+  for (const c of verdicts.corrections) items.push({ seq: c.msg.seq, text: correctionItem(c), key: `correction:${c.msg.seq}` });
+  for (const it of items.sort((a, b) => a.seq - b.seq)) add('Constraints and preferences', it.text, it.key);
+}
+
+/** Turns the user rejected: the changes of the assistant turn just before each rejection, said once. Returns the seq ranges of those turns. */
+function rejected(f: SpanFacts, add: Add, verdicts: UserVerdicts): Array<[number, number]> {
   const turns: Array<[number, number]> = [];
-  const userSeqs = f.userTexts.map((u) => u.seq);
-  for (const r of rejections) {
-    const prev = [...userSeqs].reverse().find((s) => s < r.seq) ?? -1;
-    const changed = f.calls.filter((c) => c.seq > prev && c.seq < r.seq && modifiesFiles(c.info) && !c.failed).flatMap((c) => c.info.paths);
-    const said = leadSentences(r.text, 160);
-    if (changed.length) {
-      const paths = [...new Set(changed)].map((p) => '`' + p + '`').join(', ');
+  for (const r of verdicts.rejections) {
+    const said = leadSentences(r.msg.text, 160);
+    if (r.paths.length) {
+      const paths = r.paths.map((p) => '`' + p + '`').join(', ');
       add('Rejected or reverted', `The change to ${paths} before "${said}" was rejected by the user (do not re-apply it).`);
-      turns.push([prev, r.seq]);
+      turns.push(r.turn);
     } else add('Rejected or reverted', `The user rejected the previous answer: "${said}"`);
   }
   for (const c of f.calls) {
@@ -203,33 +275,6 @@ function rejected(f: SpanFacts, add: Add, rejections: Msg[]): Array<[number, num
     if (m) add('Rejected or reverted', `Reverted with \`${displayCommand(c.info.command)}\`.`);
   }
   return turns;
-}
-
-// --- Done -------------------------------------------------------------------------
-
-function done(f: SpanFacts, add: Add): void {
-  for (const c of f.calls) {
-    if (c.failed || !c.result || c.repaired) continue;
-    if (c.info.command && /\bgit\s+commit\b/.test(c.info.command)) {
-      const msg = commitMessage(c.info.command);
-      add('Done', msg ? `Committed "${msg}".` : 'Committed the changes.');
-    }
-    if (c.info.command && /\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.test(c.info.command)) {
-      add('Done', `Created and switched to branch \`${/\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.exec(c.info.command)![1]}\`.`);
-    }
-  }
-  const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
-  if (lastTodo) for (const t of lastTodo.info.todos!) if (/^(?:completed|done)/i.test(t.status)) add('Done', `${shortenWhole(t.text, ITEM_CHARS)} (todo completed)`);
-  for (const a of f.assistantTexts) {
-    const ss = splitSentences(a.text).map(stripMarker);
-    for (let i = 0; i < ss.length; i++) {
-      const s = ss[i]!;
-      if (!DONE.test(s) || NARRATION.test(s) || CODE_LIKE.test(s) || s.endsWith('?') || s.endsWith(':') || s.length > 240) continue;
-      // "Done." alone says nothing: take the sentence that says what
-      const text = s.length < 30 && ss[i + 1] && !ss[i + 1]!.endsWith(':') && !NARRATION.test(ss[i + 1]!) ? `${s} ${ss[i + 1]}` : s;
-      if (text.length >= 16) add('Done', text);
-    }
-  }
 }
 
 // --- Decisions --------------------------------------------------------------------
@@ -241,16 +286,28 @@ function decisions(f: SpanFacts, add: Add, rejectedTurns: Array<[number, number]
     const ss = splitSentences(a.text).map(stripMarker);
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i]!;
-      if (!DECISION.test(s) || NARRATION.test(s) || CODE_LIKE.test(s) || SPECULATION.test(s) || s.endsWith(':') || s.endsWith('?') || s.length > ITEM_CHARS) continue;
+      const t = normalizeQuotes(s);
+      if (!(DECISION.test(t) || DECISION_CUE.test(t)) || NARRATION.test(t) || NARRATION_CUE.test(t) || CODE_LIKE.test(s) || SPECULATION.test(t) || /[:：]$/.test(s) || /[?？]$/.test(s) || readLength(s) > ITEM_CHARS) continue;
       // the reason, when the next sentence gives it
       const next = ss[i + 1];
-      const reason = next && /^(?:because|since|this (?:way|keeps|avoids|means|makes)|that way|so that|otherwise)\b/i.test(next) && next.length <= 200 ? ` ${next}` : '';
+      const reason = next && /^(?:because|since|this (?:way|keeps|avoids|means|makes)|that way|so that|otherwise|car|parce que|porque|ya que|weil|da |denn)\b/iu.test(next) && next.length <= 200 ? ` ${next}` : '';
       add('Decisions', s + reason);
     }
   }
 }
 
 // --- Errors and fixes ---------------------------------------------------------------
+
+/** True when a failed call `c` was fixed in the span: the same command (or a broader or narrower run of it), or the same tool on the same path, later succeeded. */
+export function fixedLater(c: CallFact, later: readonly CallFact[]): boolean {
+  const cmd = c.info.command;
+  return later.some((d) => !d.failed && !!d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
+}
+
+/** A file tool that failed and then succeeded on the same path: a retry, not an error worth keeping (`later`: the calls after it). */
+export function retried(c: CallFact, later: readonly CallFact[]): boolean {
+  return !c.info.command && c.info.paths.length > 0 && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]);
+}
 
 function errorsAndFixes(f: SpanFacts, add: Add): void {
   const calls = f.calls;
@@ -259,8 +316,7 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
     if (!c.failed || !c.result || c.repaired) continue;
     if (c.subAgents) continue; // Findings says how the sub-agent ended
     const later = calls.slice(i + 1);
-    // a file tool that failed and then succeeded on the same path is a retry, not an error worth keeping
-    if (!c.info.command && c.info.paths.length && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0])) continue;
+    if (retried(c, later)) continue;
     const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
     const err = wholeLine(c.errorLine ?? 'failed');
     add('Errors and fixes', `${what} failed: ${err}${c.info.command ? failingTests(c.resultText ?? '') : ''} ${fixOf(c, later)}`, `${what}|${err}`);
@@ -274,10 +330,16 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
  */
 function reruns(failed: string, later: string): boolean {
   if (failed === later) return true;
-  const a = commandKey(displayCommand(failed)).split(/\s+/).filter(Boolean);
-  const b = commandKey(displayCommand(later)).split(/\s+/).filter(Boolean);
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length > 0 && short.every((w, i) => long[i] === w);
+  const words = (c: string) => commandKey(c.trim()).split(/\s+/).filter(Boolean);
+  const prefix = (a: string[], b: string[]) => {
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    return short.length > 0 && short.every((w, i) => long[i] === w);
+  };
+  if (prefix(words(displayCommand(failed)), words(displayCommand(later)))) return true;
+  // a chain ("pip install redis && python -m pytest -q"): its last step run again is the rerun
+  const steps = stripHeredocs(failed).split(/\s*(?:&&|;)\s*/).filter((x) => x.trim());
+  const last = steps[steps.length - 1];
+  return steps.length > 1 && !!last && stripHeredocs(later).split(/\s*(?:&&|;)\s*/).some((x) => prefix(words(last), words(x)));
 }
 
 /** What fixed a failed call: the changes made before the same command (or the same tool on the same path) next succeeded. */
@@ -392,25 +454,27 @@ type ParsedCheckpointLike = Map<string, Item[]>;
 
 // --- In progress, next step -----------------------------------------------------------
 
-function inProgressAndNext(f: SpanFacts, add: Add, firstReq: Msg | undefined, latestReq: Msg | undefined, isConstraint: (t: string) => boolean): void {
+function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, latestReq: Msg | undefined, isConstraint: (t: string) => boolean): void {
   const users = f.userTexts;
   const lastA = f.assistantTexts[f.assistantTexts.length - 1];
   const lastU = users[users.length - 1];
-  const latest = latestReq && latestReq !== firstReq ? distillRequest(latestReq.text, GOAL_CHARS) : undefined;
+  // the latest request's lead: its rules are stated as rules, what it asks is the next step
+  const latest = latestReq && !goalMsgs.has(latestReq) ? distillRequest(latestReq.text, LATEST_CHARS) : undefined;
   // a latest request already listed as a lasting instruction is not repeated
-  if (latest && !isConstraint(latest) && !REJECT.test(latestReq!.text)) add('In progress', `Latest request: ${latest}`);
+  if (latest && !isConstraint(latest)) add('In progress', `Latest request: ${latest}`);
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
   const open = lastTodo ? lastTodo.info.todos!.filter((t) => !/^(?:completed|done|cancel)/i.test(t.status)) : [];
-  for (const t of open) add('In progress', `${shortenWhole(t.text, ITEM_CHARS)} (todo ${t.status})`);
+  for (const t of open) add('In progress', `${shortenWhole(t.text, ITEM_CHARS)} (todo ${t.status})`, `todo:${t.text}`);
   const unanswered = f.calls.filter((c) => !c.result || c.repaired);
   if (unanswered.length) {
     const names = [...new Set(unanswered.map((c) => c.call.name))];
     add('In progress', `${unanswered.length} tool call${unanswered.length > 1 ? 's were' : ' was'} interrupted without a result (${names.join(', ')}); re-run if still needed.`);
   }
   if (lastA && (!lastU || lastA.seq > lastU.seq)) {
-    const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && !NEXT.test(s) && s.length >= 12);
-    const lead = leadSentences(said.filter((s) => !s.endsWith(':')).join(' '), 300);
-    if (lead) add('In progress', `Last report: ${lead}`);
+    const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && !NEXT.test(s) && readLength(s) >= 12);
+    const lead = leadSentences(said.filter((s) => !/[:：]$/.test(s)).join(' '), 300);
+    // "Good progress." says nothing: a report names something
+    if (lead && readLength(lead) >= 40) add('In progress', `Last report: ${lead}`);
   }
 
   add('Next step', nextStep(f, latestReq, open));
@@ -419,12 +483,16 @@ function inProgressAndNext(f: SpanFacts, add: Add, firstReq: Msg | undefined, la
 /** The assistant's stated next move in a sentence ("Now let me update README.md to reference DEVELOPMENT.md:"), as an instruction ("Update README.md to reference DEVELOPMENT.md"). */
 const INTENT = /^(?:(?:now|next|then|first|so|ok(?:ay)?|great|perfect|good|alright)[,!]?\s+)?(?:let me|let's|i'll|i will|i need to|i'm going to|i am going to|i should|we need to|we'll)\s+(?:now\s+|also\s+|first\s+)?(.{8,200}?)[.:!]?$/i;
 
-/** The last stated intent of `text`, as an instruction, if it states one. */
+/** The last stated intent of `text`, as an instruction, if it states one (in the other languages of cues.ts, the sentence as said). */
 export function intentOf(text: string): string | undefined {
   for (const s of splitSentences(text).map(stripMarker).reverse()) {
-    if (s.endsWith('?') || CODE_LIKE.test(s)) continue;
+    if (/[?？]$/.test(s) || CODE_LIKE.test(s)) continue;
     const m = INTENT.exec(s.trim());
     if (m) return m[1]!.replace(/^\w/, (x) => x.toUpperCase()).replace(/[\s:.]+$/, '');
+    const t = normalizeQuotes(s.trim());
+    const other = INTENT_CUE.exec(t);
+    if (other && readLength(t.slice(other[0].length)) >= 12) return t.replace(/[\s:：.。]+$/u, '');
+    if (INTENT_ENDING.test(t) && readLength(t) >= 12) return t.replace(/[\s:：.。]+$/u, '');
   }
   return undefined;
 }
@@ -469,16 +537,19 @@ function nextStep(f: SpanFacts, latestReq: Msg | undefined, open: Array<{ text: 
   const said = lastA && (!lastU || lastA.seq > lastU.seq) ? lastA.text : undefined;
   const intent = said ? intentOf(said) : undefined;
   const inLoop = !!lastCall && (!lastA || lastCall.seq >= lastA.seq) && (!lastU || lastCall.seq > lastU.seq);
-  if (inLoop || (intent && lastA!.seq === agentSeq && /:\s*$/.test(lastA!.text))) {
+  if (inLoop || (intent && lastA!.seq === agentSeq && /[:：]\s*$/.test(lastA!.text))) {
     const ended = lastCall && inLoop ? ` (the span ended with ${lastCallSaid(lastCall)})` : '';
     if (todo) return `Continue the open todo item: ${shortenWhole(todo.text, ITEM_CHARS)}${ended}.`;
     if (intent) return `Continue the work under way: ${intent}${ended}.`;
     if (req) return `Continue the latest request: ${req}${ended}.`;
+    // no request in the span (its user turn came before it): the work under way goes on
+    if (!lastU && lastCall) return `Continue the work under way: the span ended with ${lastCallSaid(lastCall)}.`;
   }
+  if (!lastU) return 'The span held no user request; continue from the messages after this summary.';
   if (todo) return `Continue the open todo item: ${shortenWhole(todo.text, ITEM_CHARS)}`;
   const nextSentence = lastA ? splitSentences(lastA.text).map(stripMarker).reverse().find((s) => NEXT.test(s) && !s.endsWith('?') && s.length <= ITEM_CHARS) : undefined;
   if (nextSentence) return nextSentence.replace(/:$/, '.');
-  if (lastA && DONE.test(lastA.text)) return "The work was reported complete; wait for the user's next request.";
+  if (lastA && splitSentences(lastA.text).some(reportsDone)) return "The work was reported complete; wait for the user's next request.";
   if (lastA) return "The latest request was answered; wait for the user's next request.";
   return req ? `Continue the latest request: ${req}.` : '';
 }

@@ -1,3 +1,5 @@
+import { readLength } from './cues.js';
+
 /**
  * Whole-sentence text helpers of the extractive checkpoint: an item is made of whole
  * sentences (or whole lines of a block), never a string cut at a character count.
@@ -9,8 +11,9 @@ const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|mr|mrs|dr|st)|\.\.)$/i
 
 /**
  * Split prose into sentences: at `.`, `!`, `?` followed by a space and (not a lowercase
- * continuation of an abbreviation), and at line breaks. Code spans and paths keep their dots
- * (`a.ts`, `v0.1.0`) because a sentence end needs whitespace after the mark.
+ * continuation of an abbreviation), at the Japanese and Chinese full stops `。！？` (no space
+ * follows them), and at line breaks. Code spans and paths keep their dots (`a.ts`, `v0.1.0`)
+ * because a sentence end needs whitespace after the mark.
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
@@ -18,7 +21,7 @@ export function splitSentences(text: string): string[] {
     const l = line.trim();
     if (!l) continue;
     let start = 0;
-    const re = /[.!?]+(?=\s+|$)/g;
+    const re = /[.!?]+(?=\s+|$)|[。！？]+/g;
     let m: RegExpExecArray | null;
     while ((m = re.exec(l))) {
       const end = m.index + m[0].length;
@@ -39,15 +42,16 @@ export function stripMarker(s: string): string {
 }
 
 /**
- * The leading whole sentences of `text` that fit in `max` characters (at least the first
- * sentence, whatever its length, so nothing is cut mid-sentence). Whitespace collapsed.
+ * The leading whole sentences of `text` that fit in `max` characters (a Japanese or Korean
+ * character counts as three, see `readLength`; at least the first sentence, whatever its length,
+ * so nothing is cut mid-sentence). Whitespace collapsed.
  */
 export function leadSentences(text: string, max: number): string {
   const ss = splitSentences(text).map(stripMarker).filter(Boolean);
   let out = '';
   for (const s of ss) {
     const next = out ? `${out} ${s}` : s;
-    if (out && next.length > max) break;
+    if (out && readLength(next) > max) break;
     out = next;
   }
   return out.replace(/\s+/g, ' ').trim();
@@ -72,13 +76,22 @@ export function shortenWhole(text: string, max: number): string {
 
 /** Normalized form for comparing items: lowercase, quotes/backticks/markdown removed, whitespace collapsed. */
 export function itemKey(s: string): string {
-  return s
+  const hit = KEY_CACHE.get(s);
+  if (hit !== undefined) return hit;
+  if (KEY_CACHE.size >= KEY_CACHE_SIZE) KEY_CACHE.clear();
+  const k = s
     .toLowerCase()
     .replace(/[`"'*_>“”‘’]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/[.!?,;:]+$/, '')
     .trim();
+  KEY_CACHE.set(s, k);
+  return k;
 }
+
+/** Keys computed at most (a checkpoint compares each new item with every item kept so far). */
+const KEY_CACHE_SIZE = 8192;
+const KEY_CACHE = new Map<string, string>();
 
 /** True when `a` repeats `b`: equal, or one contains the other and the shorter has at least 24 characters. */
 export function repeats(a: string, b: string): boolean {
@@ -99,6 +112,28 @@ export function pastedError(text: string): string | undefined {
   if (logLines.length < 3 || logLines.length < lines.length / 2) return undefined;
   const err = lines.find((l) => /(?:Error|Exception|error|panic|fatal)\b[^:]*:/.test(l) && !/^\s*at\s/.test(l)) ?? logLines[0]!;
   return shortenWhole(err, 240);
+}
+
+/** `text` without the lines of a pasted log or stack trace (what the user wrote around it). */
+export function withoutLogLines(text: string): string {
+  return text.split('\n').filter((l) => !LOG_LINE.test(l.trim())).join('\n').trim();
+}
+
+/** A line copied from a terminal, a diff or a file view: a diff or prompt marker, a box-drawing border, or the padding a terminal copy keeps. */
+const COPIED_LINE = /^\s*(?:[+-]\s*\d+\s|[+-]{1,3}\s|[➜❯$#>]\s|[│┃|]\s|\d+\s*[│|]|@@ )|\S\s{6,}$/;
+
+/**
+ * `text` without the block the user pasted into it: a run of at least three lines copied from a
+ * terminal, a diff or a file view (see {@link COPIED_LINE}), with the wrapped lines inside it.
+ * What the user wrote around the paste stays.
+ */
+export function withoutPaste(text: string): string {
+  const lines = text.split('\n');
+  const copied = lines.map((l) => COPIED_LINE.test(l));
+  if (copied.filter(Boolean).length < 3) return text;
+  const first = copied.indexOf(true);
+  const last = copied.lastIndexOf(true);
+  return [...lines.slice(0, first), ...lines.slice(last + 1)].join('\n').trim();
 }
 
 /**

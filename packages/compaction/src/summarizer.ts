@@ -1,4 +1,5 @@
 import type { SurfaceNode } from '@hive-mind/session';
+import type { Anchor } from './anchors.js';
 import type { RepairedSection } from './repair.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -20,6 +21,11 @@ export interface SummarizeInput {
    * checkpoint states paths relative to the project root it leads to.
    */
   cwd?: string;
+  /**
+   * The anchors the engine will check the summary for and re-insert when lost (anchors.ts): a
+   * summarizer may keep the items that hold them. Absent when the caller has none.
+   */
+  anchors?: readonly Anchor[];
 }
 
 /** A summary body (markdown with `## ` sections, no framing: the engine frames it). */

@@ -277,7 +277,7 @@ describe('bad input', () => {
     const secs = extractSections(b.log.surface());
     const text = renderSections(secs);
     expect(text).toContain('## Earlier context\n- Summary of the earlier work: the API client was rewritten to use fetch; retries are exponential.');
-    expect(text).toContain('## Goal\n- Now add a timeout option to the client.');
+    expect(text).toContain('## Goal\n- Add a timeout option to the client.');
   });
 });
 

@@ -140,7 +140,7 @@ describe('BasicCompactionEngine: summarize', () => {
     expect(r.summaryTokens).toBeLessThanOrEqual(1500);
   });
 
-  it('writes the structured sections with the user words verbatim and the modified files', async () => {
+  it('writes the structured sections with the goal and the rules in state form and the modified files', async () => {
     const b = codingSession(8);
     const e = new BasicCompactionEngine({ threshold: 9000, retainTokens: 1500, summaryMaxTokens: 3000, meter });
     const r = await e.compactIfNeeded(b.log);
@@ -148,8 +148,10 @@ describe('BasicCompactionEngine: summarize', () => {
     for (const h of ['Goal', 'Constraints and preferences', 'Decisions', 'Errors and fixes', 'Commands', 'Files', 'Next step']) {
       expect(t).toContain(`## ${h}`);
     }
-    expect(t).toContain('## Goal\n- Please port the tokenizer in src/lexer.py to Rust. Always keep the public API named `tokenize_source`.');
-    expect(t).toContain("- No, don't use unwrap() in library code; return a Result<Token, LexError> instead.");
+    // the goal is what the work is; the rule in the same message is a constraint
+    expect(t).toContain('## Goal\n- Port the tokenizer in src/lexer.py to Rust.\n');
+    expect(t).toContain('- Always keep the public API named `tokenize_source`.');
+    expect(t).toContain("- Don't use unwrap() in library code; return a Result<Token, LexError> instead.");
     expect(t).toContain('- Paths are relative to `/repo`.');
     expect(t).toContain('`rust/src/lexer_1.rs` (modified)');
     expect(t).toContain('`cargo test` failed: error[E0425]: cannot find value `lexer_state` in this scope');
@@ -205,7 +207,11 @@ describe('BasicCompactionEngine: summarize', () => {
     // the cut falls inside the turn, at a balanced point (after a tool result)
     expect(surf[1]!.type).toBe('assistant/message');
     expect(analyzePairing(surf).unanswered).toEqual([]);
-    expect(blockText(surf[0]!.content[0]!)).toContain('Fix every failing test in the repo. Do not change the public API.');
+    // the request survives: its goal under Goal, its rule under Constraints (not re-inserted a second time)
+    const ck = blockText(surf[0]!.content[0]!);
+    expect(ck).toContain('## Goal\n- Fix every failing test in the repo.');
+    expect(ck).toContain('- Do not change the public API.');
+    expect(ck).not.toContain('Last user request');
   });
 
   it('rejects a budget below the newest indivisible unit with the smallest budget that works', async () => {

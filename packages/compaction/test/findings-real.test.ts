@@ -24,7 +24,7 @@ async function checkpointAt(path: string, budget: number) {
 }
 
 describe('the checkpoint states what the tool loop found (real sessions)', () => {
-  it('pi/large-session at 50000: the searches that found nothing, the project rules and single hits are stated, within a quarter of the checkpoint; the next step is the work under way', async () => {
+  it('pi/large-session at 50000: the searches that found nothing, the project rules and single hits are stated, within a quarter of the checkpoint; the next step follows the verbatim tail', async () => {
     const { text, section } = await checkpointAt(join(dataDir, 'pi/large-session.jsonl'), 50000);
     const findings = section('Findings').join('\n');
     expect(findings).toContain('- `grep -n "console" packages/coding-agent/src/theme/theme.ts` found no match.');
@@ -35,8 +35,9 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
     expect(meter.countText(`## Findings\n${findings}`)).toBeLessThanOrEqual(0.25 * meter.countText(text));
     // the three greps for console in theme.ts are three findings (different patterns), not one repeated
     expect(findings.match(/theme\/theme\.ts` found no match/g)).toHaveLength(3);
-    // mid-task (the user said the logs in theme.ts caused it; the searches run): not "wait for the user"
-    expect(section('Next step')).toEqual(['- Continue the work under way: Remove/comment out those console.error calls in theme.ts (the span ended with `grep -n "console" packages/coding-agent/src/theme/theme.ts` -> found no match).']);
+    // mid-task (the user said the logs in theme.ts caused it; the searches run): not "wait for the user";
+    // the verbatim tail goes on past it (the user asked for more there), so the step is the newest request there
+    expect(section('Next step')).toEqual(['- Go on from the user\'s newest request, in the messages after this summary: "minor, this is a big change".']);
   });
 
   it('claude-code/python-to-rust-port at 8000: settings read, recipes of the old Justfile, test counts, coverage total; next is the open todo', async () => {
@@ -47,19 +48,20 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
     expect(commands).toContain('`cargo test` -> ok: test result: ok. 29 passed; test result: ok. 5 passed');
     expect(commands).toContain('`cargo install cargo-llvm-cov` -> ok: Ignored package `cargo-llvm-cov v0.6.23` is already installed');
     expect(commands).toContain('TOTAL 346 1 99.71%');
-    expect(section('Next step')).toEqual(['- Continue the open todo item: Update Justfile for Rust (the span ended with Read `Justfile` -> ok).']);
+    expect(section('Next step')).toEqual(['- The open todo item was: Update Justfile for Rust; the messages after this summary already take it up: go on from the newest, do not redo it.']);
   });
 
   it('claude-code/coverage-test-fix at 2500: git status is stated; the Stop hook is not quoted as the user; the next step is the work under way', async () => {
     const { text, section } = await checkpointAt(join(dataDir, 'claude-code/coverage-test-fix.jsonl'), 2500);
     expect(section('Findings').join('\n')).toContain('`git status`: on branch master; modified: src/math_utils.py, tests/test_math_utils.py; untracked: .coverage, src/__pycache__/, tests/__pycache__/.');
     expect(text).not.toContain('Stop hook feedback');
-    expect(section('Next step')).toEqual(['- Continue the work under way: Run quality checks and commit the changes before finishing (the span ended with `git status` -> ok).']);
+    expect(section('Next step')).toEqual(['- The work under way was: Run quality checks and commit the changes before finishing; the messages after this summary already take it up: go on from the newest, do not redo it.']);
   });
 
-  it('pi/before-compaction at 50000: the span ends reading README.md to link DEVELOPMENT.md, so that is the next step; a piped check that reported TS2307 is an error with its fix', async () => {
+  it('pi/before-compaction at 50000: the span ends reading README.md to link DEVELOPMENT.md, done in the verbatim tail, so the next step is the newest request there; a piped check that reported TS2307 is an error with its fix', async () => {
     const { section } = await checkpointAt(join(dataDir, 'pi/before-compaction.jsonl'), 50000);
-    expect(section('Next step')).toEqual(['- Continue the work under way: Update README.md to reference DEVELOPMENT.md (the span ended with read `packages/coding-agent/README.md` -> ok).']);
+    // the span ended reading README.md to link DEVELOPMENT.md; the verbatim tail did it and the user asked more there
+    expect(section('Next step')).toEqual(['- Go on from the user\'s newest request, in the messages after this summary: "what did i just execute?".']);
     expect(section('Errors and fixes').join('\n')).toMatch(/`npm run check 2>&1 \| grep -E "\(error\|warning\)" \| head -10` failed: \.\.\/coding-agent\/src\/cli\.ts\(8,22\): error TS2307: Cannot find module '\.\/main-new\.js'.* -> `npm run check` then passed\./);
     expect(section('Findings').join('\n')).toMatch(/`git status`: on branch refactor; deleted: packages\/coding-agent\/docs\/refactor\.md/);
   });

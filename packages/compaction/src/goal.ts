@@ -1,0 +1,186 @@
+/**
+ * The Goal section: the user's overall objective as it stands at the end of the span, the
+ * project the work serves, in one or two sentences. Not the first message verbatim:
+ *
+ * - a request's objective is its sentences that ask for work or say what is being built; its
+ *   greeting, its questions, how the user wants to be answered ("then give me a plan", "ask me
+ *   questions") and its venting are left out;
+ * - the project is the first request, unless a later one says it is the actual work ("now the
+ *   actual work: ...", "what I really want is ...") or the session comes back to a later one far
+ *   more often (its words recur in later messages and changed files): then the first is a side
+ *   task, said as a task, and the later one is the goal;
+ * - a later restatement or refinement wins: a later request on the same subject that says it
+ *   changes something ("actually", "instead", "en fait", "じゃなくて") or restates it replaces
+ *   the sentences it is about;
+ * - with no user request there is no goal (nothing is invented from the agent's text).
+ */
+import type { SpanFacts } from './analyze.js';
+import { GOAL_CUE, GREETING, isPoliteRequest, isQuestion, normalizeQuotes, PROCESS_CUE, readLength, REFINE_CUE, VENTING } from './cues.js';
+import { reportsDone } from './done.js';
+import { isRuleSentence, replaces, stateForm, withoutVenting, type Msg } from './rules.js';
+import { distillRequest, leadSentences, pastedError, splitSentences, stripMarker, withoutPaste } from './sentences.js';
+import { contentTokens, overlap } from './subject.js';
+import { modifiesFiles } from './toolinfo.js';
+
+/** Longest goal (characters of whole sentences; the first sentence is kept whole whatever its length). */
+export const GOAL_CHARS = 400;
+/** Sentences a goal holds at most. */
+const GOAL_SENTENCES = 2;
+
+/**
+ * The sentences of a request that say what the work is: greeting, questions, how to answer and
+ * venting left out, and its rules (they go to Constraints) when something else is left; the
+ * whole lead when nothing is.
+ */
+export function objectiveSentences(text: string): string[] {
+  if (pastedError(text)) return [distillRequest(text, GOAL_CHARS)];
+  const ss = splitSentences(withoutPaste(text)).map(stripMarker).filter(Boolean);
+  const keep = ss.filter((s) => {
+    const t = normalizeQuotes(s);
+    if (GREETING.test(t) && readLength(t) < 40) return false;
+    if (isQuestion(t) && !isPoliteRequest(t)) return false;
+    if (PROCESS_CUE.test(t) && !hasWork(t)) return false;
+    return readLength(t) >= 8;
+  }).map((s) => (VENTING.test(s) ? withoutVenting(s) : s)).filter((s) => readLength(s) >= 8 && !VENTING.test(s));
+  const work = keep.filter((s) => !isRuleSentence(s));
+  return work.length ? work : keep.length ? keep : [leadSentences(text, GOAL_CHARS)];
+}
+
+/** A process sentence that also names work ("read the spec first, then port the parser"): one of its parts around "then" is not process. */
+function hasWork(s: string): boolean {
+  const parts = s.split(/,?\s*\b(?:and then|then|after that|ensuite|puis|luego|después|dann|danach)\b\s*/iu);
+  return parts.length > 1 && parts.some((p) => readLength(p) >= 20 && !PROCESS_CUE.test(p));
+}
+
+/** A request with how much of the session's later work comes back to it; its objective sentences when needed. */
+interface Candidate {
+  msg: Msg;
+  tokens: Set<string>;
+  recurrence: number;
+  sentences?: string[];
+}
+
+const objective = (c: Candidate) => (c.sentences ??= objectiveSentences(c.msg.text));
+
+/**
+ * How often the rest of the span comes back to each request: the later messages (user and
+ * agent) and changed file paths that share content words with it (two, or one when the request
+ * has three or fewer).
+ */
+function scoreRecurrence(f: SpanFacts, cands: Candidate[]): void {
+  const later = [
+    ...f.userTexts.map((u) => ({ seq: u.seq, tokens: contentTokens(u.text) })),
+    ...f.assistantTexts.map((a) => ({ seq: a.seq, tokens: contentTokens(a.text) })),
+    ...f.calls.filter((k) => !k.failed && modifiesFiles(k.info)).map((k) => ({ seq: k.seq, tokens: contentTokens(k.info.paths.join(' ').replace(/[/_.-]/g, ' ')) })),
+  ];
+  for (const c of cands) {
+    const need = c.tokens.size <= 3 ? 1 : 2;
+    let n = 0;
+    for (const t of later) if (t.seq > c.msg.seq && overlap(c.tokens, t.tokens).shared >= need) n++;
+    c.recurrence = n;
+  }
+}
+
+/** The goal as it stands, and the requests that are side tasks (not the goal, not its refinements). */
+export interface GoalState {
+  goal?: string;
+  /** The request the goal comes from (undefined when it comes from a prior checkpoint). */
+  from?: Msg;
+  /** Requests before the goal's that the session never came back to. */
+  sideTasks: Msg[];
+  /** Later requests that refined the goal. */
+  refinements: Msg[];
+  /** The sentences of a prior checkpoint's goal the goal leaves out (its rules, its status, its other sentences). */
+  priorRest: string[];
+}
+
+/**
+ * The goal of a span from its requests (substantive user messages, rejections and corrections
+ * left out), oldest first; `prior` is the goal a prior checkpoint in the span stated (the
+ * session's goal as it stood then), which the span's requests may refine.
+ */
+export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string, judged: ReadonlySet<Msg> = new Set()): GoalState {
+  const cands: Candidate[] = requests.map((msg) => ({ msg, tokens: contentTokens(msg.text), recurrence: 0 }));
+  let base: string[];
+  let from: Msg | undefined;
+  let sideTasks: Msg[] = [];
+  let rest: Candidate[];
+  let priorRest: string[] = [];
+  if (prior) {
+    // a prior checkpoint's goal may say what is already done ("side task already done: ..."): that is not the goal
+    // its rules and status go to their own sections (GoalState.priorRest)
+    const said = splitSentences(prior).map(stripMarker).filter(Boolean);
+    base = said.filter((s, i) => i === 0 || (!reportsDone(s) && !isRuleSentence(s)));
+    priorRest = said.filter((s) => !base.includes(s));
+    rest = cands;
+  } else {
+    if (!cands.length) return { sideTasks: [], refinements: [], priorRest: [] };
+    scoreRecurrence(f, cands);
+    // the first request is the project unless the session comes back to a later one far more (a
+    // side task first), or a later one says it is the actual work ("now the actual work: ...")
+    let at = 0;
+    const first = cands[0]!;
+    const best = Math.max(...cands.slice(1).map((c) => c.recurrence), 0);
+    const cued = cands.findIndex((c, i) => i > 0 && GOAL_CUE.test(normalizeQuotes(c.msg.text)) && c.recurrence >= Math.max(2, first.recurrence));
+    if (cued > 0) at = cued;
+    else if (best >= Math.max(4, 3 * first.recurrence)) at = cands.findIndex((c, i) => i > 0 && c.recurrence >= Math.max(4, 3 * first.recurrence, best / 2));
+    sideTasks = cands.slice(0, at).map((c) => c.msg);
+    from = cands[at]!.msg;
+    base = objective(cands[at]!);
+    // a goal stated after something else in the same message ("that's wrong, ... what I actually want is X") starts there
+    const framed = base.findIndex((b) => GOAL_CUE.test(normalizeQuotes(b)));
+    if (framed > 0) base = base.slice(framed);
+    rest = cands.slice(at + 1);
+  }
+  // later restatements and refinements replace the sentences they are about
+  const refinements: Msg[] = [];
+  const goalTokens = contentTokens(base.join(' '));
+  for (const c of rest) {
+    // a correction or a rejection is said in its own place; it does not reframe the goal
+    if (judged.has(c.msg)) continue;
+    const refineCue = REFINE_CUE.test(normalizeQuotes(c.msg.text));
+    const whole = overlap(goalTokens, c.tokens);
+    if (!refineCue && (whole.shared < 3 || whole.ratio < 0.5)) continue;
+    const sentences = objective(c);
+    const { shared, ratio } = overlap(goalTokens, contentTokens(sentences.join(' ')));
+    const restates = shared >= 3 && ratio >= 0.6;
+    const refines = refineCue && sentences.some((s) => base.some((b) => about(b, s)));
+    if (!restates && !refines) continue;
+    refinements.push(c.msg);
+    if (restates && readLength(sentences.join(' ')) >= 0.6 * readLength(base.join(' '))) {
+      base = [...sentences];
+      continue;
+    }
+    for (const s of sentences) {
+      // a rule goes to the rules, not into the goal
+      if (isRuleSentence(s)) continue;
+      // a restatement of a part of the goal is about as long as it; a short tweak ("make it 6 seconds") is a rule, not the goal
+      const i = base.findIndex((b) => (replaces(b, s) || about(b, s)) && readLength(s) >= 0.5 * readLength(b));
+      if (i >= 0) base[i] = s;
+      else if (refines) base.push(s);
+    }
+  }
+  const goal = goalText(base);
+  // what a prior goal said that the goal leaves out (its later sentences, its rules, its status)
+  const used = goal ?? '';
+  priorRest = [...priorRest, ...base.filter((s) => !used.includes(stateForm(s).replace(/[.。]$/, '')))].filter((s) => !used.includes(s));
+  return { ...(goal ? { goal } : {}), ...(from ? { from } : {}), sideTasks, refinements, priorRest: prior ? priorRest : [] };
+}
+
+/** Two sentences about the same part of the goal: two content words shared, half of the smaller one's. */
+function about(a: string, b: string): boolean {
+  const { shared, ratio } = overlap(a, b);
+  return shared >= 2 && ratio >= 0.5;
+}
+
+/** One or two whole sentences of state, the first always whole. */
+function goalText(sentences: readonly string[]): string | undefined {
+  const ss = sentences.map((s) => (/^pasted an error:/.test(s) ? s : stateForm(s))).filter(Boolean);
+  if (!ss.length) return undefined;
+  let out = ss[0]!;
+  for (const s of ss.slice(1, GOAL_SENTENCES)) {
+    if (out.length + 1 + s.length > GOAL_CHARS) break;
+    out += ' ' + s;
+  }
+  return out;
+}

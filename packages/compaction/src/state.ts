@@ -1,0 +1,140 @@
+/**
+ * The merged checkpoint as one state: what a prior checkpoint said that the newer state
+ * contradicts is dropped (a prior "keep the old code working" once the old files were removed,
+ * a prior "X stays in place" once X is deleted, a prior rule or decision the newer one replaces),
+ * and the next step is checked against the tail kept verbatim after the checkpoint, so it never
+ * asks for work the tail shows done.
+ */
+import type { SurfaceNode } from '@hive-mind/session';
+import { analyzeSpan } from './analyze.js';
+import { normalizeQuotes, readLength } from './cues.js';
+import { reportsDone } from './done.js';
+import { replaces } from './rules.js';
+import type { Section } from './sections.js';
+import { leadSentences, shortenWhole, splitSentences } from './sentences.js';
+import { contentTokens, overlap } from './subject.js';
+import { modifiesFiles } from './toolinfo.js';
+
+/** Saying something stays ("keep", "stays in place", "still work", "for reference", "garder", "behalten", "残す", "유지"). */
+const KEEPS = /\b(?:keep|keeps|kept|stays?|staying|remains?|preserved?|still works?|alongside|for reference|in place|leave|left as is|don't (?:remove|delete)|do not (?:remove|delete)|garde[rz]?|conserve[rz]?|mantener|mantén|conservar|behalten|beibehalten|bleibt)\b|残す|維持|유지|남겨/iu;
+/** Saying something is gone ("removed", "delete", "(deleted)", "supprimé", "eliminado", "gelöscht", "削除", "삭제"). */
+const REMOVES = /\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:ped|s)?|rm|got rid of|get rid of|replaced|supprim\p{L}*|retir\p{L}*|elimin\p{L}*|borr\p{L}*|quit\p{L}*|entfern\p{L}*|gelöscht|lösch\p{L}*)\b|\(deleted\)|削除|消し|삭제|제거/iu;
+
+/** Telling the agent to go on ("looks good, continue", "weiter", "続けて", "계속해"): the step before it still stands. */
+const CONTINUE = /\b(?:continue|go on|go ahead|proceed|carry on|keep going|next|weiter|mach weiter|continúa|sigue|adelante|continue[sz]?|vas-y)\b|続けて|進めて|계속|진행해/iu;
+
+/** True when `text` only tells the agent to go on (a continue cue and little else). */
+/** What makes a short nudge an instruction: a number, code or a path it points at ("go on with 15", "continue with `parse.go`"). */
+const POINTER = /\d|`|\/\w/;
+
+function isNudge(text: string): boolean {
+  if (!CONTINUE.test(text)) return false;
+  return readLength(text.replace(CONTINUE, '').replace(/\b(?:ok(?:ay)?|good|great|nice|thanks?|looks good|it's good|perfect|alright|yes)\b/gi, '')) < 60;
+}
+
+/** File names without an extension that projects use (`Justfile`, `Makefile`, `Dockerfile`). */
+const EXTENSIONLESS = /\b(?:[A-Z][a-z]*file|Makefile|makefile|justfile|LICENSE|README|CHANGELOG|Procfile|Gemfile|Rakefile)\b/g;
+
+/** Words for the code a project is made of ("code", "files", "implementation", "module"): one word when two statements are compared. */
+const ARTIFACT = /\b(?:code|files?|implementations?|modules?|sources?|fichiers?|archivos?|dateien|código|ファイル|コード|파일|코드)\b/giu;
+
+/** The file names an item mentions (basenames with an extension, and the usual extensionless ones), lowercase. */
+function fileNames(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[\w.-]+\.[A-Za-z]\w{0,7}\b/g)) {
+    const base = m[0].split('/').pop()!;
+    if (!/^\d|^(?:e\.g|i\.e|etc)$/.test(base)) out.add(base.toLowerCase());
+  }
+  for (const m of text.matchAll(EXTENSIONLESS)) out.add(m[0].toLowerCase());
+  return out;
+}
+
+/** True when `older` says something stays that `newer` says is gone (the same file, or the same words). */
+function removedSince(older: string, newer: string): boolean {
+  if (!KEEPS.test(normalizeQuotes(older)) || !REMOVES.test(normalizeQuotes(newer))) return false;
+  const a = fileNames(older);
+  const b = fileNames(newer);
+  for (const n of a) if (b.has(n)) return true;
+  // "keep the old code" and "removed the old implementation files" speak of the same thing
+  const strip = (s: string) => s.replace(new RegExp(KEEPS.source, 'giu'), ' ').replace(new RegExp(REMOVES.source, 'giu'), ' ').replace(ARTIFACT, 'code');
+  return overlap(strip(older), strip(newer)).shared >= 2;
+}
+
+/** Sections whose prior items can be contradicted by the newer state. */
+const LASTING = new Set(['Constraints and preferences', 'Decisions', 'Done', 'Files', 'Earlier context']);
+/** Sections that state the newer state. */
+const STATE = new Set(['Constraints and preferences', 'Decisions', 'Done', 'Files', 'Rejected or reverted']);
+
+/**
+ * Drop the prior items the newer state contradicts, in place: a prior item (`prior` set) that
+ * says something stays when a newer item says it was removed, a prior Files item about a file
+ * a newer Files item states, a prior rule or decision a newer one replaces.
+ */
+export function resolveContradictions(sections: readonly Section[]): void {
+  const newer = sections.filter((s) => STATE.has(s.heading)).flatMap((s) => s.items.filter((it) => !it.prior).map((it) => ({ it, heading: s.heading })));
+  if (!newer.length) return;
+  for (const s of sections) {
+    if (!LASTING.has(s.heading)) continue;
+    s.items = s.items.filter((p) => {
+      if (!p.prior) return true;
+      for (const { it, heading } of newer) {
+        if (removedSince(p.text, it.text)) return false;
+        if (heading === s.heading && (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') && replaces(p.text, it.text)) return false;
+        if (s.heading === 'Files' && heading === 'Files' && p.key && it.key && sameFile(p.key, it.key)) return false;
+      }
+      return true;
+    });
+  }
+}
+
+/** Two paths of one file: equal, or one ends with the other (a path relative to a folder inside the project). */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [s, l] = a.length <= b.length ? [a, b] : [b, a];
+  return s.includes('/') && l.endsWith('/' + s);
+}
+
+/**
+ * The span's next step checked against the tail kept verbatim after the checkpoint: when the
+ * user asked for something newer there, the step is that request; when the tail already does the
+ * step (a commit it asks for, a change to the file it names, a report of it done), the step says
+ * so and asks to go on from the tail's newest message instead of redoing it. `isRequest` tells a
+ * request from an acknowledgement.
+ */
+export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], isRequest: (text: string) => boolean): string {
+  if (!step || !tail.length) return step;
+  const t = analyzeSpan(tail);
+  // the user asked for something newer after the span: that is where the work goes on; a short
+  // "go on with 15" after a request there points further than the request it follows
+  const last = t.userTexts[t.userTexts.length - 1];
+  const newest = last && POINTER.test(last.text) && isNudge(last.text) ? last : [...t.userTexts].reverse().find((u) => isRequest(u.text));
+  if (newest && (!isNudge(newest.text) || POINTER.test(newest.text))) {
+    // what it asks, without the acknowledgement it opens with ("いいね。次は、…", "great. now …")
+    const asked = splitSentences(newest.text).filter((x, i, all) => i === all.length - 1 || isRequest(x) || readLength(x) >= 24).join(' ');
+    return `Go on from the user's newest request, in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 240), 300)}".`;
+  }
+  // what the step asks, without how the span's last call ended (that call is not the step)
+  const at = step.lastIndexOf(' (the span ended with ');
+  const core = at > 0 ? step.slice(0, at).replace(/[.]$/, '') : step;
+  const committed = t.calls.some((c) => !c.failed && c.result && c.info.command && /\bgit\s+commit\b/.test(c.info.command));
+  const changed = new Set(t.calls.filter((c) => !c.failed && modifiesFiles(c.info)).flatMap((c) => c.info.paths.map((p) => p.split('/').pop()!.toLowerCase())));
+  const stepTokens = contentTokens(core);
+  const reported = t.assistantTexts.some((a) => splitSentences(a.text).some((s) => reportsDone(s) && overlap(contentTokens(s), stepTokens).shared >= Math.min(2, stepTokens.size)));
+  const doneInTail =
+    (/\bcommit/i.test(core) && committed) ||
+    [...fileNames(core)].some((n) => changed.has(n)) ||
+    reported;
+  // the tail goes on from the step as a matter of course; it is said only when the tail already did it
+  if (!doneInTail) return step;
+  const what = stepAsState(core).replace(/^\w/, (c) => c.toUpperCase());
+  return `${what}; the messages after this summary already take it up: go on from the newest, do not redo it.`;
+}
+
+/** A next step said as what stood at the end of the span ("Continue the open todo item: X" -> "the open todo item was: X"). */
+function stepAsState(step: string): string {
+  const s = step.replace(/[.]$/, '');
+  const m = /^(Continue the work under way|Continue the open todo item|Continue the latest request|Answer the user's latest message): ([\s\S]*)$/.exec(s);
+  if (!m) return `the next step was: ${s}`;
+  const lead = { 'Continue the work under way': 'the work under way was', 'Continue the open todo item': 'the open todo item was', 'Continue the latest request': 'the latest request was under way', "Answer the user's latest message": "the user's latest message was still to answer" }[m[1]!];
+  return `${lead}: ${m[2]}`;
+}
