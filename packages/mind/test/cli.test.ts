@@ -325,7 +325,7 @@ describe('hive-mind mind import of many files (built binary)', () => {
     const again = await cli(['mind', 'import', proj, '--mind', mind]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/python-to-rust-port\.jsonl .*nothing new: this session was imported before/);
-    expect(again.stdout).toMatch(/3 files imported \(0 skipped\): 0 new frames/);
+    expect(again.stdout).toMatch(/3 files imported \(0 skipped\): 0 new turns of history, 0 new frames/);
     const glob = json(await cli(['mind', 'import', join(proj, 'p*.jsonl'), '--mind', mind, '--json']));
     expect(glob.files).toHaveLength(1);
     expect(glob.total.inserted).toBe(0);

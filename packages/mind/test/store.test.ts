@@ -114,12 +114,12 @@ describe('save', () => {
   it('is idempotent per (host, session, turn, kind)', () => {
     const m = Mind.open(path);
     const key = { host: 'claude-code', sessionId: 's1', turnId: 't1' };
-    const a = m.save({ ...key, content: 'first capture', kind: 'prompt' });
-    const b = m.save({ ...key, content: 'retried capture with different text', kind: 'prompt' });
+    const a = m.save({ ...key, content: 'first capture', kind: 'instruction' });
+    const b = m.save({ ...key, content: 'retried capture with different text', kind: 'instruction' });
     expect(b).toMatchObject({ status: 'idempotent', id: a.id });
     const c = m.save({ ...key, content: 'outcome of the turn', kind: 'outcome' });
     expect(c.status).toBe('inserted');
-    const d = m.save({ ...key, sessionId: 's2', content: 'first capture', kind: 'prompt' });
+    const d = m.save({ ...key, sessionId: 's2', content: 'first capture', kind: 'instruction' });
     expect(d.status).toBe('duplicate');
     expect(m.stats().frames).toBe(2);
     m.close();
@@ -351,7 +351,7 @@ describe('search', () => {
 });
 
 describe('recall', () => {
-  it('without a query: critical, then important, then recent normal facts and decisions; provenance-labelled; excludes temporary/deprecated', () => {
+  it('without a query: critical, then the rules (important, then normal instructions, preferences, decisions), then the facts; provenance-labelled; excludes temporary/deprecated', () => {
     const m = Mind.open(path);
     const d = m.save({ content: 'Decided: use vitest over jest', kind: 'decision', host: 'codex', source: 'agent_inferred' });
     const i = m.save({ content: 'User prefers concise answers', importance: 'important', kind: 'preference', host: 'claude-code', source: 'user_stated' });
@@ -360,8 +360,10 @@ describe('recall', () => {
     m.save({ content: 'Old build used make', importance: 'deprecated' });
     const n = m.save({ content: 'the database is postgres 16' });
     const r = m.recall({ budgetTokens: 1000 });
-    // normal facts and decisions newest first (by createdAt): the fact was stated after the decision
-    expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, n.id, d.id]);
+    // the rules before the facts: the decision before the fact stated after it
+    expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, d.id, n.id]);
+    expect(m.recall({ budgetTokens: 1000, section: 'rules' }).frames.map((f) => f.id)).toEqual([c.id, i.id, d.id]);
+    expect(m.recall({ budgetTokens: 1000, section: 'facts' }).frames.map((f) => f.id)).toEqual([n.id]);
     const lines = r.text.split('\n');
     expect(lines[0]).toMatch(/^Recalled from hive-mind memory/);
     expect(lines[1]).toMatch(new RegExp(`^- \\[#${c.id} critical · fact · user_stated · claude-code · \\d{4}-\\d{2}-\\d{2}\\] Never push to main directly$`));

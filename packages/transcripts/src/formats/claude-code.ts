@@ -70,6 +70,8 @@ export class ClaudeCodeReader implements JsonlReader {
       const meta: Record<string, unknown> = { line, uuid };
       if (rec.isMeta === true) meta.isMeta = true;
       if (rec.isCompactSummary === true) meta.isCompactSummary = true;
+      // the id Claude Code gives a prompt (2.1.x user records; its hooks send it as `prompt_id`)
+      if (typeof rec.promptId === 'string' && rec.promptId) meta.promptId = rec.promptId;
       if (typeof m.id === 'string') meta.messageId = m.id;
       const extra: MessageExtra = { meta, ts: node.ts };
       // One API message is written one block per line, each line with the same message.id.
