@@ -89,7 +89,8 @@ describe('cursor hooks through the real CLI', () => {
     expect(out.additional_context).toContain('payments API synchronously');
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     try {
-      expect(m.list().filter((f) => f.kind === 'outcome' && f.content.includes('outbox queue'))).toHaveLength(1);
+      // the response is a turn of the history, kept once
+      expect(m.list({ kind: 'reply' }).filter((f) => f.content.includes('outbox queue'))).toHaveLength(1);
     } finally {
       m.close();
     }

@@ -83,7 +83,7 @@ describe('hermes hooks through the real CLI', () => {
     expect(out.context).toContain('blue-green on Fridays');
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     try {
-      expect(m.list().filter((f) => f.kind === 'outcome' && f.content.includes('8443'))).toHaveLength(1);
+      expect(m.list({ kind: 'reply' }).filter((f) => f.content.includes('8443'))).toHaveLength(1);
     } finally {
       m.close();
     }
@@ -115,7 +115,7 @@ describe('hermes hooks through the real CLI', () => {
     }
     const m = Mind.open(workspaceMindPath(s.project, env), { readonly: true });
     try {
-      expect(m.list().filter((f) => f.kind === 'outcome' && f.content.includes('8443'))).toHaveLength(1);
+      expect(m.list({ kind: 'reply' }).filter((f) => f.content.includes('8443'))).toHaveLength(1);
     } finally {
       m.close();
     }
