@@ -5,6 +5,7 @@ import { statedRange, type StatedRange } from './query-dates.js';
 import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type Row, type SearchHit, type SearchOptions } from './frame.js';
 import { isHistoryKind } from './history.js';
 import { isTurn, turnsBeside } from './sql.js';
+import { wordSet } from './text.js';
 
 /**
  * Search and ranking: the query analyzed (analyze.ts), one FTS5 BM25 query for the candidates,
@@ -104,7 +105,7 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   const read = withoutDateNumbers(analyzed(query, QUERY_WORDS_READ), stated);
   const { sql: filters, params } = frameFilters(opts, now);
   const where = ['frames_fts MATCH ?', filters];
-  const candidates = Math.max(limit * 5, 50);
+  const candidates = Math.max(limit * 10, 100);
   // FTS5's own rank-ordered best 4 × candidates (ids and bm25 only), then the frame rows that pass
   // the filters in one statement; the full filtered join only when the filters left too few of a
   // match set larger than what was asked
@@ -304,6 +305,10 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
       }
       return { ...toFrame(r), score, bm25: r.bm25, matched };
     });
+  // a standing frame harvested from a turn among the candidates is that turn's words again: the turn,
+  // with its date and its neighbours, answers for both (README "Ranking")
+  const derived = derivedFromTurns(rows);
+  if (derived.size) for (let i = scored.length - 1; i >= 0; i--) if (derived.has(scored[i]!.id)) scored.splice(i, 1);
   // a turn found only through its neighbours' words never outranks the neighbours that hold them
   // (README "Ranking": the noise frame after a fact must not answer for it), and without one of them
   // among the candidates it is no answer at all
@@ -325,6 +330,30 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
     return kept.sort(byScore);
   }
   return scored.sort(byScore);
+}
+
+/** Share of a standing frame's words a turn of its session must hold for the frame to be that turn's words again. */
+export const DERIVED_WORD_SHARE = 0.8;
+
+/**
+ * The standing frames among `rows` (not history turns, with a session) whose words a history turn of
+ * the same session among `rows` holds (at least {@link DERIVED_WORD_SHARE} of them): what the hooks or
+ * an import harvested from that turn.
+ */
+function derivedFromTurns(rows: ReadonlyArray<Row>): Set<number> {
+  const out = new Set<number>();
+  const turnsBySession = new Map<string, Array<Set<string>>>();
+  for (const r of rows) if (isHistoryKind(r.kind) && r.session_id) turnsBySession.set(r.session_id, [...(turnsBySession.get(r.session_id) ?? []), wordSet(r.content)]);
+  if (!turnsBySession.size) return out;
+  for (const r of rows) {
+    if (isHistoryKind(r.kind) || !r.session_id) continue;
+    const turns = turnsBySession.get(r.session_id);
+    if (!turns) continue;
+    const words = wordSet(r.content);
+    if (!words.size) continue;
+    if (turns.some((t) => [...words].filter((w) => t.has(w)).length >= DERIVED_WORD_SHARE * words.size)) out.add(r.id);
+  }
+  return out;
 }
 
 /** How far below its lowest lender a borrowed turn is put (so the order is strict). */
