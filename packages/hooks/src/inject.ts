@@ -45,7 +45,7 @@ export const DEFAULT_RECALL_TOKENS = 1500;
  * Default cap of the per-prompt recall, in tokens: the evidence of a strong match fills it, a weak
  * one gets a fifth of it (the mind's `evidenceBudget`), none when nothing clears the floor.
  */
-export const DEFAULT_PROMPT_RECALL_TOKENS = 1000;
+export const DEFAULT_PROMPT_RECALL_TOKENS = 1200;
 /** Share of the session-start budget the notes may take; the recall gets the rest. */
 export const NOTES_SHARE = 0.6;
 /** A session's record of what it was given is dropped after this many days. */
@@ -401,8 +401,9 @@ export function evidenceBlocks(
       skipped.push({ key: src.key, path: src.path, code: e.code, message: e.message });
     }
   }
-  all.sort((a, b) => b.strength - a.strength || b.score - a.score);
-  const strength = all[0]?.strength ?? 0;
+  // the ranking's order across the minds (the same blended score); the budget from the strongest match
+  all.sort((a, b) => b.score - a.score);
+  const strength = Math.max(0, ...all.map((i) => i.strength));
   const budget = evidenceBudget(strength, maxTokens);
   const notes = (opts.seen ?? []).map((t) => sameAs(t));
   const taken: Array<EvidenceItem & { src: RecallSource }> = [];

@@ -22,9 +22,11 @@ import { nearestFrames } from './vectors.js';
  * index matches it (stemmed, CJK segmented), **and** those words carry at least
  * {@link EVIDENCE_MIN_WEIGHT} of the topic words' weight, a word's weight being its rarity in the
  * mind (IDF): a turn sharing only "test" with "which test runner do we use now?" is no evidence; one
- * holding "vitest" and "runner" is. Its strength (0..1) is that weighted share; evidence within
- * {@link EVIDENCE_MIN_RELATIVE} of the best one's strength is kept, at most {@link EVIDENCE_MAX_ITEMS}.
- * A prompt with no topic word gets nothing.
+ * holding "vitest" and "runner" is. Its strength (0..1) is that weighted share. When one candidate
+ * clears the floor, the others holding at least {@link EVIDENCE_ITEM_WEIGHT} of the weight and
+ * {@link EVIDENCE_MIN_RELATIVE} of the best one's strength come with it (a question's evidence is
+ * often a turn holding only its rarest word), at most {@link EVIDENCE_MAX_ITEMS}, in the ranking's
+ * order (search.ts). A prompt with no topic word, or whose candidates all miss the floor, gets nothing.
  *
  * The caller's budget grows with the strength ({@link evidenceBudget}): a weak match gets a line or
  * two, a strong one up to the whole budget.
@@ -34,10 +36,14 @@ import { nearestFrames } from './vectors.js';
 export const EVIDENCE_MIN_SHARE = 0.5;
 /** Share of the topic words' weight (IDF) what an item shows must hold. */
 export const EVIDENCE_MIN_WEIGHT = 0.5;
-/** An item's strength relative to the best item's, at least. */
-export const EVIDENCE_MIN_RELATIVE = 0.75;
+/** Beside the items that clear the floor: share of the topic words' weight an item must hold, at least. */
+export const EVIDENCE_ITEM_WEIGHT = 0.2;
+/** Beside the items that clear the floor: an item's strength relative to the best one's, at least. */
+export const EVIDENCE_MIN_RELATIVE = 0.25;
+/** Words a turn must hold beside stop and task words (prompt-floor.ts) to be evidence: a remark in passing holds fewer. */
+export const EVIDENCE_MIN_TURN_WORDS = 3;
 /** Items returned at most. */
-export const EVIDENCE_MAX_ITEMS = 8;
+export const EVIDENCE_MAX_ITEMS = 15;
 /** Characters of a matching turn shown at most, at full strength (it shrinks with the strength, never below half). */
 export const EVIDENCE_ITEM_CHARS = 480;
 /** Characters of the neighbour shown beside a turn (the question it answers, the answer it got). */
@@ -75,6 +81,21 @@ export interface EvidenceOptions {
   mindName?: 'personal' | 'workspace';
 }
 
+/**
+ * Words that say when rather than what (month and day names, "yesterday", "last week", a year): the
+ * time of a turn answers them (search's stated term), its words rarely do, so the floor leaves them out.
+ */
+export const TIME_WORDS: ReadonlySet<string> = new Set(
+  `january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+   monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow tonight morning evening night week weeks weekend month months
+   year years day days ago last recently recent lately earlier since`.split(/\s+/),
+);
+
+/** The prompt's topic words for the evidence floor: prompt-floor.ts `topicWords` without {@link TIME_WORDS} and years. */
+export function evidenceTopic(prompt: string): string[] {
+  return topicWords(prompt).filter((w) => !TIME_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w));
+}
+
 /** The total budget in tokens for evidence of `strength` (0..1) under a cap of `maxTokens`: a fifth of it for a match at the floor, all of it for a full one. */
 export function evidenceBudget(strength: number, maxTokens: number): number {
   if (!(strength > 0) || maxTokens <= 0) return 0;
@@ -95,7 +116,7 @@ interface Around {
 export function promptEvidence(ctx: StoreContext, prompt: string, opts: EvidenceOptions = {}): EvidenceItem[] {
   const minCosine = opts.minCosine ?? PROMPT_MIN_COSINE;
   if (!(minCosine >= -1 && minCosine <= 1)) throw new MindError(`promptEvidence option \`minCosine\` must be a number in -1..1, got ${opts.minCosine}`, 'INVALID');
-  const topic = topicWords(prompt);
+  const topic = evidenceTopic(prompt);
   if (!topic.length) return [];
   const skip = new Set(opts.exclude ?? []);
   const own = opts.session;
@@ -150,31 +171,39 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
     const held = holding(ctx, topic, ids);
     const weight = idfWeights(ctx, topic);
     const total = topic.reduce((a, w) => a + weight.get(w)!, 0) || 1;
-    const items: EvidenceItem[] = [];
-    const taken = new Set<number>();
-    for (const h of hits) {
+    const measured = hits.map((h) => {
       const nb = beside.get(h.id);
       const words = new Set([...(held.get(h.id) ?? []), ...(nb ? (held.get(nb.id) ?? []) : [])]);
       const share = words.size / topic.length;
-      let strength = [...words].reduce((a, w) => a + weight.get(w)!, 0) / total;
+      const weighted = [...words].reduce((a, w) => a + weight.get(w)!, 0) / total;
       // a frame the prompt's vector found (past the cosine floor) counts as a match at the floor
-      if (byVector.has(h.id)) strength = Math.max(strength, EVIDENCE_MIN_WEIGHT);
-      else if (share < EVIDENCE_MIN_SHARE || strength < EVIDENCE_MIN_WEIGHT) continue;
+      const strength = byVector.has(h.id) ? Math.max(weighted, EVIDENCE_MIN_WEIGHT) : weighted;
+      return { h, nb, share, strength, floor: byVector.has(h.id) || (share >= EVIDENCE_MIN_SHARE && weighted >= EVIDENCE_MIN_WEIGHT) };
+    });
+    // the prompt has evidence only when one candidate clears the floor; then the others that hold
+    // enough of its weight come with it, in the ranking's order
+    const best = Math.max(0, ...measured.filter((m) => m.floor).map((m) => m.strength));
+    if (!best) return [];
+    const items: EvidenceItem[] = [];
+    const taken = new Set<number>();
+    for (const { h, nb, strength, floor } of measured) {
+      if (items.length >= EVIDENCE_MAX_ITEMS) break;
+      if (!floor && (strength < EVIDENCE_ITEM_WEIGHT || strength < EVIDENCE_MIN_RELATIVE * best)) continue;
       // a turn shown as another's neighbour is not shown again on its own (and the reverse)
       if (taken.has(h.id) || (nb && taken.has(nb.id))) continue;
       // a question is evidence only with its answer: the same question asked before, unanswered, says nothing
       if (isHistoryKind(h.kind) && !(nb && nb.createdAt >= h.createdAt) && asksOnly(h.content, topic)) continue;
+      // an agent's message that only says what it will do next ("Now let me rename main.ts:") states nothing,
+      // nor does a turn of a word or two beside the task words ("run the tests again", "All clean, all committed.")
+      if (h.kind === 'reply' && narrationOnly(h.content)) continue;
+      if (isHistoryKind(h.kind) && topicWords(h.content).length < EVIDENCE_MIN_TURN_WORDS) continue;
       const rendered = renderEvidence(h, nb, topic, strength, opts.mindName);
       if (!rendered) continue;
       taken.add(h.id);
       if (nb) taken.add(nb.id);
       items.push({ frame: h, ...(nb ? { neighbour: nb } : {}), ids: nb ? [h.id, nb.id] : [h.id], strength, score: h.score, line: rendered.line, texts: rendered.texts });
     }
-    const best = Math.max(0, ...items.map((i) => i.strength));
-    return items
-      .filter((i) => i.strength >= EVIDENCE_MIN_RELATIVE * best)
-      .sort((a, b) => b.strength - a.strength || b.score - a.score)
-      .slice(0, EVIDENCE_MAX_ITEMS);
+    return items;
   });
 }
 
@@ -208,6 +237,18 @@ function idfWeights(ctx: StoreContext, topic: readonly string[]): Map<string, nu
   const n = Math.max(1, Number((ctx.stmt('SELECT max(id) AS n FROM frames').get() as { n: number | null }).n ?? 1));
   const count = ctx.stmt(`SELECT count(*) AS n FROM (SELECT rowid FROM frames_fts WHERE frames_fts MATCH ? LIMIT ${FREQUENT_DOCS})`);
   return new Map(topic.map((w) => [w, Math.log(1 + n / Math.max(1, (count.get(`{content tags} : "${w.replace(/"/g, '')}"`) as { n: number }).n))]));
+}
+
+/**
+ * An agent's step announcements, sentence by sentence: "Let me …", "Now let's …", "I'll …", "I need
+ * to …", "First, …", "Next, …" (English; a message in another language is never taken for one).
+ */
+const NARRATION = /^(?:(?:ok(?:ay)?|good|great|perfect|now|next|first|then|alright|right)[,!.]?\s+)*(?:let me|let's|let us|i'll|i will|i need to|i'm going to|i am going to|we need to|we'll|time to)\b[^.!?]*[.!?:]?$/i;
+
+/** True when every sentence of an agent's message announces its next step ({@link NARRATION}), or acknowledges ("Good.", "Done."). */
+function narrationOnly(text: string): boolean {
+  const sentences = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?:])\s+/).filter(Boolean);
+  return sentences.length > 0 && sentences.length <= 4 && sentences.every((x) => NARRATION.test(x) || /^(?:ok(?:ay)?|good|great|perfect|done|right|alright|got it|noted)[.!]?$/i.test(x));
 }
 
 /** True when every sentence of `text` holding one of `words` (every sentence, when none does) asks a question (ends with `?`). */
