@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Concurrency under load (issue 12, "Concurrency without loss or false alarms"), printed, never asserted.
 //
-// Phase 1. WRITERS writers x SAVES saves into one workspace mind, all at once, while a large
-//   `hive-mind mind import` (a generated Claude Code session of IMPORT_MESSAGES messages) writes to the
-//   same file:
+// Phase 1. WRITERS writers x SAVES saves into one workspace mind that does not exist yet (the first
+//   saves race to create it, issue 25), all at once, while a large `hive-mind mind import` (a generated
+//   Claude Code session of IMPORT_MESSAGES messages) writes to the same file:
 //   - hook writers: child processes running the real hook runner (`runHook`, the code `hive-mind hook`
 //     runs) for `claude-code UserPromptSubmit`, one payload per save, each opening and closing the mind;
 //   - CLI writers: one spawning the real `hive-mind mind save` per save, the others running the CLI's
@@ -12,9 +12,12 @@
 //   - MCP writers: real `hive-mind mcp` servers over stdio, `save_memory` through the MCP SDK client.
 //   Then `hive-mind mind doctor` (replays the pending spool) and a count: every save carries a unique
 //   marker; lost = markers not found. Errors: failures reported by writers, plus hook-log lines other
-//   than spool notices. Integrity: `PRAGMA integrity_check`. Spooled: captures the hooks spooled.
+//   than spool notices; NOT_MIND: hook-log lines where a hook took the mind for not a mind (one another
+//   process was creating), counted apart. Integrity: `PRAGMA integrity_check`. Spooled: captures the
+//   hooks spooled.
 // Phase 2. kill -9 during saves: KILL_WORKERS processes save in a loop and print each save the store
-//   confirmed; each is killed with SIGKILL at a random time; every confirmed save must be present.
+//   confirmed; each is killed with SIGKILL at a random time after its first confirmed save; every
+//   confirmed save must be present.
 //
 // Needs a build (`npm run build`). Usage: node bench/concurrency.mjs [--writers 32] [--saves 250] [--import 6000]
 import { spawn, spawnSync } from 'node:child_process';
@@ -40,10 +43,9 @@ const home = join(tmp, 'hm');
 const project = join(tmp, 'project');
 mkdirSync(join(project, '.git'), { recursive: true });
 const env = { ...process.env, HIVE_MIND_HOME: home, HOME: join(tmp, 'user') };
-const { Mind, workspaceMindPath } = await import(mindUrl);
+const { Mind, workspaceMindPath, pendingSpooled } = await import(mindUrl);
 const { workspaceOf } = await import(pathToFileURL(join(root, 'packages/hooks/dist/index.js')).href);
 const mindPath = workspaceMindPath(workspaceOf(project), env);
-Mind.open(mindPath).close();
 
 // the session to import: user instructions and decisions, so that most messages become frames
 const lines = [];
@@ -151,6 +153,7 @@ const spooledLines = logLines.filter((l) => /captures? spooled to/.test(l));
 const queuedByCliMcp = results.reduce((n, r) => n + (r.out.match(/memory was queued|"status":"spooled"/g) ?? []).length, 0);
 const spooled = spooledLines.reduce((n, l) => n + Number(/; (\d+) captures?/.exec(l)?.[1] ?? 0), 0);
 const otherLog = logLines.filter((l) => !/captures? spooled to/.test(l));
+const notMind = logLines.filter((l) => l.includes('(NOT_MIND)'));
 
 const m = Mind.open(mindPath, { readonly: true });
 const db = m.database;
@@ -164,12 +167,13 @@ m.close();
 console.log(`wall ${(wall / 1000).toFixed(1)} s; import exit ${imp.code} after ${(imp.ms / 1000).toFixed(1)} s (${(imp.out.trim().split('\n').pop() ?? '').slice(0, 120)})`);
 console.log(`saves expected ${WRITERS * SAVES}, found ${WRITERS * SAVES - lost}, lost ${lost}${lost ? ` (e.g. ${lostSample.join(', ')})` : ''}`);
 console.log(`errors: writers ${workerErrors}, hook-log lines other than spool notices ${otherLog.length}${otherLog.length ? ` (e.g. ${otherLog[0].slice(0, 160)})` : ''}`);
-console.log(`spooled by hooks while busy: ${spooled} captures in ${spooledLines.length} runs, replayed (doctor exit ${doctorRun.status}; spool left: ${existsSync(`${mindPath}.pending.jsonl`) ? 'yes' : 'none'})`);
+console.log(`NOT_MIND lines in the hook log: ${notMind.length}${notMind.length ? ` (e.g. ${notMind[0].slice(0, 200)})` : ''}`);
+console.log(`spooled by hooks while busy: ${spooled} captures in ${spooledLines.length} runs, replayed (doctor exit ${doctorRun.status}; left in the spool: ${pendingSpooled(mindPath).frames} captures)`);
 console.log(`queued (pending spool) by CLI main() and MCP saves while busy: ${queuedByCliMcp}`);
 console.log(`integrity_check: ${integrity}; frames in the mind: ${total}`);
 
 // Phase 2: kill -9 during saves
-console.log(`\n# kill -9 during saves: ${KILL_WORKERS} processes saving in a loop, each killed with SIGKILL at a random time`);
+console.log(`\n# kill -9 during saves: ${KILL_WORKERS} processes saving in a loop, each killed with SIGKILL at a random time after its first confirmed save`);
 const killPath = join(tmp, 'kill.mind');
 Mind.open(killPath).close();
 const confirmed = [];
@@ -179,9 +183,15 @@ await Promise.all(
       const code = `const { Mind } = await import(${JSON.stringify(mindUrl)}); const m = Mind.open(${JSON.stringify(killPath)}); for (let i = 0; ; i++) { m.save({ content: 'kill fact marker-k${w}-' + i }); process.stdout.write('ok marker-k${w}-' + i + '\\n'); }`;
       const p = spawn(process.execPath, ['--input-type=module', '-e', code], { env, stdio: ['ignore', 'pipe', 'ignore'] });
       let out = '';
-      p.stdout.on('data', (d) => (out += d));
-      setTimeout(() => p.kill('SIGKILL'), 400 + Math.random() * 1200);
+      let timer;
+      const stuck = setTimeout(() => p.kill('SIGKILL'), 60_000); // one that never saves does not hang the bench
+      p.stdout.on('data', (d) => {
+        out += d;
+        // from its first confirmed save on: a process still loading (a loaded machine) is not killed before it saved anything
+        timer ??= setTimeout(() => p.kill('SIGKILL'), 50 + Math.random() * 1200);
+      });
       p.on('close', () => {
+        clearTimeout(stuck);
         for (const l of out.split('\n')) if (l.startsWith('ok ')) confirmed.push(l.slice(3));
         resolve();
       });

@@ -2,7 +2,9 @@ import { blockText, type SurfaceNode, type ToolCallBlock, type ToolResultBlock }
 import { checkpointBody } from './frame.js';
 import { ERROR_LINE, isErrorLine, MASK_MARKER, PRUNE_MARKER } from './prune.js';
 import { stripHeredocs, toolInfo, type ToolInfo } from './toolinfo.js';
-import { reportedError, runsMatteringProgram } from './commands.js';
+import { programs, reportedError, runsMatteringProgram } from './commands.js';
+import { environmentLines, isHelpLine, withoutHostTrailer, withoutLines } from './results.js';
+import { subAgentOutcomes, type SubAgentOutcome } from './subagents.js';
 
 /** A tool call with its classified effect and (when on the same span) its result. */
 export interface CallFact {
@@ -20,6 +22,10 @@ export interface CallFact {
   exitCode?: number;
   /** The exit status was 0 through a pipe, but the output reported errors (`npm run check | grep error`): counted as failed. */
   reported?: boolean;
+  /** A sub-agent call's outcomes (one per sub-agent it ran or waited for), see subagents.ts. */
+  subAgents?: SubAgentOutcome[];
+  /** The call was cut short: a sub-agent interrupted or timed out (never "ok", whatever text it left). */
+  interrupted?: boolean;
 }
 
 /** True when the command's last pipeline stage is a query whose exit 1 means "nothing found". */
@@ -32,7 +38,7 @@ function lastProgramIsQuery(cmd: string): boolean {
 function firstMeaningfulLine(text: string): string | undefined {
   for (const line of text.split('\n')) {
     const l = line.trim();
-    if (!l || /^(?:exit code|wall time|process exited|output:?$|command exited)/i.test(l)) continue;
+    if (!l || /^(?:exit code|wall time|process exited|output:?$|command exited)/i.test(l) || isHelpLine(l)) continue;
     return l.length <= 200 ? l : errorWindow(l, MAX_ERROR_LINE_CHARS);
   }
   return undefined;
@@ -48,6 +54,10 @@ export interface SpanFacts {
   priorBodies: string[];
   /** Text the host put on the user's side (hook feedback, notifications): never the user's words. */
   hostTexts: Array<{ seq: number; text: string; source: string }>;
+  /** Lines the environment printed into the shell results (a shell start-up error), removed from them (results.ts). */
+  environment: string[];
+  /** Working folders the span records, oldest first: Codex's `<environment_context><cwd>`, a message's `meta.cwd` (Claude Code's per-line `cwd`). */
+  workingFolders: Array<{ seq: number; dir: string }>;
 }
 
 /**
@@ -126,7 +136,7 @@ export function firstErrorLine(text: string): string | undefined {
   let best: { line: string; score: number } | undefined;
   for (const line of text.split('\n')) {
     const l = line.trim();
-    if (!l || l.includes(PRUNE_MARKER) || !isErrorLine(l)) continue;
+    if (!l || l.includes(PRUNE_MARKER) || !isErrorLine(l) || isHelpLine(l)) continue;
     const score = errorScore(l);
     if (!best || score > best.score) best = { line: l, score };
     if (score >= 3 && l.length <= 300) break;
@@ -163,18 +173,33 @@ export function jsonOutput(text: string): string | undefined {
   }
 }
 
-/** Scan a span in surface order. */
+/** Sub-agent tools that answer in JSON only (Codex's multi-agent tools): a plain text answer from a tool of that name is another tool's. */
+const JSON_ONLY_AGENT_TOOLS = new Set(['wait', 'wait_agent', 'send_input', 'resume_agent', 'spawn_agent']);
+
+/** Kinds whose result a host may append usage text to (a sub-agent's, a research tool's, an unknown tool's answer); a program's own output is left as printed. */
+const ANSWER_KINDS = new Set(['task', 'web', 'other']);
+
+/**
+ * Scan a span in surface order: the user's and assistant's texts, each tool call with its
+ * result. A result is read as the tool printed it: the host's trailer after an answer removed,
+ * the lines the environment printed into every shell result removed ({@link SpanFacts.environment}),
+ * then its outcome (exit code, error line, a sub-agent's status).
+ */
 export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
-  const facts: SpanFacts = { userTexts: [], assistantTexts: [], calls: [], priorBodies: [], hostTexts: [] };
+  const facts: SpanFacts = { userTexts: [], assistantTexts: [], calls: [], priorBodies: [], hostTexts: [], environment: [], workingFolders: [] };
   const byId = new Map<string, CallFact>();
+  const raws = new Map<CallFact, string>();
   for (const node of span) {
     const prior = checkpointBody(node);
     if (prior !== null) {
       facts.priorBodies.push(prior);
       continue;
     }
+    if (typeof node.meta?.cwd === 'string' && node.meta.cwd.startsWith('/')) facts.workingFolders.push({ seq: node.seq, dir: node.meta.cwd });
     for (const b of node.content) {
       if (b.type === 'text') {
+        const cwd = /<environment_context>[\s\S]*?<cwd>([^<\n]+)<\/cwd>/.exec(b.text)?.[1]?.trim();
+        if (cwd?.startsWith('/')) facts.workingFolders.push({ seq: node.seq, dir: cwd });
         if (node.type === 'user/message' && node.kind !== 'repair') {
           const t = cleanUserText(b.text);
           const host = t ? hostInjected(t) : undefined;
@@ -191,31 +216,51 @@ export function analyzeSpan(span: readonly SurfaceNode[]): SpanFacts {
       } else if (b.type === 'tool-result') {
         const f = byId.get(b.callId);
         if (!f) continue;
-        const raw = blockText(b);
-        const text = jsonOutput(raw) ?? raw;
         f.result = b;
-        f.resultText = text;
         if (node.kind === 'repair') {
           f.repaired = true;
+          f.resultText = blockText(b);
           continue;
         }
-        const masked = text.startsWith(MASK_MARKER);
-        if (masked) f.failed = text.includes('was an error');
-        else if (f.info.outcome === 'exit-code') {
-          const code = exitCodeOf(raw);
-          f.exitCode = code;
-          f.failed = code === undefined ? b.isError === true : code !== 0;
-          // grep/rg/diff/test exit 1 means "no match" / "differs" / "false", not a failure
-          if (f.failed && code === 1 && f.info.command && lastProgramIsQuery(f.info.command) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
-          // `build | grep error` exits 0 whatever the build did: its output says
-          if (!f.failed && f.info.command && /\|/.test(stripHeredocs(f.info.command)) && runsMatteringProgram(f.info.command)) {
-            const r = reportedError(text.split('\n').map((l) => l.trim()).filter(Boolean));
-            if (r) [f.failed, f.reported, f.errorLine] = [true, true, errorWindow(r, MAX_ERROR_LINE_CHARS)];
-          }
-        } else f.failed = b.isError === true;
-        if (f.failed && !f.reported) f.errorLine = firstErrorLine(text.replace(/^.*(?:exit code|exited with code).*$/gim, '')) ?? firstMeaningfulLine(text);
+        raws.set(f, blockText(b));
       }
     }
   }
+  // lines the environment printed into every shell result, whatever the command
+  const shellResults = [...raws].filter(([f]) => f.info.kind === 'shell' && f.info.command).map(([f, raw]) => ({ text: jsonOutput(raw) ?? raw, program: programs(f.info.command!)[0]?.split(' ')[0] ?? '' }));
+  const env = environmentLines(shellResults);
+  facts.environment = [...env];
+  for (const [f, raw] of raws) settle(f, raw, env);
   return facts;
+}
+
+/** Read one call's result: its text as the tool printed it, then whether it failed, how, and a sub-agent's outcome. */
+function settle(f: CallFact, rawResult: string, env: ReadonlySet<string>): void {
+  const b = f.result!;
+  const raw = ANSWER_KINDS.has(f.info.kind) ? withoutHostTrailer(rawResult) : rawResult;
+  const text = withoutLines(jsonOutput(raw) ?? raw, env);
+  f.resultText = text;
+  const masked = text.startsWith(MASK_MARKER);
+  if (masked) f.failed = text.includes('was an error');
+  else if (f.info.kind === 'task') {
+    const outcomes = subAgentOutcomes(raw, b.isError === true, JSON_ONLY_AGENT_TOOLS.has(f.call.name.toLowerCase()));
+    if (outcomes) {
+      f.subAgents = outcomes;
+      f.interrupted = outcomes.some((o) => o.status === 'interrupted' || o.status === 'timed out');
+      f.failed = outcomes.every((o) => o.status === 'failed');
+      if (f.failed || f.interrupted) f.errorLine = outcomes.map((o) => o.error).find(Boolean);
+    } else f.failed = b.isError === true;
+  } else if (f.info.outcome === 'exit-code') {
+    const code = exitCodeOf(raw);
+    f.exitCode = code;
+    f.failed = code === undefined ? b.isError === true : code !== 0;
+    // grep/rg/diff/test exit 1 means "no match" / "differs" / "false", not a failure
+    if (f.failed && code === 1 && f.info.command && lastProgramIsQuery(f.info.command) && !firstErrorLine(text.replace(/^.*(?:exit|exited).*$/gim, ''))) f.failed = false;
+    // `build | grep error` exits 0 whatever the build did: its output says
+    if (!f.failed && f.info.command && /\|/.test(stripHeredocs(f.info.command)) && runsMatteringProgram(f.info.command)) {
+      const r = reportedError(text.split('\n').map((l) => l.trim()).filter(Boolean));
+      if (r) [f.failed, f.reported, f.errorLine] = [true, true, errorWindow(r, MAX_ERROR_LINE_CHARS)];
+    }
+  } else f.failed = b.isError === true;
+  if (f.failed && !f.reported && !f.errorLine) f.errorLine = firstErrorLine(text.replace(/^.*(?:exit code|exited with code).*$/gim, '')) ?? firstMeaningfulLine(text);
 }

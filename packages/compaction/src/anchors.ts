@@ -3,6 +3,7 @@ import { analyzeSpan } from './analyze.js';
 import { isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
+import { resolvePaths, SCRATCH_PATH } from './paths.js';
 import { PRESERVED_HEADING } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -24,7 +25,8 @@ export interface AnchorReport {
   lost: Anchor[];
 }
 
-const IDENT = /(?<![\w./-])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$]*[a-z][a-z0-9]*[A-Z][\w$]*|[A-Za-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w$])/g;
+// a backslash before a name is an escape (`\nURL` in printed JSON is a newline and URL), not part of it
+const IDENT = /(?<![\w./\\-])(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$]*[a-z][a-z0-9]*[A-Z][\w$]*|[A-Za-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w$])/g;
 const STOP_IDENTS = new Set(['e.g', 'i.e', 'etc.', 'node.js']);
 
 /** Normalize for matching: lowercase, quotes/backticks/markdown bullets removed, whitespace collapsed. */
@@ -39,6 +41,8 @@ export interface AnchorOptions {
   maxInstructions?: number;
   /** Cap on error anchors (newest kept). Default 10. */
   maxErrors?: number;
+  /** The session's working folder the log records (paths.ts): a file anchor is its path from there, absolute when known. */
+  cwd?: string;
 }
 
 /**
@@ -50,6 +54,8 @@ export interface AnchorOptions {
  */
 export function extractAnchors(span: readonly SurfaceNode[], tail: readonly SurfaceNode[], opts: AnchorOptions = {}): Anchor[] {
   const f = analyzeSpan(span);
+  const { root } = resolvePaths(f, opts.cwd);
+  const full = (p: string) => (root && !p.startsWith('/') && !/^[~$]/.test(p) ? (p === '.' ? root : `${root}/${p}`) : p);
   const out: Anchor[] = [];
   const seen = new Set<string>();
   const push = (kind: AnchorKind, text: string) => {
@@ -67,7 +73,7 @@ export function extractAnchors(span: readonly SurfaceNode[], tail: readonly Surf
   const instr = users.slice(0, -1).filter((u) => isSubstantiveRequest(u.text)).flatMap((u) => lastingInstructions(u.text));
   for (const t of instr.slice(-(opts.maxInstructions ?? 15))) push('instruction', t);
   for (const c of f.calls) {
-    if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths) if (isFilePath(p) && !/^\/(?:var\/|private\/)?tmp\/[^/]+$/.test(p)) push('file', p);
+    if (modifiesFiles(c.info) && !c.failed) for (const p of c.info.paths.map(full)) if (isFilePath(p) && !SCRATCH_PATH.test(p)) push('file', p);
   }
   const errs = f.calls.filter((c) => c.failed && c.errorLine).map((c) => c.errorLine!);
   for (const e of errs.slice(-(opts.maxErrors ?? 10))) push('error', e);
@@ -138,25 +144,50 @@ export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kep
   const root = /Paths are relative to `([^`]+)`/.exec(summary)?.[1];
   const kept: Anchor[] = [];
   const missing: Anchor[] = [];
+  // paths the summary names (backticked), for a file said from another folder than the anchor's
+  const named = [...summary.matchAll(/`([^`\s]+\/[^`\s]+)`/g)].map((m) => m[1]!.replace(/^\.\//, ''));
   for (const a of anchors) {
     const rel = a.kind === 'file' && root && a.text.startsWith(root + '/') ? a.text.slice(root.length + 1) : undefined;
-    (hay.includes(normalizeForMatch(a.text)) || (rel !== undefined && hay.includes(normalizeForMatch(rel))) ? kept : missing).push(a);
+    const said = hay.includes(normalizeForMatch(a.text)) || (rel !== undefined && hay.includes(normalizeForMatch(rel)));
+    const elsewhere = a.kind === 'file' && named.some((p) => a.text.endsWith('/' + p) || p.endsWith('/' + (rel ?? a.text)));
+    (said || elsewhere ? kept : missing).push(a);
   }
   return { kept, missing };
 }
 
-function renderPreserved(anchors: readonly Anchor[]): string {
+/**
+ * `body` with the missing anchors put back: a modified file into the Files section as
+ * "`path` (modified)" (said relative to the root the section names; a Files section is added
+ * before In progress / Next step when the body has none), so no second list repeats Files; the
+ * others under `## Preserved details`.
+ */
+function withPreserved(body: string, anchors: readonly Anchor[]): string {
   const lines = [`## ${PRESERVED_HEADING}`];
   const ids: string[] = [];
+  const files = anchors.filter((a) => a.kind === 'file');
+  let out = body.trim();
+  if (files.length) {
+    const root = /Paths are relative to `([^`]+)`/.exec(out)?.[1];
+    const rel = (p: string) => (root && p.startsWith(root + '/') ? p.slice(root.length + 1) : p);
+    const items = files.map((a) => `- \`${rel(a.text)}\` (modified)`).join('\n');
+    const filesAt = /^## Files\n/m.exec(out);
+    if (filesAt) {
+      const end = out.indexOf('\n## ', filesAt.index + 1);
+      const at = end < 0 ? out.length : end;
+      out = `${out.slice(0, at).replace(/\s+$/, '')}\n${items}${end < 0 ? '' : '\n'}${out.slice(at)}`;
+    } else {
+      const next = /^## (?:In progress|Next step)\n/m.exec(out);
+      out = next ? `${out.slice(0, next.index)}## Files\n${items}\n\n${out.slice(next.index)}` : `${out}\n\n## Files\n${items}`;
+    }
+  }
   for (const a of anchors) {
     if (a.kind === 'identifier') ids.push('`' + a.text + '`');
     else if (a.kind === 'last-request') lines.push(`- Last user request: "${a.text}"`);
     else if (a.kind === 'instruction') lines.push(`- User said: "${a.text}"`);
-    else if (a.kind === 'file') lines.push(`- Modified file: \`${a.text}\``);
-    else lines.push(`- Error seen: ${a.text}`);
+    else if (a.kind !== 'file') lines.push(`- Error seen: ${a.text}`);
   }
   if (ids.length) lines.push(`- Identifiers still in use: ${ids.slice(0, MAX_REINSERTED_IDENTIFIERS).join(', ')}`);
-  return lines.join('\n');
+  return lines.length > 1 ? `${out}\n\n${lines.join('\n')}` : out;
 }
 
 /** Identifiers re-inserted at most (the most mentioned in the retained tail first): a longer list crowds out the summary. */
@@ -165,7 +196,8 @@ export const MAX_REINSERTED_IDENTIFIERS = 12;
 const PRIORITY: AnchorKind[] = ['last-request', 'instruction', 'file', 'error', 'identifier'];
 
 /**
- * Append the missing anchors under `## Preserved details`, dropping the least
+ * Put the missing anchors back (modified files into Files, the rest under `## Preserved
+ * details`), dropping the least
  * important ones (identifiers, then errors, files, instructions) until the body
  * fits `maxTokens`. Returns the new body and what was reinserted or lost.
  */
@@ -177,7 +209,7 @@ export function reinsertAnchors(body: string, missing: readonly Anchor[], maxTok
   let keep = sorted.length;
   for (;;) {
     const chosen = sorted.slice(0, keep);
-    const text = keep ? `${body.trim()}\n\n${renderPreserved(chosen)}` : body;
+    const text = keep ? withPreserved(body, chosen) : body;
     if (meter.countText(text) <= maxTokens || keep === 0) return { body: text, reinserted: chosen, lost: [...sorted.slice(keep), ...capped] };
     keep--;
   }

@@ -5,6 +5,8 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import type { Add } from './sections.js';
+import { dumpCommand, resultValue, WRAPPER_LINE } from './results.js';
+import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
 /** Commands that matter: build, test, run, deploy, version control that changes state. */
@@ -16,7 +18,7 @@ export const SUMMARY_LINE = /^TOTAL\s+\d|\b(?:\d+ (?:passed|failed|passing|faili
 
 // --- Commands -----------------------------------------------------------------------
 
-/** A command as the checkpoint shows it: `cd dir &&` removed, a multi-line script by its first line. */
+/** A command as the checkpoint shows it: `cd dir &&` removed, a heredoc by what its script does (scripts.ts), another multi-line script by its first line. */
 export function displayCommand(cmd: string): string {
   let c = stripHeredocs(cmd).trim().replace(/^cd\s+(?:"[^"]+"|'[^']+'|\S+)\s*&&\s*/, '');
   const lines = c.split('\n').filter((l) => l.trim());
@@ -26,6 +28,8 @@ export function displayCommand(cmd: string): string {
     const msg = commitMessage(cmd);
     if (msg) return `git commit -m "${msg}"`;
   }
+  const here = /<<-?\s*['"]?\w+/.test(c) ? heredocDisplay(cmd) : undefined;
+  if (here) return here;
   if (c.length > 160) {
     const steps = c.split(/\s*&&\s*/);
     if (steps.length > 1) return `${shortCommand(steps[0]!)} && … (${steps.length - 1} more step${steps.length > 2 ? 's' : ''})${script}`;
@@ -56,16 +60,24 @@ export function commandKey(shown: string): string {
   return shown.replace(/\s*2>&1/g, '').replace(/\s*\|\s*(?:tail|head|grep|egrep|rg|wc|less|cat|tee|sort|uniq)\b.*$/, '').trim();
 }
 
+/**
+ * Add the Commands section: each command that matters by its last run and how it went. A command
+ * whose last run failed is left to Errors and fixes, which says it with its error and failing
+ * tests; a commit is said under Done; a configuration or environment listing (`npm config ls`,
+ * `pip list`, any long output of key = value lines) is a dump, not a run.
+ */
 export function commands(f: SpanFacts, add: Add): void {
+  const last = new Map<string, CallFact>();
   for (const c of f.calls) {
     if (c.info.kind !== 'shell' || !c.info.command) continue;
-    const shown = displayCommand(c.info.command);
-    const progs = programs(c.info.command);
     if (!runsMatteringProgram(c.info.command)) continue;
     if (/\bgit\s+commit\b/.test(c.info.command) && !c.failed) continue; // said under Done
-    const key = commandKey(shown);
-    add('Commands', `\`${key}\` -> ${outcomeOf(c)}`, key);
+    if (dumpCommand(c.info.command) || (c.resultText !== undefined && resultValue('shell', c.info.command, undefined, c.resultText) === 'dump')) continue;
+    const key = commandKey(displayCommand(c.info.command));
+    last.delete(key);
+    last.set(key, c);
   }
+  for (const [key, c] of last) if (!c.failed || !c.result || c.repaired) add('Commands', `\`${key}\` -> ${outcomeOf(c)}`, key);
 }
 
 /** An output line whole, or (over 240 characters, minified code or a JSON blob) an excerpt labelled as one. */
@@ -81,7 +93,7 @@ export function outcomeOf(c: CallFact): string {
   const text = c.resultText ?? '';
   if (c.reported) return `reported errors: ${wholeLine(c.errorLine ?? 'error')}`;
   if (c.failed) return `failed${c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ''}: ${wholeLine(c.errorLine ?? 'error')}${failingTests(text)}`;
-  const lines = text.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter(Boolean);
+  const lines = text.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => l && !WRAPPER_LINE.test(l));
   const reported = reportedError(lines);
   if (reported) return `reported errors: ${wholeLine(reported)}`;
   // the summary lines (a test runner prints one per suite: unit tests, then doctests), newest last
@@ -105,8 +117,8 @@ function withoutZeroCounts(l: string): string {
   return l.replace(/[;,]\s*0 [a-z]+(?: out)?(?=[;,]|$)/g, '').replace(/[;,]\s*finished in [\d.]+\s*m?s$/, '').trim();
 }
 
-/** Names of the failing tests a test run printed (pytest `FAILED a::b`, cargo `test a ... FAILED`, go `--- FAIL: T`, jest/vitest `✕`/`×`), as "; failing: a, b". */
-function failingTests(text: string): string {
+/** Names of the failing tests a test run printed (exported for Errors and fixes) (pytest `FAILED a::b`, cargo `test a ... FAILED`, go `--- FAIL: T`, jest/vitest `✕`/`×`), as "; failing: a, b". */
+export function failingTests(text: string): string {
   const names: string[] = [];
   for (const raw of text.split('\n')) {
     const l = raw.trim();

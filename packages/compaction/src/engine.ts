@@ -26,6 +26,7 @@ import {
 } from './errors.js';
 import { ExtractiveSummarizer } from './extractive.js';
 import { frameCheckpoint } from './frame.js';
+import { recordedWorkingFolder } from './paths.js';
 import { headEndOf, planMask, planPrune, planRetention, pruneInProportion, savedBy, spanPlan, nodeTokens, type BudgetShortfall, type PlanContext, type Replacement, type SpanPlan } from './plan.js';
 import type { RepairedSection } from './repair.js';
 import type { Summarizer } from './summarizer.js';
@@ -153,6 +154,8 @@ interface CheckpointJob {
   ckMax: number;
   plan: SpanPlan;
   region: boolean;
+  /** The session's working folder the log records up to the span's end (paths.ts). */
+  cwd?: string;
   signal?: AbortSignal;
   onProgress?: CompactOptions['onProgress'];
 }
@@ -525,8 +528,9 @@ export class BasicCompactionEngine implements CompactionEngine {
       span: { start: span[0]!.seq, end: span[span.length - 1]!.seq },
     });
     try {
-      const anchors: Anchor[] = this.config.anchors ? extractAnchors(spanForSummary, tail, { maxIdentifiers: this.config.maxIdentifierAnchors }) : [];
-      const job: CheckpointJob = { log, id, startSeq, span, spanForSummary, tail, anchors, ckMax, plan, region: how.region === true, signal: opts.signal, onProgress: opts.onProgress };
+      const cwd = recordedWorkingFolder(log.events(), span[span.length - 1]!.seq);
+      const anchors: Anchor[] = this.config.anchors ? extractAnchors(spanForSummary, tail, { maxIdentifiers: this.config.maxIdentifierAnchors, cwd }) : [];
+      const job: CheckpointJob = { log, id, startSeq, span, spanForSummary, tail, anchors, ckMax, plan, region: how.region === true, ...(cwd ? { cwd } : {}), signal: opts.signal, onProgress: opts.onProgress };
       const first = await this.attemptCheckpoint(job, primary, how.retries ?? this.config.compactionRetries, 0);
       let fallback = how.skipReason ? { from: this.summarizer.name, reason: how.skipReason } : undefined;
       if ('landed' in first && primary === this.summarizer) this.failures.delete(log);
@@ -590,7 +594,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       const target = Math.floor(bodyMax * Math.pow(0.75, k));
       const maxTokens = Math.max(16, target - this.anchorReserve(job.anchors, target));
       job.onProgress?.('summarize', { attempt, maxTokens, summarizer: summarizer.name });
-      const reply = await this.summarizeOnce(summarizer, job.spanForSummary, job.tail, maxTokens, job.signal);
+      const reply = await this.summarizeOnce(summarizer, job.spanForSummary, job.tail, maxTokens, job.signal, job.cwd);
       if ('error' in reply) {
         errors.push(`attempt ${attempt}: ${reply.error}`);
         if (!reply.retryable) return { errors, attempts: attempt };
@@ -627,10 +631,10 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   /** One summarizer call: the trimmed body, or the error (retryable unless the summarizer said otherwise). Rethrows an abort. */
-  private async summarizeOnce(summarizer: Summarizer, span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal): Promise<SummaryAttempt> {
+  private async summarizeOnce(summarizer: Summarizer, span: readonly SurfaceNode[], tail: readonly SurfaceNode[], maxTokens: number, signal?: AbortSignal, cwd?: string): Promise<SummaryAttempt> {
     throwIfAborted(signal);
     try {
-      const out = await raceAbort(summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal }), signal);
+      const out = await raceAbort(summarizer.summarize({ span, tail, maxTokens, meter: this.meter, signal, ...(cwd ? { cwd } : {}) }), signal);
       throwIfAborted(signal);
       const requests = out.requests !== undefined && out.window !== undefined ? { requests: out.requests, largestRequestTokens: out.largestRequestTokens ?? 0, window: out.window } : undefined;
       return { body: out.text.trim(), model: out.model ?? summarizer.model, ...(requests ? { requests } : {}), ...(out.repairedSections?.length ? { repaired: out.repairedSections } : {}) };

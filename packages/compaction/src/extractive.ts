@@ -5,7 +5,8 @@
  */
 import type { SurfaceNode } from '@hive-mind/session';
 import { EARLIER_CONTEXT } from './merge.js';
-import { buildSections, type Section } from './sections.js';
+import { findingWeight } from './findings.js';
+import { buildSections, type Item, type Section } from './sections.js';
 import { shortenWhole } from './sentences.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
 import type { TokenMeter } from './tokens.js';
@@ -13,8 +14,8 @@ import type { TokenMeter } from './tokens.js';
 export { isSubstantiveRequest, type Item, type Section } from './sections.js';
 
 /** The sections of a span's checkpoint (prior checkpoints merged). Deterministic. */
-export function extractSections(span: readonly SurfaceNode[]): Section[] {
-  return buildSections(span);
+export function extractSections(span: readonly SurfaceNode[], opts: { cwd?: string } = {}): Section[] {
+  return buildSections(span, opts);
 }
 
 /** Render sections as a checkpoint body: `## heading` then one `- item` a line (a multi-line item indented). Empty sections are left out. */
@@ -45,6 +46,12 @@ const SHARE: Record<string, number> = {
   'Next step': 0.05,
 };
 
+/**
+ * Largest share a section may take of the checkpoint even when everything fits (fractions of the
+ * rendered body's tokens): what tools found is there to support the state, not to be most of it.
+ */
+const CEILING: Record<string, number> = { Findings: 0.25 };
+
 /** Order in which sections give up items under pressure (least needed to continue first). */
 const DROP_ORDER = [EARLIER_CONTEXT, 'Commands', 'Findings', 'Files', 'Errors and fixes', 'Done', 'Decisions', 'In progress', 'Rejected or reverted', 'Constraints and preferences', 'Goal', 'Next step'];
 
@@ -57,6 +64,15 @@ function victim(s: Section): number {
     const first = s.items.findIndex((it) => it.key !== 'root' && it.key !== 'branch');
     if (first >= 0) return first;
   }
+  if (s.heading === 'Findings') {
+    // what establishes least goes first (a pointer before a fact before a sub-agent's report), oldest first
+    let v = -1;
+    const w = (it: Item) => it.weight ?? findingWeight(it.text);
+    s.items.forEach((it, i) => {
+      if (v < 0 || w(it) < w(s.items[v]!)) v = i;
+    });
+    return v;
+  }
   if (s.heading === 'Done') {
     // a completed todo item repeats what the reports say; findings and commits are kept longer
     const t = s.items.findIndex((it) => / \(todo completed\)$/.test(it.text));
@@ -64,6 +80,45 @@ function victim(s: Section): number {
   }
   if (s.heading === 'Goal' || s.heading === 'In progress') return s.items.length - 1 >= s.keep ? s.items.length - 1 : -1;
   return s.keep && s.heading === 'Next step' ? -1 : 0;
+}
+
+/** An item said in fewer characters: the shorter form its section gave it (a report's best sentences), else its leading whole sentences. */
+function shorterOf(it: Item, max: number): string {
+  return it.shorter ?? shortenWhole(it.text, max);
+}
+
+/** Give up items of a section above its {@link CEILING} share of the whole (lightest first), keeping at least one. */
+function capShares(sections: Section[], meter: TokenMeter): boolean {
+  let changed = false;
+  const cost = (t: string) => meter.countText(t) + 3;
+  for (const [h, share] of Object.entries(CEILING)) {
+    const s = sections.find((x) => x.heading === h);
+    if (!s) continue;
+    const others = meter.countText(renderSections(sections.filter((x) => x !== s)));
+    // own <= share * (own + others)  <=>  own * (1 - share) <= share * others; counted per item, then checked whole
+    for (let own = meter.countText(renderSections([s])); s.items.length > 1 && own * (1 - share) > share * others; own = meter.countText(renderSections([s]))) {
+      let est = own;
+      let progressed = false;
+      while (s.items.length > 1 && est * (1 - share) > share * others) {
+        // a long item (a sub-agent's report) first gives up its later sentences, then the lightest goes
+        const long = s.items.findIndex((it) => it.text.length > 240 && !it.text.includes('\n'));
+        const short = long >= 0 ? shorterOf(s.items[long]!, 200) : undefined;
+        // never a quote cut open (a rules file's finding quotes its rules)
+        if (short && !short.endsWith(' …') && (short.match(/"/g) ?? []).length % 2 === 0) {
+          const it = s.items[long]!;
+          est -= cost(it.text) - cost(short);
+          s.items[long] = { text: short, ...(it.key !== undefined ? { key: it.key } : {}), ...(it.weight !== undefined ? { weight: it.weight } : {}) };
+        } else {
+          const v = victim(s);
+          if (v < 0) break;
+          est -= cost(s.items.splice(v, 1)[0]!.text);
+        }
+        changed = progressed = true;
+      }
+      if (!progressed) break;
+    }
+  }
+  return changed;
 }
 
 /**
@@ -78,6 +133,18 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
     const next = sections.find((s) => s.heading === 'Next step') ?? sections[sections.length - 1];
     if (next) next.items.push({ text: 'The compacted span held no user request, tool call or assistant text (only host-injected context); continue from the messages that follow.' });
   }
+  capShares(sections, meter);
+  const text = fitWithin(sections, maxTokens, meter);
+  // fitting shrank the other sections: the ceilings hold on what is left
+  if (capShares(sections, meter)) {
+    const capped = renderSections(sections);
+    if (meter.countText(capped) <= maxTokens) return capped;
+  }
+  return text;
+}
+
+/** {@link fitSections} without the ceilings. */
+function fitWithin(sections: Section[], maxTokens: number, meter: TokenMeter): string {
   let text = renderSections(sections);
   if (meter.countText(text) <= maxTokens) return text;
   const cost = new Map<string, number>();
@@ -120,7 +187,7 @@ export function fitSections(sections: Section[], maxTokens: number, meter: Token
     const v = victim(worst);
     const it = worst.items[v]!;
     // a long item first gives up its later sentences, then goes whole
-    const short = it.text.length > 240 && !it.text.includes('\n') ? shortenWhole(it.text, 160) : undefined;
+    const short = it.text.length > 240 && !it.text.includes('\n') ? shorterOf(it, 160) : undefined;
     let t: number;
     if (short && !short.endsWith(' …') && short.length < it.text.length) {
       t = tok(it.text) - tok(short);
@@ -176,7 +243,7 @@ export class ExtractiveSummarizer implements Summarizer {
   readonly model = undefined;
 
   async summarize(input: SummarizeInput): Promise<SummaryOutput> {
-    return { text: fitSections(buildSections(input.span), input.maxTokens, input.meter) };
+    return { text: fitSections(buildSections(input.span, { cwd: input.cwd }), input.maxTokens, input.meter) };
   }
 }
 

@@ -6,6 +6,7 @@
 import { balancedCuts, blockText, type ContentBlock, type SurfaceNode, type ToolResultBlock } from '@hive-mind/session';
 import type { ResolvedCompactionConfig } from './config.js';
 import { maskToolResult, pruneText, pruneToolResult } from './prune.js';
+import { resultValue, type ResultValue } from './results.js';
 import { toolInfo } from './toolinfo.js';
 import type { TokenMeter } from './tokens.js';
 
@@ -61,6 +62,8 @@ export interface Replacement {
   saved: number;
   /** The result's value is its findings (a sub-agent's report, a research result): pruned last, never before summarizing. */
   findings?: boolean;
+  /** What the pruned result was worth verbatim (results.ts): a dump goes first, findings last. */
+  value?: ResultValue;
 }
 
 /** Per-node token counts of `nodes` (cached by the meter per event). */
@@ -124,26 +127,50 @@ export function isCommandOutput(text: string): boolean {
   return inFence >= 0.8 * text.length;
 }
 
-/** The pruned copy of `node` when it carries a tool result above `minTokens`, else undefined. */
-function prunedCopy(ctx: PlanContext, node: SurfaceNode, tokens: number, minTokens: number): Replacement | undefined {
+/** The call behind each tool result id of `nodes`: its name and input. */
+function callsById(nodes: readonly SurfaceNode[]): Map<string, { name: string; input: unknown }> {
+  const calls = new Map<string, { name: string; input: unknown }>();
+  for (const n of nodes) for (const b of n.content) if (b.type === 'tool-call') calls.set(b.id, { name: b.name, input: b.input });
+  return calls;
+}
+
+/** What a tool result block is worth verbatim (results.ts), from its call. */
+function blockValue(b: ToolResultBlock, calls: ReadonlyMap<string, { name: string; input: unknown }>): ResultValue {
+  const call = calls.get(b.callId);
+  const info = toolInfo(call?.name ?? b.toolName ?? '', call?.input ?? {});
+  return resultValue(info.kind, info.command, info.paths[0] ?? info.reads?.[0], blockText(b));
+}
+
+/**
+ * The pruned copy of `node` when it carries a tool result above the size its value allows
+ * (`minTokens(value)`), else undefined. User-side command output counts as `normal`.
+ */
+function prunedCopy(ctx: PlanContext, node: SurfaceNode, tokens: number, minTokens: (v: ResultValue) => number, calls: ReadonlyMap<string, { name: string; input: unknown }>): Replacement | undefined {
   if (node.kind === 'checkpoint') return undefined;
   const o = { headLines: ctx.config.pruneHeadLines, tailLines: ctx.config.pruneTailLines };
   let changed = false;
+  let value: ResultValue | undefined;
   const content = node.content.map((b) => {
-    if (b.type === 'text' && node.type === 'user/message' && isCommandOutput(b.text) && ctx.meter.countText(b.text) > minTokens) {
+    if (b.type === 'text' && node.type === 'user/message' && isCommandOutput(b.text) && ctx.meter.countText(b.text) > minTokens('normal')) {
       const t = pruneText(b.text, o);
       if (t === b.text) return b;
       changed = true;
+      value ??= 'normal';
       return { ...b, text: t };
     }
-    if (b.type !== 'tool-result' || ctx.meter.countText(blockText(b)) <= minTokens) return b;
-    const p = pruneToolResult(b, o);
-    if (p !== b) changed = true;
+    if (b.type !== 'tool-result') return b;
+    const v = blockValue(b, calls);
+    if (ctx.meter.countText(blockText(b)) <= minTokens(v)) return b;
+    const p = pruneToolResult(b, o, v === 'findings');
+    if (p !== b) {
+      changed = true;
+      value = value === 'findings' || v === 'findings' ? 'findings' : value === 'normal' || v === 'normal' ? 'normal' : 'dump';
+    }
     return p;
   });
   if (!changed) return undefined;
   const saved = tokens - (ctx.meter.countBlocks(content) + ctx.meter.perMessageOverhead);
-  return saved > 0 ? { orig: node, content, saved } : undefined;
+  return saved > 0 ? { orig: node, content, saved, ...(value ? { value } : {}), ...(value === 'findings' ? { findings: true } : {}) } : undefined;
 }
 
 /**
@@ -160,12 +187,15 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
   const n = nodes.length;
   const cuts = balancedCuts(nodes).filter((c) => c >= headEnd);
   if (n - headEnd <= 0 || cuts.length < 2) return { kind: 'nothing' };
-  // what each node costs if it stays: oversized tool results pruned
+  // what each node costs if it stays: oversized tool results pruned, by what they are worth
+  // verbatim (a dump above the prune floor, a report only when it would take half the tail)
   const minTail = tailPruneMinTokens(ctx);
+  const allowed = (v: ResultValue) => (v === 'dump' ? ctx.config.pruneMinTokens : v === 'findings' ? Math.max(minTail, Math.floor(ctx.config.retainTokens / 2)) : minTail);
+  const calls = callsById(nodes);
   const pruned = new Map<number, Replacement>();
   const kept = tokens.map((t, i) => {
     if (i < headEnd) return t;
-    const r = prunedCopy(ctx, nodes[i]!, t, minTail);
+    const r = prunedCopy(ctx, nodes[i]!, t, allowed, calls);
     if (!r) return t;
     pruned.set(i, r);
     return t - r.saved;
@@ -195,31 +225,23 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
   return { kind: 'span', ...plan };
 }
 
-/** True for a result whose value is its findings (a sub-agent's report, a research or web result). */
-function findingsResult(node: SurfaceNode, names: ReadonlyMap<string, string>): boolean {
-  return node.content.some((b) => b.type === 'tool-result' && toolInfo(names.get(b.callId) ?? b.toolName ?? '', {}).outcome === 'findings');
-}
-
-function callNames(nodes: readonly SurfaceNode[]): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const n of nodes) for (const b of n.content) if (b.type === 'tool-call') names.set(b.id, b.name);
-  return names;
-}
+/** Order in which pruned results go: dumps, then the rest, reports last. */
+const PRUNE_ORDER: Record<ResultValue, number> = { dump: 0, normal: 1, findings: 2 };
 
 /**
  * Oversized tool results of the span (above `pruneMinTokens`) pruned to head, tail and error
- * lines, in the order they should go: the largest first, results whose value is their findings
- * (sub-agents, research) last.
+ * lines, in the order they should go: dumps first (a path list, `strings` of a binary, a config
+ * dump: results.ts), then the largest, results whose value is their findings (sub-agents,
+ * research) last.
  */
 export function planPrune(ctx: PlanContext, plan: SpanPlan): Replacement[] {
   const out: Replacement[] = [];
-  const names = callNames(plan.nodes);
+  const calls = callsById(plan.nodes);
   for (let i = plan.spanStart; i < plan.cut; i++) {
-    const node = plan.nodes[i]!;
-    const r = prunedCopy(ctx, node, plan.tokens[i]!, ctx.config.pruneMinTokens);
-    if (r) out.push({ ...r, findings: findingsResult(node, names) });
+    const r = prunedCopy(ctx, plan.nodes[i]!, plan.tokens[i]!, () => ctx.config.pruneMinTokens, calls);
+    if (r) out.push(r);
   }
-  out.sort((a, b) => Number(a.findings ?? false) - Number(b.findings ?? false) || b.saved - a.saved);
+  out.sort((a, b) => PRUNE_ORDER[a.value ?? 'normal'] - PRUNE_ORDER[b.value ?? 'normal'] || b.saved - a.saved);
   return out;
 }
 

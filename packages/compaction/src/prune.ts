@@ -42,6 +42,11 @@ function clipLine(line: string, max: number): string {
  */
 export function pruneText(text: string, opts: PruneOptions): string {
   if (text.includes(PRUNE_MARKER)) return text;
+  return pruneLines(text, opts);
+}
+
+/** {@link pruneText} without the idempotence check (the text may hold markers already). */
+function pruneLines(text: string, opts: PruneOptions): string {
   const maxLine = opts.maxLineChars ?? 400;
   const maxErr = opts.maxErrorLines ?? 40;
   const lines = text.split('\n');
@@ -77,12 +82,39 @@ export function pruneText(text: string, opts: PruneOptions): string {
   return out.join('\n');
 }
 
-/** Prune the text parts of a tool result block (images are kept). Returns the same block when nothing changed. */
-export function pruneToolResult(block: ToolResultBlock, opts: PruneOptions): ToolResultBlock {
+/**
+ * A report (a sub-agent's or research tool's result) pruned by what it is made of: its code
+ * blocks go first, each replaced by one marker line, so its prose (what it found) stays whole;
+ * what is still over `opts` is pruned like any output (head, tail and error lines).
+ */
+export function pruneReport(text: string, opts: PruneOptions): string {
+  if (text.includes(PRUNE_MARKER)) return text;
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let block: string[] | undefined;
+  for (const l of lines) {
+    if (/^\s*```/.test(l)) {
+      if (block) {
+        out.push(`[… ${block.length + 2}-line code block ${PRUNE_MARKER} (the report's prose kept) …]`);
+        block = undefined;
+      } else block = [];
+      continue;
+    }
+    if (block) block.push(l);
+    else out.push(l);
+  }
+  if (block) out.push('```', ...block); // an unclosed fence: kept as it was
+  const prose = out.join('\n');
+  // the prose itself is pruned only when it is still long
+  return prose.split('\n').length > opts.headLines + opts.tailLines + 40 ? pruneLines(prose, opts) : prose;
+}
+
+/** Prune the text parts of a tool result block (images are kept); `report` for a sub-agent's or research result ({@link pruneReport}). Returns the same block when nothing changed. */
+export function pruneToolResult(block: ToolResultBlock, opts: PruneOptions, report = false): ToolResultBlock {
   let changed = false;
   const content = block.content.map((c) => {
     if (c.type !== 'text') return c;
-    const t = pruneText(c.text, opts);
+    const t = report ? pruneReport(c.text, opts) : pruneText(c.text, opts);
     if (t !== c.text) changed = true;
     return t === c.text ? c : { ...c, text: t };
   });

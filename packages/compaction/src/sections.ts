@@ -10,8 +10,9 @@ import { CHECKPOINT_HEADINGS, type CheckpointSection } from './checkpoint-format
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
 import { distillRequest, leadSentences, pastedError, repeats, shortenWhole, splitSentences, stripMarker } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
-import { commandKey, commands, commitMessage, displayCommand, wholeLine } from './commands.js';
-import { findingOf, findings } from './findings.js';
+import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
+import { commandKey, commands, commitMessage, displayCommand, failingTests, wholeLine } from './commands.js';
+import { findingOf, findings, unfinishedSubAgents } from './findings.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
 export interface Item {
@@ -19,6 +20,10 @@ export interface Item {
   key?: string;
   /** Carried over from a prior checkpoint. */
   prior?: boolean;
+  /** What the item establishes (Findings: 3 a sub-agent's or research result ... 0 an environment note); budget fitting gives up the lightest first. */
+  weight?: number;
+  /** A shorter form of the item that budget fitting uses before dropping it (a report's best sentences within fewer characters). */
+  shorter?: string;
 }
 
 /** A checkpoint section: its items in order (oldest first) and how many must survive budget fitting. */
@@ -92,17 +97,16 @@ const CODE_LIKE = /[{};]\s*$|=>|\bthis\.\w+\(|^\s*(?:const|let|var|import|export
 const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
 /** The assistant's stated next move. */
 const NEXT = /\b(?:next(?:,| i| we| step| up| is|:)|now i(?:'ll| will)|then i(?:'ll| will)|i(?:'ll| will) (?:now|next|then)|remaining|still (?:need|to do|todo)|left to do|moving on to|now wp|next wp)\b/i;
-/** Scratch files directly in a temp directory (`/tmp/fix3.py`), not a project under /tmp. */
-const SCRATCH = /^(?:\/(?:var\/|private\/)?tmp\/[^/]+|\/dev\/\S+)$/;
 
-export type Add = (h: CheckpointSection | string, text: string, key?: string) => void;
+export type Add = (h: CheckpointSection | string, text: string, key?: string, weight?: number, shorter?: string) => void;
 
-/** Build the checkpoint sections of a span (prior checkpoints in it merged item by item). */
-export function buildSections(span: readonly SurfaceNode[]): Section[] {
+/** Build the checkpoint sections of a span (prior checkpoints in it merged item by item). `cwd`: the session's working folder as the host recorded it before the span (paths.ts). */
+export function buildSections(span: readonly SurfaceNode[], opts: { cwd?: string } = {}): Section[] {
   const f = analyzeSpan(span);
+  const { root } = resolvePaths(f, opts.cwd);
   const sec = new Map<string, Section>();
   for (const h of CHECKPOINT_HEADINGS) sec.set(h, { heading: h, items: [], keep: 0 });
-  const add: Add = (h, text, key) => {
+  const add: Add = (h, text, key, weight, shorter) => {
     const t = text.trim();
     if (!t) return;
     let s = sec.get(h);
@@ -111,7 +115,7 @@ export function buildSections(span: readonly SurfaceNode[]): Section[] {
       const i = s.items.findIndex((x) => x.key === key);
       if (i >= 0) s.items.splice(i, 1);
     } else if ((h === 'Next step' ? [s] : [...sec.values()]).some((o) => o.items.some((x) => x.key === undefined && repeats(x.text, t)))) return;
-    s.items.push({ text: t, ...(key !== undefined ? { key } : {}) });
+    s.items.push({ text: t, ...(key !== undefined ? { key } : {}), ...(weight !== undefined ? { weight } : {}), ...(shorter && shorter.length < t.length ? { shorter } : {}) });
   };
 
   const users = f.userTexts;
@@ -131,10 +135,19 @@ export function buildSections(span: readonly SurfaceNode[]): Section[] {
   files(f, add);
   inProgressAndNext(f, add, firstReq, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => repeats(x.text, t) || x.text.includes(t) || t.includes(x.text)));
   branch(f, add);
+  unfinishedSubAgents(f, add);
+  // an unfinished sub-agent is work in progress like an open todo: right after the latest request
+  const working = sec.get('In progress');
+  if (working) {
+    const sub = working.items.filter((i) => i.key?.startsWith('subagent:'));
+    const rest = working.items.filter((i) => !sub.includes(i));
+    rest.splice(rest.length && /^Latest request:/.test(rest[0]!.text) ? 1 : 0, 0, ...sub);
+    working.items = rest;
+  }
 
   // Prior checkpoints: their items come first, newer state wins (merge.ts).
   const priors = f.priorBodies.map(parseCheckpoint);
-  relativize(f, [...sec.values()], priors);
+  relativize(root, [...sec.values()], priors);
   const merged = mergePrior(priors, [...sec.values()]);
   const order = [...CHECKPOINT_HEADINGS.slice(0, CHECKPOINT_HEADINGS.indexOf('In progress')), EARLIER_CONTEXT, 'In progress', 'Next step'];
   const out = order.map((h) => merged.get(h)).filter((s): s is Section => !!s);
@@ -204,11 +217,6 @@ function done(f: SpanFacts, add: Add): void {
     if (c.info.command && /\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.test(c.info.command)) {
       add('Done', `Created and switched to branch \`${/\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+(\S+)/.exec(c.info.command)![1]}\`.`);
     }
-    if ((c.info.kind === 'task' || c.info.kind === 'web') && c.resultText) {
-      const findings = findingsOf(c.resultText, 420);
-      const what = c.info.kind === 'task' ? 'Sub-agent' : 'Research';
-      if (findings) add('Done', `${what}${c.info.subject ? ` (${shortenWhole(c.info.subject, 80)})` : ''} found: ${findings}`);
-    }
   }
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
   if (lastTodo) for (const t of lastTodo.info.todos!) if (/^(?:completed|done)/i.test(t.status)) add('Done', `${shortenWhole(t.text, ITEM_CHARS)} (todo completed)`);
@@ -223,30 +231,6 @@ function done(f: SpanFacts, add: Add): void {
     }
   }
 }
-
-/** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */
-const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|understand|see)|let me|i'll|i will|here(?:'s| is| are)|based on|i have (?:now )?(?:gathered|analy[sz]ed|explored))\b/i;
-
-/**
- * What a sub-agent or research result found, in whole sentences (at most `max` characters): code
- * blocks, file trees and tables are left out (a block is kept whole or not at all), so are opening
- * pleasantries; headings become the start of their sentence.
- */
-export function findingsOf(text: string, max: number): string {
-  const prose: string[] = [];
-  let fence = false;
-  for (const raw of text.split('\n')) {
-    if (/^\s*```/.test(raw)) {
-      fence = !fence;
-      continue;
-    }
-    if (fence || /[│├└┌┐┘┬┴┼─]/.test(raw) || /^\s*\|/.test(raw) || !raw.trim()) continue;
-    prose.push(raw.replace(/^\s*#+\s*(.+?)\s*$/, '$1:').replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim());
-  }
-  const ss = splitSentences(prose.join('\n')).filter((s) => !FILLER.test(s) && !/:$/.test(s) && s.length >= 12);
-  return leadSentences(ss.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)).join('\n'), max);
-}
-
 
 // --- Decisions --------------------------------------------------------------------
 
@@ -273,12 +257,13 @@ function errorsAndFixes(f: SpanFacts, add: Add): void {
   for (let i = 0; i < calls.length; i++) {
     const c = calls[i]!;
     if (!c.failed || !c.result || c.repaired) continue;
+    if (c.subAgents) continue; // Findings says how the sub-agent ended
     const later = calls.slice(i + 1);
     // a file tool that failed and then succeeded on the same path is a retry, not an error worth keeping
     if (!c.info.command && c.info.paths.length && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0])) continue;
     const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
     const err = wholeLine(c.errorLine ?? 'failed');
-    add('Errors and fixes', `${what} failed: ${err} ${fixOf(c, later)}`, `${what}|${err}`);
+    add('Errors and fixes', `${what} failed: ${err}${c.info.command ? failingTests(c.resultText ?? '') : ''} ${fixOf(c, later)}`, `${what}|${err}`);
   }
 }
 
@@ -372,27 +357,25 @@ function branch(f: SpanFacts, add: Add): void {
 const ROOT_ITEM = /^Paths are relative to `([^`]+)`/;
 
 /**
- * Paths relative to the project root: the deepest directory all absolute paths of the span share
- * (at least two levels deep), or the root a prior checkpoint already uses when it still covers
- * them. Rewrites the items in place and adds one Files item naming the root.
+ * Say paths relative to the project root (`root`, from paths.ts, or the root a prior checkpoint
+ * already uses when it still covers it): the root's prefix is removed from every item (commands
+ * and error lines name paths too) and one Files item names the root.
  */
-function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointLike[]): void {
-  const priorPaths = priors.flatMap((p) => p.get('Files') ?? []).map((it) => it.key).filter((k): k is string => !!k && k.startsWith('/'));
-  const abs = [...f.calls.flatMap((c) => [...c.info.paths, ...(c.info.reads ?? [])]), ...priorPaths].filter((p) => p.startsWith('/') && !SCRATCH.test(p));
+function relativize(root: string | undefined, sections: Section[], priors: ParsedCheckpointLike[]): void {
   const priorRoot = priors.flatMap((p) => p.get('Files') ?? []).map((it) => ROOT_ITEM.exec(it.text)?.[1]).filter(Boolean).pop();
-  let root: string | undefined;
-  if (abs.length) {
-    let parts = abs[0]!.split('/').slice(0, -1);
-    for (const p of abs) {
-      const q = p.split('/');
-      let i = 0;
-      while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
-      parts = parts.slice(0, i);
+  if (priorRoot && (!root || root === priorRoot || root.startsWith(priorRoot + '/'))) {
+    // the prior checkpoint's root covers this span: its paths stay as they are, ours follow it
+    if (root && root !== priorRoot) {
+      const sub = root.slice(priorRoot.length + 1) + '/';
+      for (const it of sections.find((s) => s.heading === 'Files')?.items ?? []) {
+        if (it.key && !it.key.startsWith('/') && it.key !== 'root' && it.key !== 'branch') {
+          it.text = it.text.replace('`' + it.key + '`', '`' + sub + it.key + '`');
+          it.key = sub + it.key;
+        }
+      }
     }
-    root = parts.join('/');
-    if (parts.length < 3) root = undefined;
+    root = priorRoot;
   }
-  if (priorRoot && (!root || root === priorRoot || root.startsWith(priorRoot + '/'))) root = priorRoot;
   if (!root) return;
   const prefix = root + '/';
   for (const s of [...sections, ...priors.flatMap((p) => [...p.entries()].map(([heading, items]) => ({ heading, items, keep: 0 })))]) for (const it of s.items) {
@@ -401,7 +384,8 @@ function relativize(f: SpanFacts, sections: Section[], priors: ParsedCheckpointL
   }
   const filesSec = sections.find((s) => s.heading === 'Files');
   for (const p of priors) p.set('Files', (p.get('Files') ?? []).filter((it) => it.key !== 'root' && !ROOT_ITEM.test(it.text)));
-  if (filesSec) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
+  const priorFiles = priors.some((p) => (p.get('Files') ?? []).length);
+  if (filesSec && (filesSec.items.length || priorFiles)) filesSec.items.unshift({ text: `Paths are relative to \`${root}\`.`, key: 'root' });
 }
 
 type ParsedCheckpointLike = Map<string, Item[]>;
@@ -452,7 +436,7 @@ function lastCallSaid(c: CallFact): string {
   const what = c.info.command ? `\`${shortenWhole(displayCommand(c.info.command), 100)}\`` : `${c.call.name}${pattern}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
   // a search says what it found (the Findings line has the hits)
   const found = c.info.kind === 'search' || c.info.command ? /\b(found no match|listed nothing|\d+ (?:hits?|entries|entry)|matched \(\d+ lines with context\))/.exec(findingOf(c, 1) ?? '')?.[1] : undefined;
-  const how = !c.result || c.repaired ? 'no result (interrupted)' : c.failed ? `failed: ${wholeLine(c.errorLine ?? 'error')}` : found ?? 'ok';
+  const how = !c.result || c.repaired ? 'no result (interrupted)' : c.interrupted ? `interrupted: ${wholeLine(c.errorLine ?? 'before it finished')}` : c.failed ? `failed: ${wholeLine(c.errorLine ?? 'error')}` : found ?? 'ok';
   return `${what} -> ${how}`;
 }
 

@@ -14,6 +14,12 @@ export interface SummarizeInput {
   meter: TokenMeter;
   /** Aborts the call; a summarizer must stop promptly and reject. */
   signal?: AbortSignal;
+  /**
+   * The session's working folder as the host recorded it before the span (pi's session header,
+   * Codex's `session_meta` / `turn_context`, a Claude Code record's `cwd`), when it did: the
+   * checkpoint states paths relative to the project root it leads to.
+   */
+  cwd?: string;
 }
 
 /** A summary body (markdown with `## ` sections, no framing: the engine frames it). */

@@ -14,6 +14,8 @@
  *   (`plan: [{step, status}]`), `view_image`, `web_search`.
  * - pi (github.com/badlogic/pi-mono, packages/coding-agent/src/core/tools): read, write, edit,
  *   bash, grep, find, ls.
+ * - Codex's multi-agent tools (codex-rs core/src/tools/handlers/multi_agents): `spawn_agent`,
+ *   `send_input`, `wait` / `wait_agent`, `resume_agent` (their results: subagents.ts).
  * - Hermes Agent (github.com/NousResearch/hermes-agent, tools/ and docs/tools.md): terminal,
  *   read_file, write_file, patch, search_files, web_search, web_extract, web_crawl, todo,
  *   delegate_task, execute_code, browser_*.
@@ -26,6 +28,8 @@
  *
  * Unknown tools are `other`, still summarized by name (and by any path field they carry).
  */
+
+import { scriptFiles } from './scripts.js';
 
 /** What a tool call does. */
 export type ToolKind = 'read' | 'write' | 'edit' | 'patch' | 'shell' | 'search' | 'todo' | 'web' | 'task' | 'other';
@@ -79,7 +83,7 @@ export const TOOL_VOCABULARY: readonly ToolSpec[] = [
   { names: ['glob', 'grep', 'find', 'ls', 'list_dir', 'search', 'search_files', 'codebase_search', 'grep_search', 'file_search', 'list_files', 'list_directory'], kind: 'search', pathFields: ['path', 'target_directory', 'directory'], outcome: 'error-flag', hosts: ['claude-code', 'pi', 'hermes', 'cursor'] },
   { names: ['todowrite', 'todo_write', 'update_plan', 'todo'], kind: 'todo', outcome: 'error-flag', hosts: ['claude-code', 'codex', 'hermes', 'cursor'] },
   { names: ['websearch', 'webfetch', 'web_search', 'web_fetch', 'web_extract', 'web_crawl', 'fetch', 'browser'], kind: 'web', subjectFields: ['query', 'url', 'urls', 'prompt'], outcome: 'findings', hosts: ['claude-code', 'codex', 'hermes', 'openclaw', 'cursor'] },
-  { names: ['task', 'agent', 'delegate_task', 'sessions_spawn', 'subagent', 'spawn_agent', 'mixture_of_agents'], kind: 'task', subjectFields: ['description', 'goal', 'task', 'prompt', 'message'], outcome: 'findings', hosts: ['claude-code', 'hermes', 'openclaw'] },
+  { names: ['task', 'agent', 'delegate_task', 'sessions_spawn', 'subagent', 'spawn_agent', 'mixture_of_agents', 'wait', 'wait_agent', 'send_input', 'resume_agent'], kind: 'task', subjectFields: ['description', 'goal', 'task', 'prompt', 'message', 'tasks'], outcome: 'findings', hosts: ['claude-code', 'hermes', 'openclaw', 'codex'] },
 ];
 
 /** Anthropic's text editor tool: its kind depends on `command`. */
@@ -208,10 +212,13 @@ export function toolInfo(name: string, rawInput: unknown): ToolInfo {
       // Codex runs `apply_patch` through its shell tools too (an argv `["apply_patch", patch]`
       // or a heredoc), and intercepts it as a patch (codex-rs apply-patch, maybe_parse_apply_patch)
       if (/^(?:cd\s+\S+\s*&&\s*)?apply_patch\b/.test(command) && command.includes('*** Begin Patch')) applyPatchBody(info, paths, command);
-      const reads = shellReads(command);
+      // an inline script's literal files count as the command's (scripts.ts)
+      const script = scriptFiles(command);
+      const reads = [...new Set([...shellReads(command), ...script.reads.filter((p) => !script.writes.includes(p))])];
       if (reads.length) info.reads = reads;
-      paths.push(...redirectPaths(command));
+      paths.push(...redirectPaths(command), ...script.writes);
       const fx = shellEffects(command);
+      fx.deleted.push(...script.deletes);
       if (fx.deleted.length) info.deleted = fx.deleted;
       if (fx.renamed.length) info.renamed = fx.renamed;
       for (const r of fx.renamed) paths.push(r.to);
@@ -227,7 +234,8 @@ export function toolInfo(name: string, rawInput: unknown): ToolInfo {
   if (spec.subjectFields) {
     for (const f of spec.subjectFields) {
       const v = o[f];
-      const s = Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') : str(v);
+      // Hermes' batch form: `tasks: [{goal, context}]`
+      const s = Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : str((x as Record<string, unknown> | null)?.goal) ?? '')).filter(Boolean).join('; ') : str(v);
       if (s) {
         info.subject = s;
         break;

@@ -87,14 +87,14 @@ describe('errors and commands (Codex shell_command)', () => {
     expect(errors.join('\n')).not.toContain('not re-run');
   });
 
-  it('a multi-line script is shown by its first line, never flattened', async () => {
+  it('a heredoc script is shown by what it does and what runs after it, never flattened', async () => {
     const b = new LogBuilder();
     b.user('Generate the report and build the site.');
     b.tool('terminal', { command: "cat > /tmp/gen.py <<'EOF'\nimport json\nprint(json.dumps({'a': 1}))\nEOF\npython3 /tmp/gen.py && npm run build" }, '<html><body>' + 'x'.repeat(500) + '</body></html>\nbuild ok');
     const t = await summarize(b);
     const cmds = section(t, 'Commands');
     expect(cmds).toHaveLength(1);
-    expect(cmds[0]).toMatch(/^- `cat > \/tmp\/gen\.py <<'EOF' \(a \d+-line script\)` -> ok/);
+    expect(cmds[0]).toMatch(/^- `cat > \/tmp\/gen\.py <<'EOF' \(writes a 2-line Python script that starts with print\(json\.dumps\(\{'a': 1\}\)\), then runs it, then npm run build\)` -> ok/);
     expect(t).not.toContain('<html>');
   });
 });
@@ -225,17 +225,18 @@ describe('cut text', () => {
 });
 
 describe('research and sub-agent results', () => {
-  it("a delegated sub-agent's work is summarized by its findings, not its status", async () => {
+  it("a delegated sub-agent's work is summarized by its findings and how it ended, under Findings", async () => {
     const b = new LogBuilder();
     b.user('Find out why the nightly job is slow and tell me what to change.');
     b.tool('delegate_task', { goal: 'profile the nightly job' }, 'Great, I have analyzed the job.\n\n## Findings\n- The export step runs one query per customer (N+1), 41 minutes of the 46.\n- The index on orders.customer_id is missing.\n\n```sql\nEXPLAIN SELECT * FROM orders WHERE customer_id = 1;\n```');
     const t = await summarize(b);
-    const done = section(t, 'Done').join('\n');
-    expect(done).toContain('Sub-agent (profile the nightly job) found:');
-    expect(done).toContain('N+1');
-    expect(done).toContain('orders.customer_id is missing');
-    expect(done).not.toContain('EXPLAIN');
-    expect(done).not.toContain('Great, I have analyzed');
+    const found = section(t, 'Findings').join('\n');
+    expect(found).toContain('Sub-agent "profile the nightly job" (delegate_task, ok) found:');
+    expect(found).toContain('N+1');
+    expect(found).toContain('orders.customer_id is missing');
+    expect(found).not.toContain('EXPLAIN');
+    expect(found).not.toContain('Great, I have analyzed');
+    expect(section(t, 'Done').join('\n')).not.toContain('Sub-agent');
   });
 });
 

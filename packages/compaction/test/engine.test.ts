@@ -150,7 +150,8 @@ describe('BasicCompactionEngine: summarize', () => {
     }
     expect(t).toContain('## Goal\n- Please port the tokenizer in src/lexer.py to Rust. Always keep the public API named `tokenize_source`.');
     expect(t).toContain("- No, don't use unwrap() in library code; return a Result<Token, LexError> instead.");
-    expect(t).toContain('`/repo/rust/src/lexer_1.rs` (modified)');
+    expect(t).toContain('- Paths are relative to `/repo`.');
+    expect(t).toContain('`rust/src/lexer_1.rs` (modified)');
     expect(t).toContain('`cargo test` failed: error[E0425]: cannot find value `lexer_state` in this scope');
     expect(t).toContain('I decided to use a match on TokenKind instead of a lookup table.');
     // "Good. Continue with module 7." is a nudge, not the request
@@ -183,7 +184,8 @@ describe('BasicCompactionEngine: summarize', () => {
     const t = (r2.summary[0] as { text: string }).text;
     expect(t.split(CHECKPOINT_OPEN).length).toBe(2); // one frame, not nested
     expect(t).toContain('tokenize_source'); // from the first checkpoint
-    expect(t).toContain('/repo/rust/src/helper_0.rs');
+    expect(t).toContain('- Paths are relative to `/repo`.');
+    expect(t).toContain('`rust/src/helper_0.rs` (created)');
     expect(t).toContain('never touch vendored code'); // the user's constraint, from the new span
     expect(t.match(/## Files/g)!.length).toBe(1);
     expect(t.match(/## Goal/g)!.length).toBe(1);

@@ -25,7 +25,7 @@ describe('extractive checkpoint on real transcripts', () => {
     const { get } = await sections('claude-code/python-to-rust-port.jsonl');
     expect(get('Goal')[0]).toMatch(/^Port this Python project to Rust/);
     expect(get('Goal').join('\n')).not.toContain('Stop hook feedback');
-    expect(get('Done').some((d) => /^Sub-agent \(Explore Python project structure\) found: /.test(d))).toBe(true);
+    expect(get('Findings').some((d) => /^Sub-agent "Explore Python project structure" \(Task, ok\) found: /.test(d))).toBe(true);
     expect(get('Done').some((d) => d.startsWith('Committed "Port Python utility library to Rust"'))).toBe(true);
     // the deleted Python sources are said to be deleted; the project itself lives under /tmp, so its files are not scratch files
     expect(get('Files').join('\n')).toMatch(/`src\/math_utils\.py` \(deleted\)/);

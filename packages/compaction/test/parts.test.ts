@@ -124,7 +124,8 @@ describe('extractive budget sharing', () => {
     b.assistant('The border is brighter now. Next I will update the light theme.');
     const out = await new ExtractiveSummarizer().summarize({ span: b.log.surface(), tail: [], maxTokens: 1200, meter });
     expect(meter.countText(out.text)).toBeLessThanOrEqual(1200);
-    expect(out.text).toContain('`npm test` -> failed (exit 1): FAIL src/theme.test.ts');
+    // the failed run is said once, under Errors and fixes, not again under Commands
+    expect(out.text).not.toContain('`npm test` -> failed');
     expect(out.text).toContain('`npm test` failed: FAIL src/theme.test.ts -> followed by changes to `src/theme.ts`');
     // grep's exit 1 is "no match": neither an error nor a command that matters, a finding
     expect(out.text).toContain('## Findings\n- `grep -n "console" src/theme.ts` found no match.');

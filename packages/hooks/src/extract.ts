@@ -1,76 +1,8 @@
 /**
- * Extractive summaries and importance classification for captured turns. Pure
- * functions over text (no model call): the hook path must stay cheap.
+ * Extractive summaries of captured turns: pure functions over text (no model call), for the
+ * temporary frame a turn leaves when it states nothing lasting. What becomes standing memory is
+ * decided by @hive-mind/mind `promptStanding` / `replyStanding`, on every capture path.
  */
-
-/** Importance levels of the mind (see @hive-mind/mind `Importance`). */
-export type ImportanceLevel = 'critical' | 'important' | 'normal' | 'temporary';
-
-/** What a durable statement in a prompt is about (mind frame `kind`). */
-export type StatementKind = 'preference' | 'instruction' | 'decision' | 'fact';
-
-const CRITICAL = /\b(never|must not|must|always|do not ever|security|secret|credential|data loss|irreversible|production|breaking change)\b/i;
-const IMPORTANT =
-  /\b(remember|decid(?:e|ed|ing)|decision|prefer|preference|important|note that|from now on|error|fail(?:s|ed|ure)?|bug|fix(?:ed)?|root cause|workaround|convention|requires?|deprecated|migrat(?:e|ed|ion))\b/i;
-const TRIVIAL = /^(hi|hello|hey|thanks?|thank you|ok(ay)?|yes|no|sure|done|great|cool|bye)\b[\s\S]{0,40}$/i;
-
-/**
- * Classify how much a text matters to future sessions. Rules, in order:
- * - `critical`: hard constraints (never/must/always, security, secrets, production, data loss);
- * - `important`: explicit memory requests, decisions, preferences, errors and fixes;
- * - `temporary`: greetings and acknowledgements, or fewer than 12 non-space characters;
- * - `normal` otherwise.
- */
-export function classifyImportance(text: string): ImportanceLevel {
-  const t = text.trim();
-  if (t.replace(/\s+/g, '').length < 12 || TRIVIAL.test(t)) return 'temporary';
-  if (CRITICAL.test(t)) return 'critical';
-  if (IMPORTANT.test(t)) return 'important';
-  return 'normal';
-}
-
-const MEMORY_CUES: Array<{ re: RegExp; kind: StatementKind }> = [
-  { re: /\b(?:please\s+)?remember(?:\s+that)?\s+(.+)/i, kind: 'fact' },
-  { re: /\b(?:note|keep in mind)\s+that\s+(.+)/i, kind: 'fact' },
-  { re: /\b(?:from now on|going forward)[,:]?\s+(.+)/i, kind: 'instruction' },
-  { re: /\b(i (?:prefer|like|want|dislike|hate)\s+.+)/i, kind: 'preference' },
-  { re: /\b((?:always|never)\s+.+)/i, kind: 'instruction' },
-  { re: /\b(?:we|i)\s+(?:decided|agreed|chose)\s+(?:to|that|on)?\s*(.+)/i, kind: 'decision' },
-];
-
-/**
- * Find durable statements the user made in a prompt ("remember that the build uses
- * pnpm", "from now on use tabs", "I prefer ...", "we decided to ..."); questions are
- * skipped. Returns each
- * statement (one sentence, at most 500 characters) with its kind and importance;
- * an empty array when the prompt states nothing to keep.
- */
-export function durableStatements(prompt: string): Array<{ content: string; kind: StatementKind; importance: ImportanceLevel }> {
-  const out: Array<{ content: string; kind: StatementKind; importance: ImportanceLevel }> = [];
-  const seen = new Set<string>();
-  for (const sentence of splitSentences(prompt)) {
-    // questions ("do you remember ...?", "why does it always fail?") state nothing
-    if (/\?\s*$/.test(sentence)) continue;
-    for (const cue of MEMORY_CUES) {
-      const m = cue.re.exec(sentence);
-      if (!m) continue;
-      const body = (m[1] ?? '').trim().replace(/[.!]+$/, '');
-      if (body.length < 3) continue;
-      const content = capitalize(body).slice(0, 500);
-      const key = content.toLowerCase();
-      if (seen.has(key)) break;
-      seen.add(key);
-      const imp = classifyImportance(content);
-      out.push({ content, kind: cue.kind, importance: imp === 'critical' ? 'critical' : 'important' });
-      break;
-    }
-  }
-  return out;
-}
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
 
 /** Split text into sentences/lines: on line breaks, and after `.`, `!`, `?` followed by space. Code fences are dropped. */
 export function splitSentences(text: string): string[] {

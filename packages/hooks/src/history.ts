@@ -8,7 +8,7 @@
  * {@link BACKFILL_TIME_MS} has passed. A turn already kept is the same turn (the mind's turn
  * identity), so nothing is stored twice.
  */
-import { turnFrame, type FrameInput } from '@hive-mind/mind';
+import { acknowledgesRule, turnFrame, type FrameInput } from '@hive-mind/mind';
 import { isHostText } from '@hive-mind/mind/history';
 import { saveCaptures, type CaptureOutcome } from './capture.js';
 import { lastTurnFromTranscript, TRANSCRIPT_BACKFILL_BYTES, transcriptTurns } from './transcript-tail.js';
@@ -34,18 +34,21 @@ export function promptTurn(input: LifecycleInput, ws: string | undefined, now: D
 
 /**
  * The reply of a Stop as a turn: the host's assistant text, else the last assistant message in the
- * tail of its transcript; undefined when neither is there. `missedPrompt` is the prompt before it
- * in the transcript, when it was read from there (a UserPromptSubmit that never ran keeps it).
+ * tail of its transcript; undefined when neither is there. `prompt` is the prompt before the reply in
+ * the transcript, read when the reply came from there or acknowledges a rule (mind
+ * `acknowledgesRule`: the prompt's rule is then standing); `missedPrompt` is that prompt as a turn
+ * when the reply was read from the transcript (a UserPromptSubmit that never ran keeps it).
  */
-export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Date): { reply?: FrameInput; missedPrompt?: FrameInput; text?: string } {
+export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Date): { reply?: FrameInput; missedPrompt?: FrameInput; text?: string; prompt?: string } {
   if (!input.sessionId) return {};
   let text = input.assistantText?.trim();
+  const given = Boolean(text);
   let prompt: string | undefined;
-  if (!text && input.transcriptPath) {
+  if (input.transcriptPath && (!text || acknowledgesRule(text))) {
     try {
       const t = lastTurnFromTranscript(input.transcriptPath);
-      text = t.assistantText?.trim();
-      prompt = t.userText?.trim();
+      text ||= t.assistantText?.trim();
+      prompt = t.userText?.trim() || undefined;
     } catch (e) {
       // no transcript yet (a session that ended before its first turn): nothing to capture
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
@@ -56,7 +59,8 @@ export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Da
   return {
     text,
     reply: turnFrame({ role: 'assistant', text, ...at }),
-    ...(prompt && !isHostText(prompt) ? { missedPrompt: turnFrame({ role: 'user', text: prompt, ...at, createdAt: new Date(now.getTime() - 1).toISOString() }) } : {}),
+    ...(prompt ? { prompt } : {}),
+    ...(!given && prompt && !isHostText(prompt) ? { missedPrompt: turnFrame({ role: 'user', text: prompt, ...at, createdAt: new Date(now.getTime() - 1).toISOString() }) } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ export { runHook, hookLogPath, HOOK_TIMEOUT_MS, STDIN_TIMEOUT_MS, type RunHookOp
 export { runLifecycle, cleanupMinds, mindsFor, recallBudget, DEFAULT_RECALL_TOKENS, type LifecycleOptions } from './lifecycles.js';
 export { loadAdapter, registeredHosts, HOST_IDS, HOSTS } from './registry.js';
 export { loadInstaller, installableHosts } from './installers.js';
-export { classifyImportance, durableStatements, summarizeExtractive, splitSentences, type ImportanceLevel } from './extract.js';
+export { summarizeExtractive, splitSentences } from './extract.js';
 export { lastTurnFromTranscript, lastTurnFromLines, readTailLines, TRANSCRIPT_TAIL_BYTES, type TranscriptTurn } from './transcript-tail.js';
 export { workspaceOf } from './workspace.js';
 export { logHookLine, fallbackHookLogPath, HOOK_LOG_MAX_BYTES } from './log.js';

@@ -7,12 +7,14 @@
  * - `user-prompt-submit`: the evidence for the prompt from the history and the standing memory
  *   of both minds (inject.ts `evidenceBlocks`; hosts that can add context to a prompt print it; with
  *   the embeddings plug-in also by the prompt's vector, prompt-vector.ts), then save the prompt as a
- *   turn of the history (history.ts), plus each durable statement in it ("remember that ...", "I
- *   prefer ...") as its own frame with importance classified, and its standing instruction and
- *   stated values by the rules of `mind import` (mind `userFacts`) that no durable statement already holds;
+ *   turn of the history (history.ts), plus the standing frames it gives (mind `promptStanding`, the
+ *   rules `mind import` uses: a lasting rule or preference, a decision, a stated value; `critical`
+ *   only under the user's explicit mark) beside it;
  * - `stop`: save the reply (the host's assistant text, or the last assistant message in the tail of
- *   the transcript file) as a turn of the history, and its outcome and decision sentences (mind
- *   `outcomeOf`) as a normal or important frame;
+ *   the transcript file) as a turn of the history, and beside it its standing frames (mind
+ *   `replyStanding`: where something lives or runs, a switch, a cause, never `critical`) and a rule
+ *   of the turn's prompt that the reply acknowledges as lasting (mind `promptStanding` with the
+ *   reply); a reply that gives none ("All clean, all committed.") is only a turn of the history;
  * - `pre-compact`: mind cleanup (`mode: 'compact'`, the history's retention from the settings) of the
  *   workspace and personal minds;
  * - `session-end`: the turns of the host's transcript the hooks missed (history.ts
@@ -27,18 +29,14 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, estimateTokens, frameInjection, historyRetention, outcomeOf, personalMindPath, userFacts, workspaceMindPath, type FrameInput } from '@hive-mind/mind';
+import { Mind, acknowledgesRule, estimateTokens, frameInjection, historyRetention, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type StandingFrame } from '@hive-mind/mind';
 import { promptVector, type PromptVector } from './prompt-vector.js';
-import { classifyImportance, durableStatements, summarizeExtractive } from './extract.js';
 import { saveCaptures } from './capture.js';
 import { backfillTranscript, promptTurn, replyTurn } from './history.js';
 import { NOTES_SHARE, evidenceBlocks, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { startTeamSyncIfStale } from './team-sync.js';
-
-/** Longest outcome summary, in characters. */
-export const OUTCOME_MAX_CHARS = 600;
 
 /** Options of {@link runLifecycle}. */
 export interface LifecycleOptions {
@@ -227,77 +225,55 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
   const minds = mindsFor(input, env);
   const target = minds.workspace?.path ?? minds.personal;
   const ws = minds.workspace?.id;
-  const statements = durableStatements(prompt);
-  // the prompt itself: a turn of the session's history (history.ts)
+  // the prompt itself: a turn of the session's history (history.ts); beside it, the standing frames it gives
   const turn = promptTurn(input, ws, now);
   const wsFrames: FrameInput[] = turn ? [turn] : [];
-  const personalFrames: FrameInput[] = [];
-  // the standing instruction and stated values of the prompt, by the rules `mind import` uses
-  // (mind harvest-rules.ts), unless a durable statement above already holds them
-  const said = statements.map((x) => x.content.toLowerCase());
-  const held = (sentence: string) => said.some((x) => sentence.toLowerCase().includes(x) || x.includes(sentence.toLowerCase()));
-  for (const f of userFacts(prompt)) {
-    // the sentences of the fact that no durable statement holds
-    const rest = f.content
-      .split(/(?<=[.!?。！？])\s*/)
-      .filter((x) => x.trim() && !held(x))
-      .join(' ')
-      .trim();
-    if (!rest) continue;
-    wsFrames.push({
-      ...base(input, ws),
-      content: rest,
-      kind: f.kind,
-      importance: f.importance,
-      source: 'user_stated',
-      turnId: input.turnId ? `${input.turnId}#${f.key}` : undefined,
-      scope: 'workspace',
-    });
-  }
-  statements.forEach((s, i) => {
-    const f: FrameInput = {
-      ...base(input, ws),
-      content: s.content,
-      kind: s.kind,
-      importance: s.importance,
-      source: 'user_stated',
-      turnId: input.turnId ? `${input.turnId}#${i}` : undefined,
-      scope: s.kind === 'preference' ? 'personal' : 'workspace',
-    };
-    (s.kind === 'preference' ? personalFrames : wsFrames).push(f);
-  });
+  const split = standingFrames(input, ws, promptStanding(prompt), 'user_stated', '');
+  wsFrames.push(...split.workspace);
   const where = { host: input.host, event: input.nativeEvent };
   saveCaptures(target, busy, wsFrames, env, where);
-  if (personalFrames.length) saveCaptures(minds.personal, busy, personalFrames, env, where);
+  if (split.personal.length) saveCaptures(minds.personal, busy, split.personal, env, where);
 }
 
 /**
- * The reply of a Stop (or of the transcript at session end) kept as a turn of the history, and, when
- * it says what was done and its result, its outcome as a standing frame.
+ * Standing frames as the mind's inputs: a preference about the user goes to the personal mind, the
+ * rest to the workspace; `turnId#<prefix><key>` keeps each idempotent (the same key from the prompt at
+ * UserPromptSubmit and again at Stop is one frame).
+ */
+function standingFrames(input: LifecycleInput, ws: string | undefined, frames: readonly StandingFrame[], source: 'user_stated' | 'agent_inferred', prefix: string): { workspace: FrameInput[]; personal: FrameInput[] } {
+  const out = { workspace: [] as FrameInput[], personal: [] as FrameInput[] };
+  for (const f of frames) {
+    const personal = f.kind === 'preference';
+    (personal ? out.personal : out.workspace).push({
+      ...base(input, ws),
+      content: f.content,
+      kind: f.kind,
+      importance: f.importance,
+      source,
+      turnId: input.turnId ? `${input.turnId}#${prefix}${f.key}` : undefined,
+      scope: personal ? 'personal' : 'workspace',
+    });
+  }
+  return out;
+}
+
+/**
+ * The reply of a Stop (or of the transcript at session end) kept as a turn of the history (with the
+ * prompt before it when the transcript gave the reply), and beside it the standing frames the reply
+ * gives (what the agent established, never critical: that is the user's to say) and a rule of the
+ * turn's prompt the reply acknowledges as lasting. A reply that gives none is only the history's.
  */
 function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
   const minds = mindsFor(input, env);
-  const { reply, missedPrompt, text } = replyTurn(input, minds.workspace?.id, now);
+  const ws = minds.workspace?.id;
+  const { reply, missedPrompt, text, prompt } = replyTurn(input, ws, now);
   if (!reply || !text) return;
-  const frames: FrameInput[] = [...(missedPrompt ? [missedPrompt] : []), reply];
-  // a turn that says what it did and its result is also kept as an outcome; any other final text
-  // (chatter, "Noted.") is only the history's
-  const outcome = outcomeOf(text, { decisions: true });
-  if (outcome) {
-    const summary = summarizeExtractive(outcome, OUTCOME_MAX_CHARS);
-    // the agent's own account of a turn is never critical (that is the user's to say)
-    const classified = classifyImportance(summary);
-    frames.push({
-      ...base(input, minds.workspace?.id),
-      content: summary,
-      kind: 'outcome',
-      importance: classified === 'critical' || classified === 'important' ? 'important' : 'normal',
-      scope: 'workspace',
-      source: 'agent_inferred',
-      turnId: input.turnId,
-    });
-  }
-  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, { host: input.host, event: input.nativeEvent });
+  const standing = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
+  const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
+  const frames: FrameInput[] = [...(missedPrompt ? [missedPrompt] : []), reply, ...standing.workspace, ...acknowledged.workspace];
+  const where = { host: input.host, event: input.nativeEvent };
+  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
+  if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
 }
 
 /** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */

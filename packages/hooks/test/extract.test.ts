@@ -2,30 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { classifyImportance, durableStatements, lastTurnFromTranscript, readTailLines, summarizeExtractive } from '../src/index.js';
+import { lastTurnFromTranscript, readTailLines, summarizeExtractive } from '../src/index.js';
 import { DATA } from './helpers.js';
-
-describe('classifyImportance', () => {
-  it('grades constraints, decisions, chatter and plain text', () => {
-    expect(classifyImportance('Never push to the production branch without review')).toBe('critical');
-    expect(classifyImportance('We decided to use pnpm workspaces for the monorepo')).toBe('important');
-    expect(classifyImportance('The test failed with a timeout in the parser')).toBe('important');
-    expect(classifyImportance('Hello from fake model.')).toBe('temporary');
-    expect(classifyImportance('ok')).toBe('temporary');
-    expect(classifyImportance('The parser reads one JSON object per line of input')).toBe('normal');
-  });
-});
-
-describe('durableStatements', () => {
-  it('finds what the user asks to keep, with kinds', () => {
-    expect(durableStatements('remember that the build uses pnpm')).toEqual([{ content: 'The build uses pnpm', kind: 'fact', importance: 'important' }]);
-    const s = durableStatements('Fix the test. From now on, run lint before commits. I prefer tabs over spaces.');
-    expect(s.map((x) => x.kind)).toEqual(['instruction', 'preference']);
-    expect(s[1]!.content).toBe('I prefer tabs over spaces');
-    expect(durableStatements('say hi')).toEqual([]);
-    expect(durableStatements('Do you remember what the port is? Why does it always fail?')).toEqual([]);
-  });
-});
 
 describe('summarizeExtractive', () => {
   it('keeps short text whole and bounds long text, preferring signal sentences in order', () => {

@@ -40,10 +40,10 @@ describe('lifecycles through the runner (real .mind files)', () => {
     const p = { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), prompt: 'Never push directly to main. I would only want e2e tests for the parser. The staging API listens on port 8443.' };
     expect((await hook(s.env, 'claude-code', 'UserPromptSubmit', p)).error).toBeUndefined();
     const fs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt');
-    expect(fs.map((f) => [f.kind, f.content]).sort()).toEqual([
-      ['environment', 'The staging API listens on port 8443.'],
-      ['instruction', 'I would only want e2e tests for the parser.'],
-      ['instruction', 'Never push directly to main'],
+    // a preference about the project is a rule of the work; the rules said one after another are one memory
+    expect(fs.map((f) => [f.kind, f.importance, f.content]).sort()).toEqual([
+      ['environment', 'normal', 'The staging API listens on port 8443.'],
+      ['instruction', 'important', 'Never push directly to main. I would only want e2e tests for the parser.'],
     ]);
     expect(fs.every((f) => f.source === 'user_stated')).toBe(true);
   });
@@ -79,7 +79,7 @@ describe('lifecycles through the runner (real .mind files)', () => {
     }
   });
 
-  it('stop saves the outcome from last_assistant_message, or from the transcript tail when the payload has none', async () => {
+  it('stop saves what the reply established, from last_assistant_message or from the transcript tail when the payload has none; its status clause is left out', async () => {
     const s = sandbox();
     const long = 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.';
     await hook(s.env, 'codex', 'Stop', { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: long });
@@ -92,11 +92,11 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect((await hook(s.env, 'claude-code', 'Stop', p)).error).toBeUndefined();
     // SessionEnd for the same prompt id stores nothing twice
     await hook(s.env, 'claude-code', 'SessionEnd', { ...payload('claude-code', 'SessionEnd', 0, s.project), transcript_path: t });
-    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'outcome');
-    expect(outs.map((f) => [f.host, f.importance, f.content]).sort()).toEqual([
-      ['claude-code', 'important', 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.'],
-      // the decision with its reason and the result; the narration before them is not kept
-      ['codex', 'important', 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.'],
+    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt');
+    // what each reply established, never critical; the narration and the edit list around it are not kept
+    expect(outs.map((f) => [f.host, f.kind, f.importance, f.source, f.content]).sort()).toEqual([
+      ['claude-code', 'fact', 'normal', 'agent_inferred', 'The migration to ESM failed on the CommonJS config loader.'],
+      ['codex', 'decision', 'normal', 'agent_inferred', 'Decided to pin pnpm to 9.12 because 9.13 breaks workspace links.'],
     ]);
   });
 
@@ -106,7 +106,7 @@ describe('lifecycles through the runner (real .mind files)', () => {
     await hook(s.env, 'codex', 'Stop', p);
     const fs = frames(workspaceMindPath(s.project, s.env));
     expect(fs.map((f) => [f.kind, f.importance])).toEqual([['reply', 'normal']]);
-    expect(fs[0]!.turnId.startsWith(`${p.turn_id}#`)).toBe(true);
+    expect(fs[0]!.turnId.startsWith(`${String((p as Record<string, unknown>).turn_id)}#`)).toBe(true);
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     expect(m.recall({ budgetTokens: 500 }).frames).toEqual([]);
     expect(m.search('anything else').map((h) => h.kind)).toEqual(['reply']);

@@ -67,6 +67,8 @@ describe('openclaw hooks through the real CLI', () => {
     try {
       // the reply is a turn of the history, kept once
       expect(m.list({ kind: 'reply' })).toHaveLength(1);
+      // the reply, sent twice, restates what the user asked to remember: one frame holds it
+      expect(m.list().filter((f) => f.importance !== 'temporary' && /rotates every Monday/.test(f.content)).map((f) => [f.kind, f.importance])).toEqual([['fact', 'important']]);
     } finally {
       m.close();
     }

@@ -27,8 +27,8 @@ export function realTarget(path: string): string {
   throw new Error(`${path}: too many levels of symbolic links`);
 }
 
-/** fsync a directory so a rename in it survives a crash; platforms that cannot (EISDIR/EINVAL/EPERM, e.g. Windows) are skipped. */
-function fsyncDir(dir: string): void {
+/** fsync a directory so a rename or link in it survives a crash; platforms that cannot (EISDIR/EINVAL/EPERM, e.g. Windows) are skipped. */
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

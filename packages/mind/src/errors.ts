@@ -10,6 +10,9 @@
  * - `STALE`: a notes write based on an out-of-date read.
  * - `BUSY`: another process held the .mind's lock longer than the busy timeout (nothing was written;
  *   retrying later succeeds; the hooks spool the capture, see spool.ts).
+ * - `NOT_MIND`: a SQLite file of another application (never modified), or, for a readonly opener, an
+ *   empty file that has no .mind schema yet and that no process is writing (see open.ts).
+ * - `IO`: the file system refused (a missing file opened readonly, permissions, a folder that cannot be made).
  */
 export type MindErrorCode = 'CORRUPT' | 'SCHEMA_NEWER' | 'EMPTY_QUERY' | 'TOO_LARGE' | 'INVALID' | 'NOT_FOUND' | 'LOCKED' | 'STALE' | 'BUSY' | 'IO' | 'NOT_MIND';
 

@@ -1,17 +1,12 @@
 /**
- * What the offline harvest keeps from a session's text (README "Harvest"): pure functions over one
- * message at a time, in the languages the rules name (English; German, French, Spanish, Italian,
- * Portuguese, Dutch; Japanese, Chinese, Korean). The pipeline that feeds them is harvest.ts.
- *
- * The rules, in short: from the user, standing instructions and preferences (rule phrasing, not
- * one-off requests, questions, venting or pasted logs) and stated values (ports, paths, versions,
- * colors, percentages with a copula); from the assistant, commitments (not guesses, narration or
- * undecided alternatives), the outcome of a turn only when it states a result (done, tests pass,
- * committed, coverage...), and a fix only when a project error's cause is stated after the fact.
- * Host and hook protocol messages, tool-usage errors (an edit that did not match, a file not found)
- * and minified code are never kept.
+ * The text primitives of the harvest (README "Harvest"), pure functions over one message at a time:
+ * sentences and prose (pasted terminal, log, container, diff and JSON lines removed), the values a
+ * fact can hold (ports, paths, versions, rates, colors), the environment facts and decisions a
+ * user states, what a blocking hook requires, and a tool error with the fix that resolved it.
+ * Which of them become standing memory is decided in standing.ts; the pipeline is harvest.ts.
  */
 import { STOP_WORDS } from './analyze.js';
+import { isProtocol } from './host-text.js';
 
 /** Decision phrasing: a commitment to an approach ("I'll use", "we decided to", "switched to", "the root cause was"). */
 export const DECISION =
@@ -19,52 +14,35 @@ export const DECISION =
 /** Guesses and narration that look like decisions but are not ("I bet...", "let me...", "maybe..."). */
 export const NOT_DECISION = /^(?:I bet|let me|let's see|let's check|maybe|perhaps|probably|I think|I guess|I wonder|it might|it seems|seems|possibly|if )\b/i;
 /** Alternatives still open ("make X invalidate, or to improve the cache key"): not decided yet. */
-const UNDECIDED = /,\s*or\b|\bor (?:to|just|simply|maybe|perhaps)\b|\b(?:either way|not sure|unclear)\b/i;
+export const UNDECIDED = /,\s*or\b|\bor (?:to|just|simply|maybe|perhaps)\b|\b(?:either way|not sure|unclear)\b/i;
 /** Hedged claims: a cause or a fix that is only guessed. */
-const HEDGED = /\b(?:maybe|might|perhaps|probably|possibly|likely|I think|I guess|I suspect|could be|seems? to|iiuc|afaik|afaict|imo|imho)\b/i;
-/** A sentence about the thing at hand, its subject left out or pointed at ("should be dimmer", "it must fit"): steering, not a rule. */
-const DEICTIC = /^(?:(?:it|this|that|these|those)(?:'s)?\s+)?(?:should|must|needs? to|has to)\b(?![^.!?]*\b(?:always|from now on|remember)\b)/i;
-/** An outcome sentence that says only that "it" worked, naming nothing ("It builds successfully."). */
-const BARE_RESULT = /^(?:it|this|that)\b.{0,40}$/i;
-/**
- * What makes a user message a lasting instruction rather than a one-off request: rules and
- * preferences (always, never, don't, must, prefer, from now on, remember, avoid, "only want/use",
- * "use X ... not/instead Y", "make sure" with a general clause such as when/before/every).
- */
-const LASTING =
-  /\b(?:always|never|don'?t|do not|doesn'?t need|must(?:n'?t| not)?|prefer(?:s|red)?|from now on|remember|avoid|no more|should(?:n'?t| not)|stop \w+ing|(?:I|we)(?: would|'d)? only (?:want|use|need|allow)|use\b[^.?!\n]{0,60}\b(?:instead|not|no|rather|over|everywhere|only))\b|\bmake sure\b(?=[^.!?\n]*\b(?:when|whenever|every|each|always|before|after|any|all)\b)/i;
-/**
- * The same in other languages (German, French, Spanish, Italian, Portuguese, Dutch; Japanese,
- * Chinese, Korean): always/never/must/do not/remember/prefer/instead-of and their usual rule forms
- * (a bare "please" is a request, not a rule).
- */
-const LASTING_INTL = new RegExp(
-  [
-    '\\b(?:immer|niemals|nie|nicht mehr|bitte kein|merk dir|denk daran|bevorzuge|muss|müssen|ab jetzt|künftig|statt)\\b',
-    '\\b(?:toujours|jamais|ne (?:\\p{L}+ )?pas|souviens-toi|retiens|il faut|je préfère|désormais|au lieu de)\\b',
-    '\\b(?:siempre|nunca|jamás|recuerda|prefiero|hay que|no (?:uses|hagas|pongas)|a partir de ahora|en lugar de)\\b',
-    '\\b(?:sempre|mai|ricorda|preferisco|non (?:usare|fare)|d\'ora in poi|nunca|lembre|prefiro|não use|invece di|em vez de)\\b',
-    '\\b(?:altijd|nooit|onthoud|gebruik geen|voortaan|in plaats van)\\b',
-    '必ず|絶対に?|ないでください|ないこと|ないように|禁止|覚えて|常に|今後は|使うこと|ではなく|じゃなくて|いつも',
-    '总是|永远|不要|必须|记住|禁止|以后|务必|而不是|一律',
-    '항상|절대|하지 ?마|기억해|반드시|앞으로는|쓰지 ?마|대신|말고',
-  ].join('|'),
-  'iu',
-);
+export const HEDGED = /\b(?:maybe|might|perhaps|probably|possibly|likely|I think|I guess|I suspect|could be|seems? to|iiuc|afaik|afaict|imo|imho)\b/i;
 /** Sentence ends: `.!?` before whitespace (so `main.ts` stays whole), the CJK full stops, line breaks. */
 export const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])|\n+/;
 /** A line pasted from a terminal, a diff, a table, a stack trace, a log or JSON: never the user's own prose. */
 const PASTED_LINE = /^\s*(?:[+-] ?\d|[+-]{3} |@@ |➜|\$ |> |\||```|at [\w.$<>\[\]]+ \(|at (?:file|node):|[{[]["{[]|(?:Error|TypeError|RangeError|SyntaxError|Traceback|Exception|panic|warning|error)\b[:\[]|\d{4}-\d\d-\d\dT\d\d:|[─━═│┃┌└├╭╰⠇⠋⠙⠹→●•]|\S+\.(?:png|jpe?g|gif)'?$|\S+:\d+(?::\d+)?\)?$|\s+[\w$]+: ['"\[{\d])/i;
+/**
+ * A line a program printed: a log line (a timestamp or a level first, `LOG:`), a container's
+ * status (`docker ps` rows and headers, Compose's `name-1  | ` prefix, `[+] Running`, `✔ Container`),
+ * a column table (three or more runs of 2+ spaces). Never a fact the user or the agent states.
+ */
+const PRINTED_LINE =
+  /^\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|NOTICE)\]?[\s:]|[\w.-]+-\d+\s+\||[0-9a-f]{12}\s{2,}|CONTAINER ID\b|NAMES?\s{2,}|REPOSITORY\s{2,}|\[\+\]|[✔✓✗✘×]\s)|\b(?:LOG|FATAL|PANIC|STATEMENT):\s|(?:\S\s{2,}){3}/;
 /** Words of venting and profanity removed from a kept instruction ("omfg use fucking rgb values" -> "use rgb values"). */
-const VENTING = /\b(?:omfg|wtf|w\.t\.f|fucking|fuckin|fucked|fuck|shitty|shit|damn|dammit|goddamn|jesus|dude|my dude|bloody|crap|ffs|lol|ugh|you idiot|idiot|stupid)\b[,!.]*\s*/gi;
-/** Host and tool protocol text: never an instruction or a fact (hook feedback, interrupted turns, tool ids). */
-const PROTOCOL =
-  /\b(?:tool_use|tool_result|toolCall|toolu_)\w*|^\s*(?:[\w-]+(?::[\w*|-]+)? hooks? (?:feedback|error|blocking error|says?)|\[Request interrupted|\[Tool |The user doesn't want to proceed|API Error|Caveat: The messages below|<[a-z][\w-]*[\s>])|hook (?:feedback|blocking error)\s*:/i;
+export const VENTING = /\b(?:omfg|wtf|w\.t\.f|fucking|fuckin|fucked|fuck|shitty|shit|damn|dammit|goddamn|jesus|dude|my dude|bloody|crap|ffs|lol|ugh|you idiot|idiot|stupid)\b[,!.]*\s*/gi;
 /** A request to act now rather than a rule ("please ...", "can you ...", "tell me ...", "undo that"). */
 const REQUEST = /\b(?:please|pls|can you|could you|would you|tell me|let me know|for me|undo (?:that|this|it)|revert (?:that|this|it)|try again)\b|お願い|してくれ|해 ?줘|해주세요|请帮|帮我/i;
-/** A value a fact can hold: hex color, percentage, port, version, path, URL, command in backticks. */
+/**
+ * A value a fact can hold: hex color, percentage, port, host:port, version, path, URL, command in
+ * backticks, a rate or a limit ("100 requests per minute", "at most 60", "limited to 5").
+ */
 const VALUE =
-  /#[0-9a-f]{6}\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6}\b|\d+(?:\.\d+)?\s?%|(?:\bport|ポート|端口|포트)\s*\d{2,5}\b|[\w-]+(?:\.[\w-]+)+:\d{2,5}\b|\b\d+\.\d+(?:\.\d+)?\b|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\b[\w.-]+\/[\w./-]*\.[a-z]{1,5}\b|\b[\w-]+\/[\w-]+\/[\w./-]+|https?:\/\/\S+|`[^`]{2,80}`/i;
+  /#[0-9a-f]{6}\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6}\b|\d+(?:\.\d+)?\s?%|(?:\bport|ポート|端口|포트)\s*\d{2,5}\b|\d{2,5}\s*(?:端口|番ポート)|[\w-]+(?:\.[\w-]+)+:\d{2,5}\b|\b\d+\.\d+(?:\.\d+)?\b|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\b[\w.-]+\/[\w./-]*\.[a-z]{1,5}\b|\b[\w-]+\/[\w-]+\/[\w./-]+|https?:\/\/\S+|`[^`]{2,80}`|\b\d+(?:[.,]\d+)?\s*(?:[\p{L}-]+\s+){0,2}?(?:per|an?|each|\/)\s*(?:second|sec|s|minute|min|hour|hr|h|day|request|user|key|token|ip|client|tenant)\b|\b(?:at most|up to|max(?:imum)?|limit(?:ed)? (?:of|to|at)|capped at)\s+\d+|(?:초당|분당|시간당|일당|每秒|每分钟|每小时|每天|毎秒|毎分|毎時|1秒あたり|1分あたり)\s*(?:최대|最多|至多|最大(?:で)?)?\s*\d+|\d+\s*(?:건|회|번|件|次|回|リクエスト)\s*(?:\/|까지|まで|以内)/iu;
+
+/** True when `sentence` holds a value a fact can hold ({@link VALUE}) or a product's major version ({@link majorVersionOf}). */
+export function hasValue(sentence: string): boolean {
+  return VALUE.test(sentence) || majorVersionOf(sentence) !== undefined;
+}
 /**
  * Words before a number that count, order or measure things rather than name a product ("step 2",
  * "line 16", "page 3", "sprint 14", "day 3", "March 5", "at least 2", "costs 30", "turned 30"), in
@@ -112,35 +90,22 @@ export function majorVersionOf(sentence: string): string | undefined {
   return undefined;
 }
 
-/** Copulas of a stated fact ("X is Y", "X lives in Y", "X uses Y", "X -> Y"), in the languages of {@link LASTING_INTL}. */
-const STATES =
-  /\b(?:is|are|was|should be|uses?|lives? in|runs? on|listens? on|goes? (?:to|in)|means|ist|sind|läuft|liegt|nutzt|est|sont|utilise|es|está|usa|è|é)\b|[:=]|->|→|です|で動|にあ|を使|は\S+で|是|在|用|입니다|에서|사용|이에요|예요|(?<=[\p{L}\p{N}]\s+)(?:run|runs|needs?(?!\s+to\b)|requires?|targets?|pinned to|upgraded to|built with|written in)\b|\b(?:we're|we are|i'm|i am) on\b/iu;
-/** What an outcome says: the work done and its result. */
-const OUTCOME = /\b(?:done|(?:is|are|now|fully) complete|completed?(?= *[.!]|$)|implemented|ported|added|created|fixed|migrated|committed|released|all (?:\d+ )?tests pass(?:ed)?|tests pass|passing|coverage|works now|now works|verified|reverted|failed on|broke|breaks)\b/i;
-/**
- * The result of a turn, stated: the work is done or complete, tests pass, it is committed, pushed,
- * released or verified, it works now, or it failed, broke or was reverted. A turn whose last message says none of these (a list of edits,
- * "I've created X") is work in progress, not an outcome to keep.
- */
-const RESULT =
-  /\b(?:(?<!already |mark(?:ed)? (?:as )?|to )(?:done|complete|completed|finished)(?! (?:through|by|via|with|using|in)\b)|(?:all )?(?:\d+ )?tests? (?:pass|passed|passes|passing)|\d+ passed|(?:\d+%|full) (?:line )?coverage|coverage (?:is|of|at) \d|(?<!already )committed|pushed|merged|released|published|verified|works now|now works|working now|builds? (?:cleanly|successfully)|succeeded|reverted|rolled back|failed (?:on|with|because)|broke|breaks)\b|完了|完成|済み|通过|提交了|완료|통과|성공|커밋했|erledigt|fertig|terminé|terminado|completato/i;
-/** Narration of what the agent is about to do: not an outcome, not a fix. */
+/** Copulas of a stated fact ("X is Y", "X lives in Y", "X uses Y", "X -> Y"), in the languages of standing-lexicon.ts. */
+export const STATES =
+  /\b(?:is|are|was|should be|uses?|lives? in|runs? on|listens? on|goes? (?:to|in)|means|allows?|permits?|accepts?|(?:is|are) (?:limited|capped) (?:to|at)|ist|sind|läuft|liegt|nutzt|est|sont|utilise|es|está|usa|è|é)\b|[:=]|->|→|です|で動|にあ|を使|は\S+で|に制限|是|在|用|最多|限制|입니다|제한|에서|사용|이에요|예요|(?<=[\p{L}\p{N}]\s+)(?:run|runs|needs?(?!\s+to\b)|requires?|targets?|pinned to|upgraded to|built with|written in)\b|\b(?:we're|we are|i'm|i am) on\b/iu;
+/** Narration of what the agent is about to do: not a finding, not a fix. */
 export const NARRATION = /^(?:let me|let's|now,? |i'll|i will|i need to|i'm going to|next,? i|first,? i|okay,? (?:let me|i'll)|ok,? (?:let me|i'll)|perfect!? (?:let me|now)|great!? (?:let me|now))\b/i;
 /** A fix that says, after the fact, what was wrong or what resolved it. */
 const FIX_STATED = /\b(?:root cause (?:is|was)|was caused by|the (?:issue|problem|bug) was|fixed by|resolved by|works now|now works|passing now|now passes|the fix was)\b/i;
 /** Errors of the agent's own tool use (an edit that did not match, a file it guessed wrong): not facts about the project. */
 const TOOL_MISUSE =
   /could not find the exact text|no changes made|old[_ ]?(?:text|string) (?:must|not)|string to replace|not found in (?:the )?file|file has not been read|has been modified since|no such file or directory|is a directory|not a directory|command not found|permission to use|user (?:rejected|denied)|doesn'?t want to proceed|^(?:grep|rg|sed|cat|ls|cd|find|head|tail|awk|mv|cp|rm|mkdir|stat|wc): /i;
-/** Opinions and doubts that contain "don't" but are not rules. */
-const NOT_RULE = /^(?:\w+,\s*)?i (?:don'?t|do not) (?:think|tink|know|understand|see|get|remember|care)\b/i;
 /** Source code rather than prose (a call or statement). */
 export const CODE_LINE = /^[\w.$]+\(|[;{]\s*$|\)\s*;?\s*$/;
 /** One-off steering ("no, the block should stay as is", "actually, revert that") rather than a rule. */
-const CORRECTION_ONLY = /^(?:no|nope|wrong|actually|wait|hm+|that'?s (?:not|wrong)|this is wrong|not like that|undo)\b(?![^.!]*\b(?:always|never|from now on|remember)\b)/i;
-/** Explicit memory requests: harvested instructions with these words are stored `important`. */
-export const EMPHATIC = /\b(?:remember|always|never|from now on)\b|必ず|絶対|覚えて|常に|总是|永远|必须|记住|항상|절대|반드시|기억해|immer|niemals|toujours|jamais|siempre|nunca/i;
+export const CORRECTION_ONLY = /^(?:no|nope|wrong|actually|wait|hm+|that'?s (?:not|wrong)|this is wrong|not like that|undo)\b(?![^.!]*\b(?:always|never|from now on|remember)\b)/i;
 /** One-word replies and acknowledgements that carry no instruction. */
-const ACK =
+export const ACK =
   /^(?:ok(?:ay)?|k|yes|yeah|yep|yup|sure|no|nope|thanks?(?: you)?|thx|ty|continue|go(?: on| ahead)?|do it(?: all)?|proceed|next|done|great|nice|cool|perfect|good|lgtm|sounds good|looks good|fine|alright|right|hmm+|wait|stop|sleep|retry|again|try again|same|and\??)(?:[\s,.!]+(?:ok(?:ay)?|yes|yeah|do it(?: all)?|go(?: on| ahead)?|thanks?|please|all|then|now|continue|proceed))*[\s.!]*$/i;
 /** A clause that ends on a function word: left hanging once a venting word was removed ("anything else is"). */
 const DANGLING_END = /\b(?:is|are|was|were|be|to|get|gets|the|a|an|and|of|so)\s*[.!?]*\s*$/i;
@@ -153,14 +118,14 @@ function dropDanglingClause(text: string): string {
   return cut > 0 ? text.slice(0, cut) : text;
 }
 
-/** Discourse words that open a sentence and carry nothing ("ok, ", "and also, ", "btw "). */
-const LEAD_IN = /^(?:(?:ok(?:ay)?|alright|and|also|btw|so+|well|yeah|yes|hm+|oh)\b[,.!]?\s+)+/i;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Discourse words that open a sentence and carry nothing ("ok, ", "and also, ", "btw ", "그리고", "あと、", "另外，"). */
+export const LEAD_IN = /^(?:(?:ok(?:ay)?|alright|and|also|btw|so+|well|yeah|yes|hm+|oh)\b[,.!]?\s+|(?:그리고|또한|그리고요|あと|それと|そして|还有|另外|而且)[,，、\s]+)+/i;
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** Minified code, hashes and binary noise: long unbroken tokens or mostly punctuation. */
+/** Minified code, hashes and binary noise: long unbroken tokens or mostly punctuation (letters, digits and spaces under 60%). */
 export function isNoise(line: string): boolean {
   if (/\S{90,}/.test(line)) return true;
-  const letters = (line.match(/[\p{L}\s]/gu) ?? []).length;
+  const letters = (line.match(/[\p{L}\p{N}\s]/gu) ?? []).length;
   return line.length > 20 && letters / line.length < 0.6;
 }
 
@@ -194,21 +159,16 @@ export function hookPolicyOf(text: string): string | undefined {
   return `The ${event} hook${command ? ` (${command})` : ''} blocks the agent: ${what}`.slice(0, 400);
 }
 
-/** True for host and hook protocol text (hook feedback, interrupted-turn markers, tool ids, host wrappers). */
-export function isProtocol(text: string): boolean {
-  return PROTOCOL.test(text);
-}
-
 /** The user's own prose in a message: pasted terminal, diff, log, stack-trace and JSON lines and code fences removed. */
-function proseOf(text: string): string {
+export function proseOf(text: string): string {
   return text
     .replace(/```[\s\S]*?(?:```|$)/g, '\n')
     .split('\n')
-    .filter((l) => !PASTED_LINE.test(l) && !isNoise(l.trim()))
+    .filter((l) => !PASTED_LINE.test(l) && !PRINTED_LINE.test(l) && !isNoise(l.trim()))
     .join('\n');
 }
 
-function sentencesOf(text: string, cjk: boolean): string[] {
+export function sentencesOf(text: string, cjk: boolean): string[] {
   return text
     .split(SENTENCE_END)
     .map((x) => {
@@ -220,36 +180,6 @@ function sentencesOf(text: string, cjk: boolean): string[] {
       return y !== x.trim() ? y.charAt(0).toUpperCase() + y.slice(1) : y;
     })
     .filter((x) => x.length >= (cjk ? 6 : 12) && x.length <= 400);
-}
-
-/**
- * The lasting instruction in a user message, or undefined: slash commands, acknowledgements,
- * host and hook protocol text, messages of fewer than 4 words, questions, one-off requests
- * ("please ...", "can you ...", "undo that") and corrections are skipped; pasted lines (terminal,
- * logs, stack traces, JSON, diffs) are removed first, so a rule written under a pasted error is
- * still found. Of the rest, the sentences with rule/preference phrasing are kept (at most 3, each
- * 12-400 characters; 6 for CJK).
- */
-export function instructionOf(text: string): string | undefined {
-  const t = text.trim();
-  if (!t || isProtocol(t)) return undefined;
-  if (/^\/[\w:.-]*(?:\s+\S+){0,3}\s*$/.test(t)) return undefined; // slash command (with a few arguments)
-  if (ACK.test(t)) return undefined;
-  const cjk = CJK.test(t);
-  if (!cjk && t.split(/\s+/).length < 4) return undefined;
-  const keep = sentencesOf(proseOf(t), cjk).filter(
-    (x) =>
-      !/[?？]$/.test(x) &&
-      !NOT_RULE.test(x) &&
-      !CODE_LINE.test(x) &&
-      !CORRECTION_ONLY.test(x) &&
-      !DEICTIC.test(x) &&
-      !isProtocol(x) &&
-      (LASTING.test(x) || LASTING_INTL.test(x)) &&
-      !(REQUEST.test(x) && !EMPHATIC.test(x)),
-  );
-  if (!keep.length) return undefined;
-  return keep.slice(0, 3).join(' ');
 }
 
 /**
@@ -284,73 +214,12 @@ export function userDecisionsOf(text: string): string[] {
     .slice(0, 2);
 }
 
-/** A lasting fact a user message states: its standing instruction, a decision with its reason, or a stated value. */
-export interface UserFact {
-  kind: 'instruction' | 'decision' | 'environment';
-  content: string;
-  /** `important` for an instruction with remember / always / never / from now on (or its equivalent). */
-  importance: 'important' | 'normal';
-  /** Stable within the message: `rule`, `dec0`, `env0`, `env1`. */
-  key: string;
-}
-
-/**
- * What a user message states that lasts, by the rules above: the instruction ({@link instructionOf})
- * and the environment facts ({@link environmentFacts}) not already inside it. Host and hook
- * protocol text gives nothing. Shared by `mind import` and the UserPromptSubmit hook, so a live
- * capture and a later import keep the same facts.
- */
-export function userFacts(text: string): UserFact[] {
-  if (isProtocol(text)) return [];
-  const out: UserFact[] = [];
-  // a decision sentence is a decision, unless it is phrased as a standing rule (always, never, from now on)
-  const decisions = userDecisionsOf(text).filter((d) => !EMPHATIC.test(d));
-  const ruleText = instructionOf(text);
-  const rule = ruleText && decisions.length ? sentencesOf(ruleText, CJK.test(ruleText)).filter((x) => !decisions.some((d) => d.includes(x) || x.includes(d))).join(' ') || undefined : ruleText;
-  if (rule) out.push({ kind: 'instruction', content: rule, importance: EMPHATIC.test(rule) ? 'important' : 'normal', key: 'rule' });
-  decisions.forEach((d, i) => out.push({ kind: 'decision', content: d, importance: 'normal', key: `dec${i}` }));
-  const said = [rule, ...decisions].filter((x): x is string => !!x);
-  environmentFacts(text)
-    .filter((f) => !said.some((x) => x.includes(f)))
-    .forEach((f, i) => out.push({ kind: 'environment', content: f, importance: 'normal', key: `env${i}` }));
-  return out;
-}
-
 /** Markdown emphasis and headings removed, identifiers (`multiply_numbers`, `__init__`) kept whole. */
-function plain(text: string): string {
+export function plain(text: string): string {
   return text
     .replace(/`+/g, '')
     .replace(/(^|[\s(])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?=[\s).,:;!?]|$)/gm, '$1')
     .replace(/^#{1,6}\s+/gm, '');
-}
-
-/**
- * Outcome sentences of an assistant message that ends a turn: what was done and its result, kept
- * only when the message states a result (done, complete, tests pass, committed, verified, works
- * now, coverage...: {@link RESULT}); narration ("let me"), intros ending in `:` and questions are
- * not outcomes. With `decisions`, the decision sentences too ("we decided to pin pnpm to 9.12
- * because...": the Stop hook keeps both). At most 3 (4) sentences, in order; undefined when
- * there is none.
- */
-export function outcomeOf(text: string, opts: { decisions?: boolean } = {}): string | undefined {
-  const ss = plain(text)
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((x) => x.replace(/^\s*(?:[-•]|\d+[.)])\s*/, '').trim())
-    .filter((x) => x.length >= (CJK.test(x) ? 6 : 16) && x.length <= 400 && !NARRATION.test(x) && !/[?:]$/.test(x) && !PASTED_LINE.test(x) && !isNoise(x));
-  const isDecision = (x: string) => !!opts.decisions && DECISION.test(x) && !NOT_DECISION.test(x) && !UNDECIDED.test(x);
-  // a turn that commits to a decision (the Stop hook's case) carries its work sentences too
-  const stated = ss.some((x) => RESULT.test(x) || isDecision(x));
-  // the result, the work it names, and the sentence just before the first result (what it is about)
-  const first = ss.findIndex((x) => RESULT.test(x));
-  const kept = ss.filter((x, i) => (stated && (OUTCOME.test(x) || RESULT.test(x) || (i === first - 1 && /[.!。！]$/.test(x)))) || isDecision(x));
-  // a result that names nothing ("It builds successfully.") alone is no outcome to keep
-  if (kept.every((x) => BARE_RESULT.test(x) && !isDecision(x))) return undefined;
-  return kept.length ? kept.slice(0, opts.decisions ? 4 : 3).join(' ') : undefined;
-}
-
-/** The decision sentences of an assistant message: commitments, not guesses, narration, open alternatives, questions or code. */
-export function decisionsOf(sentences: readonly string[]): string[] {
-  return sentences.filter((s) => DECISION.test(s) && !NOT_DECISION.test(s) && !UNDECIDED.test(s) && !HEDGED.test(s) && !CODE_LINE.test(s) && !s.endsWith('?') && !isNoise(s));
 }
 
 /** A tool error worth remembering with its fix: not a bare exit status, an abort, the agent's own tool misuse, or noise. */

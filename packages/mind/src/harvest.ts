@@ -2,19 +2,20 @@ import type { SessionEvent, ContentBlock } from '@hive-mind/session';
 import type { FrameInput } from './frame.js';
 import type { LlmHarvestOptions } from './harvest-llm.js';
 import { redactSecrets } from './redact.js';
-import { decisionsOf, fixOf, hookPolicyOf, isProtocol, meaningfulError, outcomeOf, userFacts } from './harvest-rules.js';
+import { fixOf, hookPolicyOf, meaningfulError } from './harvest-rules.js';
 import { historyTurnsOf } from './history-import.js';
-
-export { instructionOf, outcomeOf, userFacts, type UserFact } from './harvest-rules.js';
+import { hostWritten, isProtocol } from './host-text.js';
+import { promptStanding, replyStanding, type StandingFrame, type StandingKind } from './standing.js';
 
 /** What {@link harvestEvents} kept, by kind (`error`: tool errors seen; they are kept only with the fix that resolved them). */
 export interface HarvestCounts {
   instruction: number;
+  preference: number;
   decision: number;
+  fact: number;
+  environment: number;
   error: number;
   fix: number;
-  outcome: number;
-  environment: number;
   file: number;
 }
 
@@ -29,18 +30,24 @@ export interface Harvest {
 const ERRORISH = /\b(?:error|exception|traceback|failed|failure|fatal|panic|cannot|can't|not found|denied|ENOENT|EACCES|segmentation fault)\b/i;
 const FILE_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'file', 'filename', 'target_file'];
 const WRITE_TOOLS = /^(?:edit|multiedit|write|str_replace.*|create|apply_patch|patch|notebookedit|write_file|edit_file|replace)$/i;
+/** A slash command as Claude Code records it; the user message right after it is the command's expanded prompt, written by the host. */
+const COMMAND_RECORD = /^\s*<command-(?:name|message)>/;
 
 /**
  * The text of a message, secrets redacted: every rule below sees redacted text, so a secret never
  * decides what is kept and a length limit can never cut one into a part the redactor no longer knows.
  */
 function textOf(blocks: readonly ContentBlock[], redacted: { n: number }): string {
-  const t = blocks
+  const t = rawTextOf(blocks);
+  return t ? redact(t, redacted) : t;
+}
+
+function rawTextOf(blocks: readonly ContentBlock[]): string {
+  return blocks
     .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
     .map((b) => b.text)
     .join('\n')
     .trim();
-  return t ? redact(t, redacted) : t;
 }
 
 function redact(text: string, redacted: { n: number }): string {
@@ -79,85 +86,99 @@ function filesOf(input: unknown, out: Set<string>): void {
   if (Array.isArray(o.edits)) for (const e of o.edits) filesOf(e, out);
 }
 
+type MessageEvent = Extract<SessionEvent, { content: ContentBlock[] }>;
+
 /**
- * Turn a session's events into frames of lasting facts (the rules are harvest-rules.ts):
- * - `instruction`: the user's standing instructions and preferences ({@link instructionOf}: rule
- *   phrasing in English and eight other languages; venting words removed; pasted logs, protocol
- *   text, acknowledgements, one-off requests and corrections skipped); `important` when the user
- *   said remember/always/never/from now on (or its equivalent), else `normal`;
- * - `environment`: values the user states (a port, path, version, color, percentage, command with
- *   "is", "uses", "runs on", "->"...);
- * - `decision`: the assistant's commitments (decision phrasing, not guesses, narration or open alternatives);
+ * Why a user message of the transcript is the host's rather than the user's: marked `isMeta` by
+ * Claude Code, the expanded prompt right after a slash command's record, or host text by its form
+ * ({@link hostWritten}); undefined for the user's own words.
+ */
+function hostReason(ev: MessageEvent, text: string, previousUser: string | undefined): string | undefined {
+  if ((ev as { meta?: Record<string, unknown> }).meta?.isMeta === true) return 'marked isMeta by the host';
+  if (previousUser !== undefined && COMMAND_RECORD.test(previousUser)) return "a slash command's expanded prompt";
+  return hostWritten(text);
+}
+
+/**
+ * For each user message, the last assistant text of its turn (before the next user message that
+ * is the user's own): what the Stop hook sees as the reply, and what {@link promptStanding} reads
+ * for the agent's acknowledgement of a rule.
+ */
+function finalReplies(events: readonly MessageEvent[]): Map<number, string> {
+  const out = new Map<number, string>();
+  let last: string | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i]!;
+    const raw = rawTextOf(ev.content);
+    if (ev.type === 'assistant/message' && raw && last === undefined) last = raw;
+    if (ev.type === 'user/message' && raw) {
+      if (last !== undefined) out.set(ev.seq, last);
+      if (!isProtocol(raw) && !COMMAND_RECORD.test(raw)) last = undefined;
+    }
+  }
+  return out;
+}
+
+/**
+ * Turn a session's events into frames of lasting facts, by the same rules as the hooks (standing.ts):
+ * - each user message that is the user's own (not `isMeta`, not a slash command's expanded prompt,
+ *   not host text: host-text.ts) through {@link promptStanding}, with its turn's final reply as
+ *   the reply that may acknowledge a rule: `instruction`, `preference`, `decision`, `environment`,
+ *   `fact` (a memory request), `critical` only under the user's explicit mark;
+ * - each assistant message through {@link replyStanding}: where something lives or runs, a switch,
+ *   a cause, a schedule or an order (status chatter and narration give nothing);
  * - `fix`: a project error with the assistant's next sentence that states, after the fact, its
  *   cause or resolution (bare exit codes, aborts, the agent's own tool misuse such as an edit that
- *   did not match, minified code and hedged guesses are not kept; such an error is counted, not stored);
- * - `outcome`: from the last assistant message of each turn that states a result (done, tests
- *   pass, committed, coverage...), the sentences saying what was done and its result;
- * - `file`: the files read and modified, one frame per session.
+ *   did not match, minified code and hedged guesses are not kept; such an error is counted, not
+ *   stored); the cause is then kept once, as the fix;
+ * - `file`: the files read and modified, one frame per session;
  * - `environment` also: what a hook that blocked the agent requires ({@link hookPolicyOf}: "The Stop
  *   hook (stop.sh) blocks the agent: ... Cannot exit with unstaged changes."), once per wording.
- * Other host and hook protocol messages (interrupted-turn markers, wrappers) give nothing.
  * Every frame's `createdAt` is its event's timestamp (the last event's for the file list), and
  * every frame carries host, sessionId and a `turnId` of `import:<seq>...`, so importing the same
  * transcript twice adds nothing (idempotency key). Checkpoint summaries and repair nodes are skipped.
  */
 export function harvestEvents(events: readonly SessionEvent[], ctx: { host: string; sessionId: string; workspace?: string }): Harvest {
   const frames: FrameInput[] = [];
-  const counts: HarvestCounts = { instruction: 0, decision: 0, error: 0, fix: 0, outcome: 0, environment: 0, file: 0 };
+  const counts: HarvestCounts = { instruction: 0, preference: 0, decision: 0, fact: 0, environment: 0, error: 0, fix: 0, file: 0 };
   const base = { host: ctx.host, sessionId: ctx.sessionId, source: 'import' as const, ...(ctx.workspace ? { workspace: ctx.workspace, scope: 'workspace' as const } : {}) };
   const redacted = { n: 0 };
   const modified = new Set<string>();
   const read = new Set<string>();
-  const callNames = new Map<string, string>();
   let pendingError: { seq: number; text: string } | undefined;
   let lastTs: string | undefined;
-  // the last assistant text of the current turn: its outcome is kept when the turn ends
-  let turnEnd: { seq: number; text: string; when: { createdAt?: string } } | undefined;
-  const endTurn = () => {
-    const o = turnEnd && outcomeOf(turnEnd.text);
-    if (turnEnd && o) {
-      frames.push({ ...base, ...turnEnd.when, kind: 'outcome', importance: 'normal', content: clip(o, 800), turnId: `import:${turnEnd.seq}:outcome`, tags: ['outcome'] });
-      counts.outcome++;
-    }
-    turnEnd = undefined;
+  let previousUser: string | undefined;
+  const messages = events.filter((e): e is MessageEvent => 'content' in e && Array.isArray((e as { content?: unknown }).content) && (e as MessageEvent).kind !== 'checkpoint' && (e as MessageEvent).kind !== 'repair');
+  const replies = finalReplies(messages);
+  const keep = (f: StandingFrame, seq: number, when: { createdAt?: string }, who: 'user' | 'agent') => {
+    frames.push({ ...base, ...when, kind: f.kind, importance: f.importance, content: f.content, turnId: `import:${seq}:${f.key}`, tags: [f.kind, who] });
+    counts[f.kind as StandingKind]++;
   };
   for (const e of events) {
     const at = tsOf(e as { ts?: unknown });
     if (at) lastTs = at;
+  }
+  for (const ev of messages) {
+    const at = tsOf(ev as { ts?: unknown });
     const when = at ? { createdAt: at } : {};
-    if (!('content' in e) || !Array.isArray((e as { content?: unknown }).content)) continue;
-    const ev = e as Extract<SessionEvent, { content: ContentBlock[] }>;
-    if (ev.kind === 'checkpoint' || ev.kind === 'repair') continue;
     if (ev.type === 'user/message') {
       const text = textOf(ev.content, redacted);
-      if (text) endTurn();
-      // host and hook protocol text (hook feedback, interrupted-turn markers) is never the user's
-      // words; a hook that blocked the agent states one lasting fact about the project
-      if (isProtocol(text)) {
-        const policy = hookPolicyOf(text);
+      const host = text ? hostReason(ev, text, previousUser) : undefined;
+      if (text) previousUser = text;
+      if (host) {
+        // a hook that blocked the agent states one lasting fact about the project
+        const policy = isProtocol(text) ? hookPolicyOf(text) : undefined;
         if (policy) {
           frames.push({ ...base, ...when, kind: 'environment', importance: 'normal', content: policy, turnId: `import:${ev.seq}:hook`, tags: ['environment', 'hook'] });
           counts.environment++;
         }
-        continue;
-      }
-      for (const f of userFacts(text)) {
-        const rule = f.kind === 'instruction';
-        frames.push({
-          ...base,
-          ...when,
-          kind: f.kind,
-          importance: f.importance,
-          content: clip(f.content, rule ? 1200 : 400),
-          turnId: rule ? `import:${ev.seq}` : `import:${ev.seq}:${f.key}`,
-          tags: f.kind === 'environment' ? ['environment', 'user'] : f.kind === 'decision' ? ['decision', 'user'] : ['user'],
-        });
-        counts[f.kind]++;
+      } else if (text) {
+        const reply = replies.get(ev.seq);
+        for (const f of promptStanding(text, reply !== undefined ? { reply: redact(reply, { n: 0 }) } : {})) keep(f, ev.seq, when, 'user');
       }
     }
     for (const b of ev.content) {
       if (b.type === 'tool-call') {
-        callNames.set(b.id, b.name);
         const fs = new Set<string>();
         filesOf(b.input, fs);
         for (const f of fs) (WRITE_TOOLS.test(b.name) ? modified : read).add(f);
@@ -179,24 +200,19 @@ export function harvestEvents(events: readonly SessionEvent[], ctx: { host: stri
     if (ev.type === 'assistant/message') {
       const t = textOf(ev.content, redacted);
       if (!t) continue;
-      turnEnd = { seq: ev.seq, text: t, when };
-      const ss = sentences(t);
-      const decisions = decisionsOf(ss).slice(0, 3);
-      decisions.forEach((s, i) => {
-        frames.push({ ...base, ...when, importance: 'normal', kind: 'decision', content: clip(s, 600), turnId: `import:${ev.seq}:${i}`, tags: ['decision'] });
-        counts.decision++;
-      });
-      if (pendingError) {
-        const fix = fixOf(ss);
-        if (fix) {
-          frames.push({ ...base, ...when, kind: 'fix', content: clip(`Fix for "${clip(pendingError.text, 160)}": ${fix}`, 800), turnId: `import:${ev.seq}:fix`, tags: ['fix'] });
-          counts.fix++;
-          pendingError = undefined;
-        }
+      const fix = pendingError ? fixOf(sentences(t)) : undefined;
+      if (pendingError && fix) {
+        frames.push({ ...base, ...when, kind: 'fix', importance: 'normal', content: clip(`Fix for "${clip(pendingError.text, 160)}": ${fix}`, 800), turnId: `import:${ev.seq}:fix`, tags: ['fix'] });
+        counts.fix++;
+        pendingError = undefined;
+      }
+      for (const f of replyStanding(t)) {
+        // the cause a fix frame already holds is not kept twice
+        if (fix && (fix.includes(f.content.replace(/[.。]$/, '')) || f.content.includes(fix.replace(/[.。]$/, '')))) continue;
+        keep(f, ev.seq, when, 'agent');
       }
     }
   }
-  endTurn();
   if (modified.size || read.size) {
     const parts: string[] = [];
     if (modified.size) parts.push(`modified: ${[...modified].slice(0, 200).join(', ')}`);

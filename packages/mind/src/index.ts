@@ -103,7 +103,9 @@ export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks
 export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
 export { doctor, repairMind, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
-export { harvestEvents, harvestTranscriptFile, instructionOf, outcomeOf, userFacts, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts, type UserFact } from './harvest.js';
+export { harvestEvents, harvestTranscriptFile, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest.js';
+export { promptStanding, replyStanding, acknowledgesRule, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing.js';
+export { hostWritten } from './host-text.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
 export type { ListOptions } from './inspect.js';
 export type { FrameSnapshot } from './snapshot.js';

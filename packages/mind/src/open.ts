@@ -1,14 +1,25 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { ensureDir } from './dirs.js';
+import { createMind } from './create.js';
 import { MindError } from './errors.js';
 import type { MindOptions } from './frame.js';
 import { sleepSync } from './lock.js';
 import { DEFAULT_BUSY_TIMEOUT_MS } from './validate.js';
-import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { APP_ID, SCHEMA_VERSION, migrateSchema } from './schema.js';
 
-/** Opening a .mind file: create, probe, migrate; and the mapping of SQLite failures to {@link MindError}. */
+/**
+ * Opening a .mind file: create (create.ts), probe, wait for a schema another process is still
+ * writing, migrate; and the mapping of SQLite failures to {@link MindError}.
+ */
+
+/**
+ * How long a file without a schema yet must have gone unwritten (the file and its WAL) before an
+ * opener believes it is a leftover rather than a mind an older hive-mind (or one on a file system
+ * without hard links, see create.ts) is creating in place, in ms.
+ */
+export const CREATION_QUIET_MS = 2000;
+/** Pause between two readings of a file without a schema yet, in ms. */
+export const CREATION_POLL_MS = 20;
 
 export function sqliteCode(err: unknown): string {
   const c = (err as { code?: unknown } | null)?.code;
@@ -55,36 +66,36 @@ export function retryBusy<T>(fn: () => T, timeoutMs: number): T {
 }
 
 /**
- * Open (creating when missing, unless `readonly`) the .mind file at `path`: create, probe (header,
- * schema version, owner, truncation), then WAL mode and migrations when writable.
- * New files and their directory are created with modes 0600 / 0700.
+ * Open (creating when missing, unless `readonly`) the .mind file at `path`: create (create.ts: the
+ * schema is built under a temporary name and linked into place, so no opener sees a half-made
+ * mind), probe (header, schema version, owner, truncation), then WAL mode and migrations when
+ * writable. New files and their directory are created with modes 0600 / 0700.
+ * A file with no schema yet (empty: made in place by an older hive-mind or on a file system without
+ * hard links) is migrated by a writable opener; a readonly opener re-reads it every
+ * {@link CREATION_POLL_MS} ms while it is being written, until it has its schema, for at most the
+ * busy timeout, and calls it `NOT_MIND` once it has gone unwritten for {@link CREATION_QUIET_MS}
+ * (a leftover gets its error at once).
  * Throws {@link MindError}: `CORRUPT` (not a database, malformed or truncated; untouched),
  * `SCHEMA_NEWER` (written by a newer hive-mind; versions named), `NOT_MIND` (a SQLite file of
- * another application), `IO` (missing file when readonly, permissions).
+ * another application; readonly: an empty file still without a schema), `IO` (missing file when
+ * readonly, permissions), `BUSY` (another process's lock held past the busy timeout).
  */
 export function openDatabase(path: string, opts: MindOptions = {}): Database.Database {
   const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (opts.readonly && !existsSync(path)) throw new MindError(`${path}: no such .mind file`, 'IO', path);
-  if (!opts.readonly && !existsSync(path)) {
-    ensureDir(dirname(path), 0o700);
-    try {
-      closeSync(openSync(path, 'wx', 0o600));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new MindError(`${path}: cannot create: ${(err as Error).message}`, 'IO', path);
-    }
-  }
   let db: Database.Database;
   try {
+    if (!opts.readonly && !existsSync(path)) createMind(path, busy);
     db = new Database(path, { readonly: !!opts.readonly, fileMustExist: true, timeout: busy });
   } catch (err) {
     throw wrapSqliteError(err, path, busy);
   }
   try {
     checkHeader(path);
-    // another process may be creating/migrating the file right now: its locks answer SQLITE_BUSY
+    // another process may be migrating the file right now: its locks answer SQLITE_BUSY
     // one read transaction: user_version and the table list come from the same snapshot, so a
-    // creator committing its first migration in between cannot look like a foreign database
-    retryBusy(() => db.transaction(() => probe(db, path))(), busy);
+    // migrator committing in between cannot look like a foreign database
+    const version = retryBusy(() => db.transaction(() => probe(db, path))(), busy);
     if (!opts.readonly) {
       try {
         const st = statSync(path);
@@ -93,8 +104,8 @@ export function openDatabase(path: string, opts: MindOptions = {}): Database.Dat
         /* best effort: not the owner */
       }
       retryBusy(() => prepareWritable(db, path), busy);
-    } else if ((db.pragma('user_version', { simple: true }) as number) === 0) {
-      throw new MindError(`${path}: empty file (no .mind schema yet)`, 'NOT_MIND', path);
+    } else if (version === 0) {
+      waitForSchema(db, path, busy);
     }
     return db;
   } catch (err) {
@@ -165,8 +176,11 @@ export function confirmTruncation(path: string, read: () => { declared: number; 
   }
 }
 
-/** Read-only checks done before anything is written: readable header, schema version, owner, truncation. */
-function probe(db: Database.Database, path: string): void {
+/**
+ * Read-only checks done before anything is written: readable header, schema version, owner,
+ * truncation. Returns the schema version (0: no schema yet, and no table either).
+ */
+function probe(db: Database.Database, path: string): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
   if (version > SCHEMA_VERSION) {
@@ -197,27 +211,47 @@ function probe(db: Database.Database, path: string): void {
       return declared > size ? { declared, size } : undefined;
     });
   }
+  return version;
+}
+
+/**
+ * A readonly opener found `path` without a schema: re-probe it every {@link CREATION_POLL_MS} ms
+ * (each reading a new read transaction, so a commit by the creator is seen) until it has one.
+ * @throws MindError `NOT_MIND` once neither the file nor its WAL has been written for
+ *   {@link CREATION_QUIET_MS} ms, or `busyTimeoutMs` has passed; what `probe` throws.
+ */
+function waitForSchema(db: Database.Database, path: string, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (;;) {
+    const quietMs = Date.now() - lastWrite(path);
+    if (quietMs >= CREATION_QUIET_MS) {
+      throw new MindError(`${path}: empty file (no .mind schema yet, unwritten for ${(quietMs / 1000).toFixed(1)} s); a writable open (any save) creates the schema in it`, 'NOT_MIND', path);
+    }
+    if (Date.now() >= deadline) throw new MindError(`${path}: no .mind schema yet after waiting ${busyTimeoutMs} ms for the process writing it; try again`, 'NOT_MIND', path);
+    sleepSync(CREATION_POLL_MS);
+    if (retryBusy(() => db.transaction(() => probe(db, path))(), busyTimeoutMs) > 0) return;
+  }
+}
+
+/** When `path` or its WAL was last written (ms since the epoch; 0 when neither can be read). */
+function lastWrite(path: string): number {
+  let t = 0;
+  for (const p of [path, `${path}-wal`]) {
+    try {
+      t = Math.max(t, statSync(p).mtimeMs);
+    } catch {
+      /* absent */
+    }
+  }
+  return t;
 }
 
 function prepareWritable(db: Database.Database, path: string): void {
   const mode = String(db.pragma('journal_mode', { simple: true })).toLowerCase();
   if (mode !== 'wal') {
-    // needs an exclusive lock: the caller retries on SQLITE_BUSY (racing creators)
+    // needs an exclusive lock: the caller retries on SQLITE_BUSY (racing migrators, readers)
     db.pragma('journal_mode = WAL');
   }
   db.pragma('synchronous = NORMAL');
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current < SCHEMA_VERSION) {
-    const migrate = db.transaction(() => {
-      // re-read under the write lock: another process may have migrated meanwhile
-      let v = db.pragma('user_version', { simple: true }) as number;
-      if (v > SCHEMA_VERSION) throw new MindError(`${path}: .mind schema version ${v} is newer than supported (${SCHEMA_VERSION})`, 'SCHEMA_NEWER', path);
-      while (v < SCHEMA_VERSION) {
-        MIGRATIONS[v]!(db);
-        v++;
-        db.pragma(`user_version = ${v}`);
-      }
-    });
-    migrate.immediate();
-  }
+  migrateSchema(db, path);
 }

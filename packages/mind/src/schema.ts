@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { indexText } from './analyze.js';
+import { MindError } from './errors.js';
 import { HISTORY_KINDS_SQL } from './history.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
 
@@ -204,6 +205,28 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
 
 /** The FTS5 index of the frames since v8: contentless (the text lives in `frames` only), rows deleted by rowid. */
 const FTS_TABLE = "CREATE VIRTUAL TABLE frames_fts USING fts5(content, tags, context, content = '', contentless_delete = 1, tokenize = 'porter unicode61');";
+
+/**
+ * Bring the open file `db` (at `path`, named in errors) to {@link SCHEMA_VERSION}: one
+ * `BEGIN IMMEDIATE` transaction that re-reads `user_version` under the write lock (another process
+ * may have migrated meanwhile, so racing openers migrate once) and runs the missing
+ * {@link MIGRATIONS} in order, each with its `user_version` bump. Nothing is written when the file
+ * is current.
+ * @throws MindError `SCHEMA_NEWER` when the file's version is above {@link SCHEMA_VERSION}; SQLite's
+ *   error (BUSY past the busy timeout, I/O) otherwise, the transaction rolled back.
+ */
+export function migrateSchema(db: Database.Database, path: string): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= SCHEMA_VERSION) return;
+  db.transaction(() => {
+    let v = db.pragma('user_version', { simple: true }) as number;
+    if (v > SCHEMA_VERSION) throw new MindError(`${path}: .mind schema version ${v} is newer than supported (${SCHEMA_VERSION})`, 'SCHEMA_NEWER', path);
+    while (v < SCHEMA_VERSION) {
+      MIGRATIONS[v]!(db);
+      v++;
+      db.pragma(`user_version = ${v}`);
+    }
+  }).immediate();
+}
 
 /** Text that may hold an emoji (analyze.ts decides exactly which sequences). */
 const MAY_HOLD_EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;

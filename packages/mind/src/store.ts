@@ -57,11 +57,15 @@ export class Mind {
 
   /**
    * Open (creating when missing, unless `readonly`) the .mind file at `path`.
-   * New files and their directory are created with modes 0600 / 0700.
+   * New files and their directory are created with modes 0600 / 0700. A new file appears to every
+   * other process with its whole schema or not at all (built under a temporary name and linked into
+   * place: `create.ts`, README "Creating a mind"), so processes may open a mind that does not exist
+   * yet at the same moment.
    * Throws {@link MindError}: `INVALID` (a bad option, named; nothing opened), `CORRUPT` (not a
    * database, malformed or truncated; untouched), `SCHEMA_NEWER` (written by a newer hive-mind;
-   * versions named), `NOT_MIND` (a SQLite file of another application), `IO` (missing file when
-   * readonly, permissions).
+   * versions named), `NOT_MIND` (a SQLite file of another application; readonly: an empty file
+   * without a schema that nothing writes, after a wait of at most the busy timeout while something
+   * does), `IO` (missing file when readonly, permissions), `BUSY` (locked past the busy timeout).
    */
   static open(path: string, opts: MindOptions = {}): Mind {
     const config = resolveOptions(opts);

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Mind, harvestTranscriptFile, harvestEvents, userFacts } from '@hive-mind/mind';
+import { Mind, harvestTranscriptFile, harvestEvents, promptStanding } from '@hive-mind/mind';
 import { majorVersionOf } from '../src/harvest-rules.js';
 import { MemorySessionLog } from '@hive-mind/session';
 import { tmp, REPO_DIR } from './helpers.js';
@@ -25,7 +25,7 @@ describe('harvest (mind import)', () => {
     let progressCalls = 0;
     const h = await harvestTranscriptFile(file, { onProgress: () => progressCalls++ });
     expect(h.format).toBe(format);
-    expect(h.counts.instruction).toBeGreaterThan(0);
+    expect(h.frames.filter((f) => f.kind !== 'file').length).toBeGreaterThan(0);
     expect(h.frames.every((f) => f.host === format && f.sessionId === h.sessionId && f.turnId)).toBe(true);
     const m = Mind.open(join(t.dir, 'x.mind'));
     const first = m.saveMany(h.frames);
@@ -40,7 +40,7 @@ describe('harvest (mind import)', () => {
     m.close();
   });
 
-  it('keeps facts, not noise: tool chatter, bare exit codes, minified code, protocol errors and venting are left out', () => {
+  it('keeps facts, not noise: tool chatter, bare exit codes, minified code, protocol errors, venting and status are left out', () => {
     const log = new MemorySessionLog('s-noise');
     const minified = 'var a=function(e){return e&&e.__esModule?e:{default:e}},b=a(require("x"));module.exports=function(t,n){for(var r=0;r<t.length;r++)n(t[r])};'.repeat(3);
     log.append([
@@ -54,12 +54,12 @@ describe('harvest (mind import)', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-noise' });
     const all = h.frames.map((f) => f.content).join('\n');
-    expect(all).not.toMatch(/idiot|tool_use|__esModule|exited with code|Let me fix/);
-    expect(h.frames.filter((f) => f.kind === 'error' || f.kind === 'fix')).toEqual([]);
-    expect(h.frames.find((f) => f.kind === 'outcome')!.content).toMatch(/tests pass now and all five modules are ported with 100% coverage/);
+    expect(all).not.toMatch(/idiot|tool_use|__esModule|exited with code|Let me fix|tests pass now/);
+    // only the file list is left: the turn's account is status ("the tests pass now"), not a finding
+    expect(h.frames.map((f) => f.kind)).toEqual([]);
   });
 
-  it('a Japanese and German session: standing instructions, environment facts and outcomes in the session\'s language', () => {
+  it('a Japanese and German session: standing instructions and environment facts in the session\'s language; the status report is not kept', () => {
     const log = new MemorySessionLog('sess-ja');
     const u = (text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
     const a = (text: string) => ({ type: 'assistant/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
@@ -75,11 +75,11 @@ describe('harvest (mind import)', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'hermes', sessionId: 'sess-ja' });
     const instr = h.frames.filter((f) => f.kind === 'instruction').map((f) => f.content);
-    expect(instr).toEqual(['このリポジトリでは必ず pnpm を使ってください。 npm は使わないでください。', 'Bitte niemals direkt auf main pushen, immer einen Pull-Request öffnen.']);
+    expect(instr).toEqual(['このリポジトリでは必ず pnpm を使ってください。npm は使わないでください。', 'Bitte niemals direkt auf main pushen, immer einen Pull-Request öffnen.']);
     const env = h.frames.filter((f) => f.kind === 'environment').map((f) => f.content);
     expect(env).toEqual(['ステージングのAPIはポート 8443 で動いています。', 'Die Staging-Datenbank läuft auf db-staging.internal:5432.']);
     expect(h.frames.some((f) => f.content === 'ありがとう')).toBe(false);
-    expect(h.frames.find((f) => f.kind === 'outcome')!.content).toMatch(/migration is done and all tests pass/);
+    expect(h.frames.some((f) => /migration is done/.test(f.content))).toBe(false);
     expect(h.frames.every((f) => f.sessionId === 'sess-ja')).toBe(true);
   });
 
@@ -101,12 +101,12 @@ describe('harvest (mind import)', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-2' });
     const instr = h.frames.filter((f) => f.kind === 'instruction');
-    // venting words are dropped from a kept instruction; a one-off correction is not a rule
-    expect(instr.map((f) => f.content)).toEqual(['Use rgb values in the themes, no rgb indices!', 'Remember: invalid themes must never crash the app']);
-    expect(instr.map((f) => f.importance)).toEqual(['normal', 'important']);
+    // venting words are dropped from a kept instruction; a one-off correction is not a rule; "Remember:" is the user's critical mark
+    expect(instr.map((f) => f.content)).toEqual(['Use rgb values in the themes, no rgb indices!', 'invalid themes must never crash the app']);
+    expect(instr.map((f) => f.importance)).toEqual(['normal', 'critical']);
     expect(instr.map((f) => f.createdAt)).toEqual(['2025-11-21T01:00:00.000Z', '2025-11-21T01:02:00.000Z']);
     const dec = h.frames.filter((f) => f.kind === 'decision');
-    expect(dec.map((f) => f.content)).toEqual(['We decided to keep truecolor themes only.']);
+    expect(dec.map((f) => f.content)).toEqual(['Decided to keep truecolor themes only.']);
     expect(dec[0]).toMatchObject({ importance: 'normal', createdAt: '2025-11-21T01:03:00.000Z' });
     // stored with the transcript's date, not the import time
     const m = Mind.open(join(t.dir, 'dated.mind'));
@@ -158,7 +158,7 @@ describe('harvest (mind import)', () => {
     const kinds = h.frames.map((f) => f.kind);
     // the error is counted, and kept only with the fix that states its cause
     // the turn states a cause, not a result: a fix, not an outcome
-    expect(h.counts).toEqual({ instruction: 1, decision: 2, error: 1, fix: 1, outcome: 0, environment: 0, file: 1 });
+    expect(h.counts).toEqual({ instruction: 1, preference: 0, decision: 1, fact: 0, environment: 0, error: 1, fix: 1, file: 1 });
     expect(kinds).toContain('instruction');
     expect(kinds).not.toContain('error');
     expect(h.frames.find((f) => f.kind === 'instruction')).toMatchObject({ content: 'Never use unsafe blocks in the parser.', importance: 'important' });
@@ -175,7 +175,7 @@ function ccLine(sessionId: string, i: number, role: 'user' | 'assistant', conten
 }
 
 describe('harvest of sessions in other languages and host protocol', () => {
-  it('a Korean Claude Code session: rules, stated values and the outcome in Korean; requests and questions are not kept, hook feedback only as what the hook requires; provenance is the host session id', async () => {
+  it('a Korean Claude Code session: rules and stated values in Korean; requests, questions and the status report are not kept, hook feedback only as what the hook requires; provenance is the host session id', async () => {
     const sid = 'b7e0c1f2-5a4d-4c3e-9f10-2a7d8e6b4c21';
     const lines = [
       ccLine(sid, 0, 'user', '결제 모듈을 리팩터링해 주세요. 앞으로는 항상 pnpm 을 사용하고 npm 은 쓰지 마세요.'),
@@ -195,9 +195,8 @@ describe('harvest of sessions in other languages and host protocol', () => {
     expect(h.frames.find((f) => f.kind === 'instruction')!.importance).toBe('important');
     // the hook's feedback is not the user's words: no instruction from it, one fact about what the hook requires
     expect(by('environment')).toEqual(['스테이징 API 서버는 포트 8443 에서 실행됩니다.', 'The Stop hook (stop.sh) blocks the agent: Cannot exit with unstaged changes.']);
-    expect(by('outcome')).toEqual(['리팩터링이 완료되었습니다. 모든 테스트 통과, 변경 사항을 커밋했습니다.']);
     const all = h.frames.map((f) => f.content).join('\n');
-    expect(all).not.toMatch(/Running Quality|Before stopping|읽어 줘/);
+    expect(all).not.toMatch(/Running Quality|Before stopping|읽어 줘|완료/);
     expect(h.frames.every((f) => f.sessionId === sid && f.host === 'claude-code')).toBe(true);
   });
 
@@ -215,13 +214,14 @@ describe('harvest of sessions in other languages and host protocol', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-paste' });
     const by = (k: string) => h.frames.filter((f) => f.kind === k).map((f) => f.content);
-    expect(by('instruction')).toEqual(['invalid configs must never crash the app']);
+    // what the footer should show is a rule about the work with its values in it
+    expect(by('instruction')).toEqual(['invalid configs must never crash the app', 'the footer should be "warning" above 70% and "error" above 90%']);
     // a one-segment path ("core/tools") is not told from prose ("and/or"), a deeper one is
-    expect(by('environment')).toEqual(['the footer should be "warning" above 70% and "error" above 90%', 'link text is 81a2be in the old version', 'tui -> modes/interactive/components']);
+    expect(by('environment')).toEqual(['link text is 81a2be in the old version', 'tui -> modes/interactive/components']);
     expect(h.frames.map((f) => f.content).join('\n')).not.toMatch(/hexToRgb|theme\.ts:148|undo|tell me/);
   });
 
-  it('outcomes need a stated result; fixes need a stated cause of a project error, not the agent\'s own tool misuse', () => {
+  it('a turn\'s status is not kept; fixes need a stated cause of a project error, not the agent\'s own tool misuse', () => {
     const log = new MemorySessionLog('s-out');
     const u = (text: string) => ({ type: 'user/message' as const, surfaceOp: 'append' as const, content: [{ type: 'text' as const, text }] });
     const a = (text: string, calls: Array<{ id: string; cmd: string }> = []) => ({
@@ -246,8 +246,57 @@ describe('harvest of sessions in other languages and host protocol', () => {
     ]);
     const h = harvestEvents(log.events(), { host: 'pi', sessionId: 's-out' });
     const by = (k: string) => h.frames.filter((f) => f.kind === k).map((f) => f.content);
-    expect(by('outcome')).toEqual(['The selector now uses the theme. All 42 tests pass and the change is committed.']);
+    expect(h.frames.map((f) => f.content).join('\n')).not.toMatch(/42 tests pass|builds successfully|I've created/);
     expect(by('fix')).toEqual([`Fix for "error TS2305: Module '@example/tui' has no exported member 'EditorTheme'.": The root cause was a stale dist of the tui package; fixed by rebuilding it first.`]);
+  });
+});
+
+describe('a fact-rich Korean Hermes session', () => {
+  it('gives its facts (a cause, a switch, where things run, a version, a rate limit, a rule and a stated fact), not one file list; requests, status and acknowledgements give nothing', async () => {
+    const h = await harvestTranscriptFile(join(REPO_DIR, 'packages/mind/test/fixtures/hermes-ko-session.json'));
+    expect(h.format).toBe('hermes');
+    expect(h.sessionId).toBe('20260115_093012_5f2c1a');
+    const rows = h.frames.filter((f) => f.kind !== 'file').map((f) => [f.kind, f.importance, f.content]);
+    expect(rows).toEqual([
+      ['fact', 'normal', '원인은 게이트웨이의 proxy_read_timeout 이 5초로 설정되어 있었기 때문이었습니다.'],
+      ['instruction', 'important', '앞으로 설정은 항상 config/settings.yaml 에서만 바꾸고, .env 파일은 절대 건드리지 마세요.'],
+      ['decision', 'normal', 'gateway/nginx.conf 의 proxy_read_timeout 을 30초로 변경했습니다.'],
+      ['environment', 'normal', '스테이징 결제 API는 https://pay-staging.example.kr:9443 에서 제공됩니다.'],
+      ['environment', 'normal', '결제 서비스는 Go 1.22 로 빌드되고, 컨테이너 안에서 포트 8080 에서 실행됩니다.'],
+      ['environment', 'normal', '데이터베이스 드라이버는 pgx v5.5.1 을 사용합니다.'],
+      ['environment', 'normal', '외부 PG사 API는 초당 20건으로 요청이 제한됩니다.'],
+      ['fact', 'important', '스테이징 DB는 매일 새벽 3시에 초기화됩니다.'],
+    ]);
+    const all = h.frames.map((f) => f.content).join('\n');
+    // the container log lines in the tool output, the one-off order, the status and the commit report are not memory
+    expect(all).not.toMatch(/upstream timed out|listening on :8080|다시 돌려|통과했습니다|커밋했습니다|고마워요|확인해 보겠습니다/);
+  });
+});
+
+describe('text the host wrote into the user\'s turn', () => {
+  it('a slash command\'s expanded prompt and an isMeta record are not the user\'s rules; the user\'s own rule next to them is', async () => {
+    const sid = '5d1c9a2e-0f3b-4b7e-9c11-8a0e2f6d7b43';
+    const initPrompt = [
+      'Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.',
+      '',
+      'Usage notes:',
+      '- When you make the initial CLAUDE.md, do not repeat yourself and do not include obvious instructions like "Provide helpful error messages to users".',
+      '- Avoid listing every component or file structure that can be easily discovered.',
+      "- Don't include generic development practices.",
+    ].join('\n');
+    const lines = [
+      ccLine(sid, 0, 'user', '<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>'),
+      ccLine(sid, 1, 'user', [{ type: 'text', text: initPrompt }]),
+      ccLine(sid, 2, 'assistant', [{ type: 'text', text: 'I created CLAUDE.md with the build and test commands.' }]),
+      JSON.stringify({ ...JSON.parse(ccLine(sid, 3, 'user', 'Always answer with a diff, never paste whole files.')), isMeta: true }),
+      ccLine(sid, 4, 'user', 'From now on, run the linter before every commit.'),
+      ccLine(sid, 5, 'assistant', [{ type: 'text', text: "Got it, I'll run the linter before every commit from now on." }]),
+    ];
+    const file = join(t.dir, 'init-session.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const h = await harvestTranscriptFile(file);
+    expect(h.frames.filter((f) => f.kind === 'instruction').map((f) => [f.importance, f.content])).toEqual([['important', 'From now on, run the linter before every commit.']]);
+    expect(h.frames.map((f) => f.content).join('\n')).not.toMatch(/repeat yourself|generic development|whole files/);
   });
 });
 
@@ -363,9 +412,10 @@ describe('versions without a dot', () => {
     expect(envOf(...not)).toEqual([]);
   });
 
-  it('the prompt capture keeps it too (userFacts, as the UserPromptSubmit hook calls it)', () => {
-    expect(userFacts('ok so the database is postgres 16, keep that in mind when you write the migration')).toEqual([
-      { kind: 'environment', content: 'The database is postgres 16, keep that in mind when you write the migration', importance: 'normal', key: 'env0' },
+  it('the prompt capture keeps it too (promptStanding, as the UserPromptSubmit hook calls it); "keep that in mind" after it makes it important', () => {
+    expect(promptStanding('ok so the database is postgres 16, keep that in mind when you write the migration')).toEqual([
+      { kind: 'environment', content: 'The database is postgres 16', importance: 'important', key: 'remember' },
     ]);
+    expect(promptStanding('we run Node 20 on the build servers')).toEqual([{ kind: 'environment', content: 'we run Node 20 on the build servers', importance: 'normal', key: 'env0' }]);
   });
 });

@@ -72,7 +72,7 @@ describe.skipIf(!!skip)('SessionStart and the team cache', () => {
     expect((await cli(server, a!.home, ['team', 'sync'])).code).toBe(0);
     expect((await cli(server, b!.home, ['team', 'sync'])).code).toBe(0);
     const found = await cli(server, b!.home, ['team', 'search', 'integration tests runInBand']);
-    expect(found.stdout).toMatch(/Run the integration tests with --runInBand/);
+    expect(found.stdout).toMatch(/run the integration tests with --runInBand/i);
     expect((await cli(server, b!.home, ['mind', 'search', 'editor font Iosevka'])).stdout).toBe('no results\n');
     // the fact stays in a's own workspace mind (the prompt's cwd), as any capture does
     expect((await cli(server, a!.home, ['mind', '--workspace', realpathSync(a!.home), 'search', 'editor font Iosevka'])).stdout).toMatch(/Iosevka/);

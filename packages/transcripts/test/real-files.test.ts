@@ -94,6 +94,15 @@ describe('Claude Code sessions (real files)', () => {
     expect(t.log.surface().filter((n) => n.meta?.isMeta)).toHaveLength(2);
   });
 
+  it('the working folder every line records is on the first message, and on later ones only where it changes', async () => {
+    const t = await readTranscriptFile(DATA + 'claude-code/coverage-test-fix.jsonl');
+    const raw = rawRecords('claude-code/coverage-test-fix.jsonl');
+    const folders = [...new Set(raw.map((r) => r.cwd).filter(Boolean))];
+    const withCwd = t.log.events().filter((e) => isMessageEvent(e) && typeof e.meta?.cwd === 'string');
+    expect(withCwd.map((e) => e.meta!.cwd)).toEqual(folders);
+    expect(withCwd[0]!.seq).toBe(t.log.events().find((e) => isMessageEvent(e))!.seq);
+  });
+
   it('native-compact-2.1.332.jsonl: the compact_boundary + isCompactSummary pair lands as a replace', async () => {
     const t = await readTranscriptFile(DATA + 'claude-code/native-compact-2.1.332.jsonl');
     const raw = rawRecords('claude-code/native-compact-2.1.332.jsonl');

@@ -146,7 +146,7 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
   addSummarizerFlags(
     mind
     .command('import')
-    .description('import past sessions (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic): their turns into the history, and the lasting facts in them (standing instructions, environment facts, decisions, outcomes, fixes, files touched) as frames')
+    .description('import past sessions (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic): their turns into the history, and what lasts in them as frames (standing instructions and preferences, decisions, what the agent established, environment facts, fixes, files touched)')
     .argument('[paths...]', 'transcript files, directories or glob patterns')
     .option('--from <host>', `find the host's own session folders: ${Object.keys(HOST_SESSION_DIRS).join(', ')}`)
     .option('--home <dir>', 'home directory to look in with --from (default: yours)')
@@ -303,7 +303,7 @@ function llmSettings(o: ImportOptions): LlmHarvestOptions | undefined {
 /** One line per file, saying plainly what was new and what the mind already knew. */
 function describe(r: FileReport): string {
   const hc = r.harvested;
-  const what = `${r.frames} facts harvested (${hc.instruction} instructions, ${hc.environment} environment facts, ${hc.decision} decisions, ${hc.outcome} outcomes, ${hc.fix} fixes, ${hc.file} file lists)`;
+  const what = `${r.frames} facts harvested (${hc.instruction} instructions, ${hc.preference} preferences, ${hc.decision} decisions, ${hc.fact} facts, ${hc.environment} environment facts, ${hc.fix} fixes, ${hc.file} file lists)`;
   const known: string[] = [];
   if (r.idempotent) known.push(`${r.idempotent} imported before`);
   if (r.duplicate) known.push(`${r.duplicate} already known to the mind`);

@@ -40,12 +40,16 @@ interface Node {
  *   log-only `host/record` events.
  * - a `compact_boundary` followed by an `isCompactSummary` user line lands as a replace
  *   of everything before it.
+ * - every line records the working folder (`cwd`); a message event carries it as `meta.cwd`
+ *   on the first line and where it changes.
  */
 export class ClaudeCodeReader implements JsonlReader {
   private readonly nodes: Node[] = [];
   private common: Record<string, unknown> = {};
   private lastUuid: string | undefined;
   private lastPrompt: string | undefined;
+  /** The `cwd` of the last message line that recorded one (a message carries `meta.cwd` where it changes). */
+  private lastCwd: string | undefined;
 
   constructor(private readonly b: LogBuilder) {}
 
@@ -73,6 +77,8 @@ export class ClaudeCodeReader implements JsonlReader {
       // the id Claude Code gives a prompt (2.1.x user records; its hooks send it as `prompt_id`)
       if (typeof rec.promptId === 'string' && rec.promptId) meta.promptId = rec.promptId;
       if (typeof m.id === 'string') meta.messageId = m.id;
+      // the working folder, where it changes: compaction states paths relative to it
+      if (typeof rec.cwd === 'string' && rec.cwd !== this.lastCwd && !sidechain) [meta.cwd, this.lastCwd] = [rec.cwd, rec.cwd];
       const extra: MessageExtra = { meta, ts: node.ts };
       // One API message is written one block per line, each line with the same message.id.
       if (type === 'assistant' && typeof m.id === 'string' && m.id) extra.messageId = m.id;
