@@ -337,6 +337,62 @@ describe('hive-mind mind import of many files (built binary)', () => {
     expect(noHost.stderr).toMatch(/no session folder found/);
   });
 
+  it('--from claude-code keeps each past session as turns of the history (its time, session, folder), in the mind the hooks use; a turn the hooks kept live is not stored twice; a re-import adds none', async () => {
+    const home = join(t.dir, 'home');
+    const project = join(t.dir, 'shop');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const proj = join(home, '.claude', 'projects', '-shop');
+    mkdirSync(proj, { recursive: true });
+    const sid = '3f1c2b7a-9d4e-4a51-8c0b-6e2f1d9a7b35';
+    const said = [
+      ['user', 'p-1', 'The billing database is PostgreSQL 15 on port 6543; please add an index on invoices.customer_id.'],
+      ['assistant', 'p-1', 'Added the index in migrations/0042_invoices_customer.sql and ran it against staging.'],
+      ['user', 'p-2', 'Thanks. Which test runner does the billing package use?'],
+      ['assistant', 'p-2', 'It uses vitest since last week; jest was removed from package.json.'],
+    ] as const;
+    const lines = said.map(([role, promptId, text], i) =>
+      JSON.stringify({
+        parentUuid: i ? `u-${i - 1}` : null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: project,
+        sessionId: sid,
+        version: '2.1.332',
+        type: role,
+        ...(role === 'user' ? { promptId } : {}),
+        message: role === 'user' ? { role, content: text } : { id: `msg_${i}`, type: 'message', role, model: 'claude-opus-4-5-20251101', content: [{ type: 'text', text }], stop_reason: 'end_turn' },
+        uuid: `u-${i}`,
+        timestamp: `2026-03-02T10:0${i}:00.000Z`,
+      }),
+    );
+    const transcript = join(proj, `${sid}.jsonl`);
+    writeFileSync(transcript, lines.join('\n') + '\n');
+    // the hooks saw the first prompt live (the real hook runner, as Claude Code runs it)
+    const live = await cli(['hook', 'claude-code', 'UserPromptSubmit'], {
+      input: JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: 'UserPromptSubmit', prompt_id: 'p-1', permission_mode: 'default', prompt: said[0][2] }),
+    });
+    expect(live.code, live.stderr).toBe(0);
+    const r = json(await cli(['mind', 'import', '--from', 'claude-code', '--home', home, '--json']));
+    expect(r.files).toHaveLength(1);
+    expect(r.files[0].turns).toEqual({ total: 4, inserted: 3, known: 1 });
+    const m = Mind.open(r.files[0].mind, { readonly: true });
+    const turns = m.list({ history: true, limit: 100 }).filter((f) => f.kind === 'prompt' || f.kind === 'reply');
+    const standing = m.list({ limit: 100 });
+    m.close();
+    expect(turns.map((f) => [f.kind, f.content, f.sessionId, f.cwd]).sort()).toEqual(
+      said.map(([role, , text]) => [role === 'user' ? 'prompt' : 'reply', text, sid, project]).sort(),
+    );
+    // the time each was said, from the transcript (the live prompt keeps the time the hook saw it)
+    expect(turns.filter((f) => f.kind === 'reply').map((f) => f.createdAt).sort()).toEqual(['2026-03-02T10:01:00.000Z', '2026-03-02T10:03:00.000Z']);
+    // a turn is never standing memory: a list (the standing memory) holds none
+    expect(standing.some((f) => f.kind === 'prompt' || f.kind === 'reply')).toBe(false);
+    const again = json(await cli(['mind', 'import', '--from', 'claude-code', '--home', home, '--json']));
+    expect(again.files[0].turns).toEqual({ total: 4, inserted: 0, known: 4 });
+    // the CLI searches the history: a reply found by the prompt's other words
+    const s = json(await cli(['mind', 'search', 'vitest jest', '--mind', r.files[0].mind, '--json']));
+    expect(s.results[0]).toMatchObject({ kind: 'reply', sessionId: sid });
+  });
+
   it('--from HOST without --home reads the folder the host reads: its variable when set (CODEX_HOME: sessions and archived_sessions)', async () => {
     const codexHome = join(t.dir, 'codex-home');
     mkdirSync(join(codexHome, 'archived_sessions'), { recursive: true });
