@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
 import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync, mkdirSync, chmodSync, chownSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
+import { Mind, SCHEMA_VERSION, turnFrame } from '@hive-mind/mind';
 import { TokenMeter } from '@hive-mind/compaction';
 import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
@@ -49,6 +49,23 @@ describe('hive-mind mind (built binary)', () => {
     const st = json(await cli(['mind', 'stats', '--json']));
     expect(st).toMatchObject({ frames: 1, history: 1, schemaVersion: SCHEMA_VERSION });
     expect(statSync(join(t.dir, 'personal.mind')).mode & 0o777).toBe(0o600);
+  });
+
+  it('cleanup applies the history retention of HIVE_MIND_HISTORY_DAYS and HIVE_MIND_HISTORY_MAX_TURNS; a value it cannot use leaves the default', async () => {
+    const m = Mind.open(join(t.dir, 'personal.mind'));
+    const day = 86_400_000;
+    for (let i = 0; i < 6; i++)
+      m.save(turnFrame({ role: i % 2 ? 'assistant' : 'user', text: `turn ${i} of the release checklist`, host: 'codex', sessionId: 's', hostTurnId: `t${i}`, createdAt: new Date(Date.now() - (100 - i * 10) * day).toISOString() }));
+    m.save({ content: 'Release branches are cut every second Tuesday.', kind: 'instruction' });
+    m.close();
+    // not a positive integer: the defaults (a year, 100,000 turns) keep all six
+    expect(json(await cli(['mind', 'cleanup', '--json'], { env: { HIVE_MIND_HISTORY_DAYS: 'soon', HIVE_MIND_HISTORY_MAX_TURNS: '-1' } }))).toMatchObject({ historyDeleted: 0 });
+    // 75 days: the turns said 100, 90 and 80 days ago go
+    expect(json(await cli(['mind', 'cleanup', '--json'], { env: { HIVE_MIND_HISTORY_DAYS: '75' } }))).toMatchObject({ historyDeleted: 3 });
+    const plain = await cli(['mind', 'cleanup'], { env: { HIVE_MIND_HISTORY_MAX_TURNS: '1' } });
+    expect(plain.stdout).toMatch(/ 2 history turns past the retention deleted,/);
+    const left = json(await cli(['mind', 'list', '--history', '--json'])).frames.map((f: { kind: string; content: string }) => [f.kind, f.content]);
+    expect(left.sort()).toEqual([['instruction', 'Release branches are cut every second Tuesday.'], ['reply', 'turn 5 of the release checklist']]);
   });
 
   it('with the embeddings plug-in: save computes the vector, search is hybrid, embed backfills; endpoint down: BM25 and a notice', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { TokenMeter } from '@hive-mind/compaction';
-import { Mind, MindError, SCHEMA_VERSION, redactSecrets, scanThreats, ftsQuery, chunkText } from '@hive-mind/mind';
+import { Mind, MindError, SCHEMA_VERSION, redactSecrets, scanThreats, ftsQuery, chunkText, turnFrame } from '@hive-mind/mind';
 import { repeatingText, sha256, uniqueText } from '../../../test-support/long-text.js';
 import { tmp, rawBytes, ensureBuilt, runNode, DIST_INDEX } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
@@ -427,6 +427,34 @@ describe('cleanup', () => {
     expectMindError(() => m.cleanup({ mode: 'everything' as never }), 'INVALID', /mode/);
     m.close();
   });
+  it('compact keeps the history by age, then by count: the oldest turns go (with their parts), a standing frame said beside them stays; the index follows; a bad retention is INVALID', () => {
+    const day = 86_400_000;
+    const now = new Date('2026-06-01T12:00:00Z');
+    const m = Mind.open(path, { now: () => now });
+    const turn = (i: number, daysAgo: number, text = `turn ${i} about the billing service on port 65${String(i).padStart(2, '0')}`) =>
+      m.save(turnFrame({ role: i % 2 ? 'assistant' : 'user', text, host: 'claude-code', sessionId: 's1', hostTurnId: `p${i}`, createdAt: new Date(now.getTime() - daysAgo * day).toISOString() }));
+    const old = turn(0, 400);
+    const long = turn(1, 380, repeatingText(30_000)); // a turn in parts: cut to HISTORY_TURN_MAX_CHARS, still several parts
+    const kept = [2, 3, 4, 5, 6].map((i) => turn(i, 10 - i));
+    const rule = m.save({ content: 'The billing service listens on port 6502.', kind: 'environment', sessionId: 's1', host: 'claude-code', createdAt: new Date(now.getTime() - 400 * day).toISOString() });
+    expect(long.ids.length).toBeGreaterThan(1);
+    const r = m.cleanup({ now, history: { maxAgeDays: 365, maxTurns: 3 } });
+    // by age: the two turns said more than 365 days ago; by count: of the five left the two oldest
+    expect(r.historyDeleted).toBe(4);
+    expect([old.id, ...long.ids, kept[0]!.id, kept[1]!.id].map((id) => m.get(id))).toEqual(Array(2 + long.ids.length + 1).fill(undefined));
+    expect(kept.slice(2).map((k) => m.get(k.id)?.kind)).toEqual(['prompt', 'reply', 'prompt']);
+    expect(m.get(rule.id)?.content).toBe('The billing service listens on port 6502.');
+    // nothing of a deleted turn is found any more; the index holds exactly the frames left
+    expect(m.search('turn 0 billing').map((h) => h.id)).not.toContain(old.id);
+    expect(m.stats().ftsRows).toBe((m.database.prepare('SELECT count(*) AS n FROM frames').get() as { n: number }).n);
+    expect(m.cleanup({ now, history: { maxAgeDays: 365, maxTurns: 3 } }).historyDeleted).toBe(0);
+    // the defaults keep a year and 100,000 turns: nothing more goes
+    expect(m.cleanup({ now }).historyDeleted).toBe(0);
+    for (const bad of [{ maxAgeDays: 0, maxTurns: 10 }, { maxAgeDays: 30, maxTurns: 1.5 }])
+      expectMindError(() => m.cleanup({ now, history: bad }), 'INVALID', /history\.(maxAgeDays|maxTurns)/);
+    m.close();
+  });
+
   it('forget removes a frame and its older versions', () => {
     const m = Mind.open(path);
     const a = m.save({ content: 'v1 of fact' });
