@@ -79,7 +79,7 @@ describe('lifecycles through the runner (real .mind files)', () => {
     }
   });
 
-  it('stop saves what the reply established, from last_assistant_message or from the transcript tail when the payload has none; its status clause is left out', async () => {
+  it('stop keeps the reply as a turn and saves beside it what the reply established, from last_assistant_message or from the transcript tail when the payload has none; its status clause is left out', async () => {
     const s = sandbox();
     const long = 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.';
     await hook(s.env, 'codex', 'Stop', { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: long });
@@ -92,8 +92,16 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect((await hook(s.env, 'claude-code', 'Stop', p)).error).toBeUndefined();
     // SessionEnd for the same prompt id stores nothing twice
     await hook(s.env, 'claude-code', 'SessionEnd', { ...payload('claude-code', 'SessionEnd', 0, s.project), transcript_path: t });
-    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt');
-    // what each reply established, never critical; the narration and the edit list around it are not kept
+    const all = frames(workspaceMindPath(s.project, s.env));
+    // each reply is a turn of the history, whole, once (Stop's and SessionEnd's are one); SessionEnd
+    // also kept the transcript's earlier reply the hooks had not seen
+    expect(all.filter((f) => f.kind === 'reply').map((f) => [f.host, f.content]).sort()).toEqual([
+      ['claude-code', 'Hello from fake model.'],
+      ['claude-code', 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.'],
+      ['codex', long],
+    ]);
+    const outs = all.filter((f) => f.kind !== 'prompt' && f.kind !== 'reply');
+    // beside them, what each reply established, never critical; the narration and the edit list around it are not kept
     expect(outs.map((f) => [f.host, f.kind, f.importance, f.source, f.content]).sort()).toEqual([
       ['claude-code', 'fact', 'normal', 'agent_inferred', 'The migration to ESM failed on the CommonJS config loader.'],
       ['codex', 'decision', 'normal', 'agent_inferred', 'Decided to pin pnpm to 9.12 because 9.13 breaks workspace links.'],
