@@ -8,6 +8,8 @@ import { redactSecrets } from './redact.js';
 import { FREQUENT_DOCS, matchedShare, searchFrames } from './search.js';
 import { isTurn, turnsBeside } from './sql.js';
 import { contentHash, preview } from './text.js';
+import { ROLE as WORD_ROLE } from './standing-lexicon.js';
+import { replyStanding } from './standing.js';
 import { scanThreats } from './threats.js';
 import { nearestFrames } from './vectors.js';
 
@@ -162,8 +164,12 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
       if (!a) return undefined;
       const prev = a.prev !== undefined ? rows.get(a.prev) : undefined;
       const next = a.next !== undefined ? rows.get(a.next) : undefined;
-      if (prev && prev.content.includes('?') && !skip.has(prev.id)) return prev;
-      if (next && h.content.includes('?') && !skip.has(next.id)) return next;
+      // a question is a sentence ending with "?" (not a `?` inside code); an answer that only
+      // announces the next step or reports status says nothing the question needs
+      if (prev && asks(prev.content) && !skip.has(prev.id)) return prev;
+      // the answer beside a question the user asked; what follows an agent's question (an offer:
+      // "Want me to begin?") is the user's next request or a reaction, not an answer it needs
+      if (next && h.kind === 'prompt' && asks(h.content) && !skip.has(next.id) && !(next.kind === 'reply' && (narrationOnly(next.content) || statusOnly(next.content)))) return next;
       return undefined;
     };
     const beside = new Map(hits.map((h) => [h.id, shownBeside(h)] as const));
@@ -196,6 +202,9 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
       // an agent's message that only says what it will do next ("Now let me rename main.ts:") states nothing,
       // nor does a turn of a word or two beside the task words ("run the tests again", "All clean, all committed.")
       if (h.kind === 'reply' && narrationOnly(h.content)) continue;
+      // a status report ("All 34 tests pass.", "Reverted the navbar change.") is evidence only when it
+      // answers the prompt itself (clears the floor), never one riding along with a better match
+      if (h.kind === 'reply' && !floor && statusOnly(h.content)) continue;
       if (isHistoryKind(h.kind) && topicWords(h.content).length < EVIDENCE_MIN_TURN_WORDS) continue;
       const rendered = renderEvidence(h, nb, topic, strength, opts.mindName);
       if (!rendered) continue;
@@ -245,10 +254,40 @@ function idfWeights(ctx: StoreContext, topic: readonly string[]): Map<string, nu
  */
 const NARRATION = /^(?:(?:ok(?:ay)?|good|great|perfect|now|next|first|then|alright|right)[,!.]?\s+)*(?:let me|let's|let us|i'll|i will|i need to|i'm going to|i am going to|we need to|we'll|time to)\b[^.!?]*[.!?:]?$/i;
 
-/** True when every sentence of an agent's message announces its next step ({@link NARRATION}), or acknowledges ("Good.", "Done."). */
+/**
+ * True when every sentence of an agent's message announces its next step ({@link NARRATION}), or
+ * acknowledges ("Good.", "Done."); or when a message of one or two sentences ends with a colon (in any
+ * language): it announces what follows it, a tool call or a listing the turn's text does not hold
+ * ("Now find where links are rendered in the markdown component:").
+ */
 function narrationOnly(text: string): boolean {
   const sentences = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?:])\s+/).filter(Boolean);
+  if (sentences.length > 0 && sentences.length <= 2 && /[:：]$/.test(sentences[sentences.length - 1]!)) return true;
   return sentences.length > 0 && sentences.length <= 4 && sentences.every((x) => NARRATION.test(x) || /^(?:ok(?:ay)?|good|great|perfect|done|right|alright|got it|noted)[.!]?$/i.test(x));
+}
+
+/**
+ * True when an agent's message only reports status: each of its sentences (at most 4) is a status
+ * report by the standing rules' words (standing-lexicon.ts `status`, every language there: "All 34
+ * tests pass.", "Alle Tests sind grün.", "すべてのテストが成功しました。") and it establishes nothing
+ * lasting (standing.ts `replyStanding` gives no frame).
+ */
+function statusOnly(text: string): boolean {
+  const sentences = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?。！？])\s*/).filter(Boolean);
+  return sentences.length > 0 && sentences.length <= 4 && sentences.every((x) => WORD_ROLE.status.test(x)) && replyStanding(text).length === 0;
+}
+
+/** The sentences of `text`: its lines (a list item, a heading, a paragraph), each split after `.!?` and their CJK forms, whitespace collapsed. */
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/\n+/)
+    .flatMap((line) => line.replace(/\s+/g, ' ').trim().split(/(?<=[.!?。！？])\s+/))
+    .filter(Boolean);
+}
+
+/** True when a sentence of `text` asks a question (ends with `?`). */
+function asks(text: string): boolean {
+  return sentencesOf(text).some((x) => /[?？]$/.test(x));
 }
 
 /** True when every sentence of `text` holding one of `words` (every sentence, when none does) asks a question (ends with `?`). */
@@ -261,12 +300,14 @@ function asksOnly(text: string, words: readonly string[]): boolean {
 
 /**
  * The sentences of `text` that hold the most of `words`, in their order, within `max` characters
- * (the whole text when it fits); `…` marks what was left out between and around them.
+ * (the whole text when it fits); `…` marks what was left out between and around them. A line (a
+ * list item, a heading of a markdown reply) ends a sentence too.
  */
 export function excerpt(text: string, words: readonly string[], max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
-  const sentences = flat.split(/(?<=[.!?。！？])\s+/).filter(Boolean);
+  // by line too: a list item or a heading of a markdown reply is a sentence of its own
+  const sentences = sentencesOf(text);
   if (sentences.length <= 1) return preview(flat, max);
   const scored = sentences.map((s, i) => ({ i, s, n: words.filter((w) => matchedShare(s, [w]) > 0).length }));
   const order = [...scored].sort((a, b) => b.n - a.n || a.i - b.i);
@@ -304,7 +345,8 @@ const ROLE: Record<string, string> = { prompt: 'user', reply: 'agent' };
 function renderEvidence(h: Frame, nb: Frame | undefined, topic: readonly string[], strength: number, mindName?: string): { line: string; texts: string[] } | undefined {
   const hitChars = Math.round(EVIDENCE_ITEM_CHARS * (0.5 + 0.5 * Math.min(1, strength)));
   const clean = (f: Frame, max: number) => {
-    const text = redactSecrets(f.content.replace(/\s+/g, ' ').trim()).text;
+    // line breaks kept until the excerpt: they end a list item or a heading (excerpt collapses the rest)
+    const text = redactSecrets(f.content.trim()).text;
     if (scanThreats(text).length) return undefined;
     return excerpt(text, topic, max);
   };
