@@ -4,7 +4,7 @@
  * mind without a workspace), with the host, the host's session and turn ids, the time, the working
  * folder; at session end, the turns of the host's transcript the hooks missed (a turn interrupted
  * before Stop, the assistant's messages before its last one, prompts a failing hook lost), read
- * from its last {@link TRANSCRIPT_BACKFILL_BYTES} and saved in short transactions until
+ * from its last {@link TRANSCRIPT_BACKFILL_BYTES} and saved newest first in short transactions until
  * {@link BACKFILL_TIME_MS} has passed. A turn already kept is the same turn (the mind's turn
  * identity), so nothing is stored twice.
  */
@@ -79,7 +79,7 @@ function common(input: LifecycleInput, ws: string | undefined, now: Date) {
 export interface BackfillReport {
   /** Turns found in the transcript's tail. */
   found: number;
-  /** Turns handed to the store (new or already kept); fewer than `found` when the time ran out. */
+  /** Turns handed to the store (new or already kept), the newest ones; fewer than `found` when the time ran out. */
   saved: number;
   /** The batches' outcomes (saved, or spooled when the store was busy). */
   outcomes: CaptureOutcome[];
@@ -89,8 +89,9 @@ export interface BackfillReport {
 
 /**
  * The turns of the transcript at `input.transcriptPath` (its last {@link TRANSCRIPT_BACKFILL_BYTES})
- * saved as history turns of the session, oldest first, {@link BACKFILL_BATCH} per transaction, until
- * `timeMs` has passed (the turns not saved by then stay in the transcript for `mind import`). A turn
+ * saved as history turns of the session, newest first, {@link BACKFILL_BATCH} per transaction, the
+ * newest batch always, the others until `timeMs` has passed since the call (the older turns not saved
+ * by then stay in the transcript for `mind import`). A turn
  * without a time in the transcript takes the time of the run. Throws the fs error of an unreadable
  * transcript (ENOENT gives an empty report) and what {@link saveCaptures} throws.
  */
@@ -125,12 +126,15 @@ export function backfillTranscript(
       ...(target.workspace ? { workspace: target.workspace } : {}),
     }),
   );
-  for (let i = 0; i < frames.length; i += BACKFILL_BATCH) {
-    if (Date.now() - started > timeMs) {
+  // newest first: the turns a hook missed are mostly the last ones (a turn interrupted before Stop),
+  // so a run the time cap cuts keeps those; the first batch is saved whatever the time (reading a
+  // long tail on a loaded machine may take the whole budget)
+  for (let end = frames.length; end > 0; end -= BACKFILL_BATCH) {
+    if (end < frames.length && Date.now() - started > timeMs) {
       report.cut = true;
       break;
     }
-    const batch = frames.slice(i, i + BACKFILL_BATCH);
+    const batch = frames.slice(Math.max(0, end - BACKFILL_BATCH), end);
     report.outcomes.push(saveCaptures(target.path, busy, batch, env, { host: input.host, event: input.nativeEvent }));
     report.saved += batch.length;
   }

@@ -96,8 +96,10 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
       // the transcript's turns first: they carry the times they were said
       const minds = mindsFor(input, env);
       const r = backfillTranscript(input, { path: minds.workspace?.path ?? minds.personal, ...(minds.workspace ? { workspace: minds.workspace.id } : {}) }, env, now(), busy);
-      if (r.cut) opts.log?.(`transcript backfill stopped after ${r.saved} of ${r.found} turns (time limit); \`hive-mind mind import ${input.transcriptPath}\` keeps the rest`);
-      captureReply(input, env, now(), busy);
+      if (r.cut) opts.log?.(`transcript backfill kept the newest ${r.saved} of ${r.found} turns (time limit); \`hive-mind mind import ${input.transcriptPath}\` keeps the rest`);
+      // the backfill saved the transcript's newest turns (with their own times and ids): the reply
+      // capture then only adds what the last reply establishes, not the turn a second time
+      captureReply(input, env, now(), busy, { turns: r.saved === 0 });
       return {};
     }
     case 'pre-compact':
@@ -259,18 +261,21 @@ function standingFrames(input: LifecycleInput, ws: string | undefined, frames: r
 
 /**
  * The reply of a Stop (or of the transcript at session end) kept as a turn of the history (with the
- * prompt before it when the transcript gave the reply), and beside it the standing frames the reply
+ * prompt before it when the transcript gave the reply; not with `turns: false`, when the session-end
+ * backfill saved them already), and beside it the standing frames the reply
  * gives (what the agent established, never critical: that is the user's to say) and a rule of the
  * turn's prompt the reply acknowledges as lasting. A reply that gives none is only the history's.
  */
-function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
+function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number, opts: { turns?: boolean } = {}): void {
   const minds = mindsFor(input, env);
   const ws = minds.workspace?.id;
   const { reply, missedPrompt, text, prompt } = replyTurn(input, ws, now);
   if (!reply || !text) return;
   const standing = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
   const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
-  const frames: FrameInput[] = [...(missedPrompt ? [missedPrompt] : []), reply, ...standing.workspace, ...acknowledged.workspace];
+  const turns = opts.turns === false ? [] : [...(missedPrompt ? [missedPrompt] : []), reply];
+  const frames: FrameInput[] = [...turns, ...standing.workspace, ...acknowledged.workspace];
+  if (!frames.length) return;
   const where = { host: input.host, event: input.nativeEvent };
   saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
   if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
