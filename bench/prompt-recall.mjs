@@ -102,8 +102,70 @@ for (const [name, [rule, generic]] of Object.entries(rules)) {
 }
 m.close();
 
+await history();
 if (process.argv.includes('--vectors')) await vectors();
 rmSync(tmp, { recursive: true, force: true });
+
+/**
+ * The evidence floor of the per-prompt recall over the history (Mind.promptEvidence, what the
+ * UserPromptSubmit hook injects): (1) the probe frames as turns of sessions (each the user's words in
+ * its own session, answered "Noted."), beside every turn of the shared coding transcripts (mind
+ * import's history: their prompts and the agent's messages), so the probes compete with a real
+ * history; (2) the probes with nothing relevant, against that history alone: what they still get is
+ * listed, to read (a turn of the transcripts can be relevant to them).
+ */
+async function history() {
+  const { historyTurnsOf, evidenceBudget } = await import(join(root, 'packages/mind/dist/index.js'));
+  const { readTranscriptFile } = await import(join(root, 'packages/transcripts/dist/index.js'));
+  const data = join(root, '..', 'shared', 'data', 'transcripts');
+  const transcripts = ['claude-code/coverage-test-fix.jsonl', 'claude-code/python-to-rust-port.jsonl', 'pi/before-compaction.jsonl', 'pi/large-session.jsonl'];
+  const build = async (withProbes) => {
+    const hm = Mind.open(join(tmp, `history-${withProbes ? 'probes' : 'only'}.mind`));
+    let turns = 0;
+    for (const t of transcripts) {
+      const tr = await readTranscriptFile(join(data, t), { lenient: true });
+      const frames = historyTurnsOf(tr.log.events(), { host: tr.format, sessionId: t });
+      turns += frames.length;
+      for (let i = 0; i < frames.length; i += 200) hm.saveMany(frames.slice(i, i + 200));
+    }
+    const ids = [];
+    if (withProbes)
+      set.frames.forEach((content, i) => {
+        const at = new Date(Date.UTC(2026, 0, 1, 9, i)).toISOString();
+        ids.push(hm.save({ content, kind: 'prompt', importance: 'normal', source: 'user_stated', host: 'bench', sessionId: `probe-${i}`, turnId: 'p', createdAt: at }).id);
+        hm.save({ content: 'Noted.', kind: 'reply', importance: 'normal', host: 'bench', sessionId: `probe-${i}`, turnId: 'p', createdAt: at.replace('00.000Z', '05.000Z') });
+      });
+    return { hm, ids, turns };
+  };
+  const { hm, ids: hids, turns } = await build(true);
+  let injected = 0, good = 0, answered = 0, noisy = 0, tokens = [];
+  const withRel = set.probes.filter((p) => p.relevant.length).length;
+  const without = set.probes.length - withRel;
+  const noise = [];
+  for (const p of set.probes) {
+    const rel = new Set(p.relevant.map((i) => hids[i - 1]));
+    const items = hm.promptEvidence(p.prompt);
+    const budget = evidenceBudget(Math.max(0, ...items.map((i) => i.strength)), 940);
+    let used = 0;
+    const shown = items.filter((i) => (used += Math.ceil(i.line.length / 4)) <= budget);
+    const got = shown.flatMap((i) => i.ids);
+    injected += shown.length;
+    good += shown.filter((i) => i.ids.some((id) => rel.has(id))).length;
+    if (rel.size && got.some((id) => rel.has(id))) answered++;
+    if (!rel.size && shown.length) {
+      noisy++;
+      noise.push(`  "${p.prompt}" -> ${shown.map((i) => i.line.slice(0, 140)).join(' || ')}`);
+    }
+    if (shown.length) tokens.push(used);
+  }
+  hm.close();
+  console.log(`\nhistory: the ${set.frames.length} probe frames as turns of their sessions beside ${turns} turns of ${transcripts.length} shared transcripts; Mind.promptEvidence within evidenceBudget (cap 940 tokens)\n`);
+  console.log('| items injected | precision (items holding a relevant frame) | answered | noise | tokens when injected, p50 |');
+  console.log('|---|---|---|---|---|');
+  const p50 = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : 0);
+  console.log(`| ${injected} | ${injected ? (good / injected).toFixed(2) : '-'} | ${answered}/${withRel} (${(answered / withRel).toFixed(2)}) | ${noisy}/${without} (${(noisy / without).toFixed(2)}) | ${p50(tokens)} |`);
+  if (noise.length) console.log(`\nwhat the prompts with nothing relevant among the probe frames got (from the transcripts' history):\n${noise.join('\n')}`);
+}
 
 /** The vector side of the floor (Mind.promptHits with the prompt's vector), English and cross-language probes. */
 async function vectors() {

@@ -5,7 +5,7 @@
  */
 export * from './types.js';
 export { runHook, hookLogPath, HOOK_TIMEOUT_MS, STDIN_TIMEOUT_MS, type RunHookOptions, type RunHookResult } from './runner.js';
-export { runLifecycle, cleanupMinds, mindsFor, recallBudget, DEFAULT_RECALL_TOKENS, PROMPT_TTL_MS, type LifecycleOptions } from './lifecycles.js';
+export { runLifecycle, cleanupMinds, mindsFor, recallBudget, DEFAULT_RECALL_TOKENS, type LifecycleOptions } from './lifecycles.js';
 export { loadAdapter, registeredHosts, HOST_IDS, HOSTS } from './registry.js';
 export { loadInstaller, installableHosts } from './installers.js';
 export { summarizeExtractive, splitSentences } from './extract.js';

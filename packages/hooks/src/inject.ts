@@ -19,17 +19,35 @@
  */
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IMPORTANCES, Mind, MindError, Notes, estimateTokens, mindHome, nearDuplicate, parseEntries, safeFileName, type Importance, type NotesTarget, type RecallResult } from '@hive-mind/mind';
+import {
+  IMPORTANCES,
+  Mind,
+  MindError,
+  Notes,
+  estimateTokens,
+  evidenceBudget,
+  isHistoryKind,
+  mindHome,
+  nearDuplicate,
+  normalizeForHash,
+  parseEntries,
+  safeFileName,
+  type EvidenceItem,
+  type Importance,
+  type NotesTarget,
+  type RecallResult,
+} from '@hive-mind/mind';
 import { ensureDir } from './mkdir.js';
 
 /** Default total budget of session start, in tokens (under Codex's ~2,500-token inline limit for additional context). */
 export const DEFAULT_RECALL_TOKENS = 1500;
-/** Default budget of the per-prompt recall, in tokens. */
-export const DEFAULT_PROMPT_RECALL_TOKENS = 300;
+/**
+ * Default cap of the per-prompt recall, in tokens: the evidence of a strong match fills it, a weak
+ * one gets a fifth of it (the mind's `evidenceBudget`), none when nothing clears the floor.
+ */
+export const DEFAULT_PROMPT_RECALL_TOKENS = 1200;
 /** Share of the session-start budget the notes may take; the recall gets the rest. */
 export const NOTES_SHARE = 0.6;
-/** Characters of one item in the per-prompt recall. */
-export const PROMPT_ITEM_CHARS = 300;
 /** A session's record of what it was given is dropped after this many days. */
 const SESSION_RECORD_DAYS = 7;
 
@@ -232,6 +250,8 @@ export interface RecallBlocks {
   tokens: number;
   ids: Array<[RecallSource['key'], number]>;
   skipped: SkippedMind[];
+  /** The contents shown (for a later block's near-duplicate checks). */
+  texts?: string[];
 }
 
 const rank = (i: Importance) => IMPORTANCES.length - IMPORTANCES.indexOf(i);
@@ -255,39 +275,47 @@ export function recallBlocks(
   given: Record<RecallSource['key'], number[]>,
   recall: (m: Mind, budgetTokens: number, exclude: number[], src: RecallSource) => RecallResult,
   open: (path: string) => Mind,
-  opts: { seen?: readonly string[]; saySkipped?: boolean } = {},
+  opts: { seen?: readonly string[]; saySkipped?: boolean; title?: string } = {},
 ): RecallBlocks {
   const drop: Record<RecallSource['key'], Set<number>> = { workspace: new Set(), personal: new Set() };
-  const seen = opts.seen ?? [];
-  const say = opts.saySkipped ?? true;
+  const pass: Pass = { sources, budgetTokens, given, recall, open, seen: opts.seen ?? [], drop, saySkipped: opts.saySkipped ?? true, ...(opts.title ? { title: opts.title } : {}) };
   // a second pass only when a later mind's frame outranks an earlier mind's near-duplicate
-  const first = recallPass(sources, budgetTokens, given, recall, open, seen, drop, true, say);
-  return first.redo ? recallPass(sources, budgetTokens, given, recall, open, seen, drop, false, say) : first;
+  const first = recallPass(pass, true);
+  return first.redo ? recallPass(pass, false) : first;
 }
 
-function recallPass(
-  sources: RecallSource[],
-  budgetTokens: number,
-  given: Record<RecallSource['key'], number[]>,
-  recall: (m: Mind, budgetTokens: number, exclude: number[], src: RecallSource) => RecallResult,
-  open: (path: string) => Mind,
-  seen: readonly string[],
-  drop: Record<RecallSource['key'], Set<number>>,
-  mayRedo: boolean,
-  saySkipped: boolean,
-): RecallBlocks & { redo: boolean } {
-  // Each block's header costs a few tokens; keep 16 in reserve so the sum stays within budget.
-  const HEADER_RESERVE = 16;
+/** What one pass of {@link recallBlocks} works with. */
+interface Pass {
+  sources: RecallSource[];
+  budgetTokens: number;
+  given: Record<RecallSource['key'], number[]>;
+  recall: (m: Mind, budgetTokens: number, exclude: number[], src: RecallSource) => RecallResult;
+  open: (path: string) => Mind;
+  seen: readonly string[];
+  /** Ids each source's recall leaves out (near-duplicates found so far). */
+  drop: Record<RecallSource['key'], Set<number>>;
+  saySkipped: boolean;
+  /** Said after each block's heading (`## hive-mind memory (workspace …): instructions and decisions`). */
+  title?: string;
+}
+
+function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean } {
+  const { sources, budgetTokens, given, recall, open, seen, drop, saySkipped } = p;
+  // each block's heading (and the blank line before it) is paid for out of the budget, counted as the text is
+  const headingOf = (src: RecallSource) => `## hive-mind memory (${src.label})${p.title ? `: ${p.title}` : ''}`;
   const ROUNDS = 8;
   const notes = seen.map((t) => sameAs(t));
   const kept: Array<{ key: RecallSource['key']; id: number; importance: Importance; same: (t: string) => boolean }> = [];
   const parts: string[] = [];
   const ids: Array<[RecallSource['key'], number]> = [];
   const skipped: SkippedMind[] = [];
+  const texts: string[] = [];
   let redo = false;
   let left = budgetTokens;
   for (const src of sources) {
-    if (left <= HEADER_RESERVE + 32 || !existsSync(src.path)) continue;
+    const heading = headingOf(src);
+    const headCost = estimateTokens(heading) + 2;
+    if (left <= headCost + 32 || !existsSync(src.path)) continue;
     let r: RecallResult | undefined;
     try {
       const m = open(src.path);
@@ -295,7 +323,7 @@ function recallPass(
         // recalled again without the near-duplicates found (each round drops at least one; after
         // ROUNDS the last recall is taken as it is)
         for (let round = 0; round < ROUNDS; round++) {
-          r = recall(m, left - HEADER_RESERVE, [...given[src.key], ...drop[src.key]], src);
+          r = recall(m, left - headCost, [...given[src.key], ...drop[src.key]], src);
           let dup = false;
           const mine: typeof kept = [];
           for (const f of r.frames) {
@@ -333,8 +361,80 @@ function recallPass(
     }
     if (!r || !r.text.trim()) continue;
     for (const f of r.frames) ids.push([src.key, f.id]);
-    parts.push(`## hive-mind memory (${src.label})\n${r.text.trim()}`);
-    left -= r.tokens + HEADER_RESERVE;
+    texts.push(...r.frames.map((f) => f.content));
+    parts.push(`${heading}\n${r.text.trim()}`);
+    left -= r.tokens + headCost;
   }
-  return { text: parts.join('\n\n'), tokens: budgetTokens - left, ids, skipped, redo };
+  return { text: parts.join('\n\n'), tokens: budgetTokens - left, ids, skipped, redo, texts };
+}
+
+/**
+ * The per-prompt recall: the evidence of each source (`evidence`, the mind's `promptEvidence`, told
+ * which ids this session was given), strongest first across the minds, within the budget the
+ * strongest item earns under `maxTokens` (the mind's `evidenceBudget`: a weak match gets a line or
+ * two, a strong one up to the cap), as one labelled block per mind. An item saying the same as a
+ * notes entry shown at session start (`seen`), or as an item already taken (a near-duplicate, or a
+ * standing frame whose text a turn taken shows), is left out. A mind that cannot be read is left out
+ * and listed in `skipped` (the hook log says it; the session start said it in the text).
+ */
+export function evidenceBlocks(
+  sources: RecallSource[],
+  maxTokens: number,
+  given: Record<RecallSource['key'], number[]>,
+  evidence: (m: Mind, exclude: number[], src: RecallSource) => EvidenceItem[],
+  open: (path: string) => Mind,
+  opts: { seen?: readonly string[] } = {},
+): RecallBlocks & { strength: number } {
+  const all: Array<EvidenceItem & { src: RecallSource }> = [];
+  const skipped: SkippedMind[] = [];
+  for (const src of sources) {
+    if (!existsSync(src.path)) continue;
+    try {
+      const m = open(src.path);
+      try {
+        for (const item of evidence(m, given[src.key], src)) all.push({ ...item, src });
+      } finally {
+        m.close();
+      }
+    } catch (e) {
+      if (!(e instanceof MindError)) throw e;
+      skipped.push({ key: src.key, path: src.path, code: e.code, message: e.message });
+    }
+  }
+  // the ranking's order across the minds (the same blended score); the budget from the strongest match
+  all.sort((a, b) => b.score - a.score);
+  const strength = Math.max(0, ...all.map((i) => i.strength));
+  const budget = evidenceBudget(strength, maxTokens);
+  const notes = (opts.seen ?? []).map((t) => sameAs(t));
+  const taken: Array<EvidenceItem & { src: RecallSource }> = [];
+  const shown = new Set<string>();
+  const norm = (t: string) => normalizeForHash(t);
+  // the headers of the blocks (one per mind) are paid for when their first item is taken
+  const header = (src: RecallSource) => `## hive-mind memory (${src.label})`;
+  let used = 0;
+  for (const item of all) {
+    const key = `${item.src.key}:${item.frame.id}`;
+    if (shown.has(key)) continue;
+    if (item.texts.some((t) => notes.some((n) => n(t)))) continue;
+    const dup = taken.some((k) => k.texts.some((t) => item.texts.some((u) => nearDuplicate(t, u))));
+    // a standing frame that a turn taken already shows word for word (the fact harvested from it)
+    const inTurn = !isHistoryKind(item.frame.kind) && taken.some((k) => isHistoryKind(k.frame.kind) && k.texts.some((t) => norm(t).includes(norm(item.texts[0]!))));
+    if (dup || inTurn) continue;
+    const first = !taken.some((k) => k.src.key === item.src.key);
+    const cost = estimateTokens(item.line) + 1 + (first ? estimateTokens(header(item.src)) + 2 : 0);
+    if (used + cost > budget) continue;
+    used += cost;
+    taken.push(item);
+    for (const id of item.ids) shown.add(`${item.src.key}:${id}`);
+  }
+  const parts: string[] = [];
+  const ids: Array<[RecallSource['key'], number]> = [];
+  for (const src of sources) {
+    const mine = taken.filter((t) => t.src.key === src.key);
+    if (!mine.length) continue;
+    parts.push(`${header(src)}\n${mine.map((t) => t.line).join('\n')}`);
+    for (const t of mine) for (const id of t.ids) ids.push([src.key, id]);
+  }
+  const text = parts.join('\n\n');
+  return { text, tokens: text ? estimateTokens(text) : 0, ids, skipped, strength, texts: taken.flatMap((t) => t.texts) };
 }

@@ -4,18 +4,22 @@
  * - `session-start`: the curated notes, then the recall of the workspace mind and of the
  *   personal mind, in one token budget (inject.ts), returned as `additionalContext`; then, with a
  *   team connection whose cache is stale, a detached background `team sync` (team-sync.ts);
- * - `user-prompt-submit`: recall for the prompt (inject.ts; hosts that can add context to a
- *   prompt print it; with the embeddings plug-in also by the prompt's vector, prompt-vector.ts), then save the prompt as a temporary frame (expires after 72 h), plus
- *   the standing frames it gives (mind `promptStanding`, the rules `mind import` uses: a lasting
- *   rule or preference, a decision, a stated value; `critical` only under the user's explicit mark);
- * - `stop`: the standing frames of the turn's reply (the host's assistant text, or the last
- *   assistant message in the tail of the transcript file; mind `replyStanding`: where something
- *   lives or runs, a switch, a cause, never `critical`), and a rule of the turn's prompt that the reply
- *   acknowledges as lasting (mind `promptStanding` with the reply); when the reply gives none, an
- *   extractive summary as a temporary frame (expires after 72 h);
- * - `pre-compact`: mind cleanup (`mode: 'compact'`) of the workspace and personal minds;
- * - `session-end`: the `stop` capture from the transcript (a turn interrupted before
- *   Stop is still kept; a turn Stop already saved is not saved twice).
+ * - `user-prompt-submit`: the evidence for the prompt from the history and the standing memory
+ *   of both minds (inject.ts `evidenceBlocks`; hosts that can add context to a prompt print it; with
+ *   the embeddings plug-in also by the prompt's vector, prompt-vector.ts), then save the prompt as a
+ *   turn of the history (history.ts), plus the standing frames it gives (mind `promptStanding`, the
+ *   rules `mind import` uses: a lasting rule or preference, a decision, a stated value; `critical`
+ *   only under the user's explicit mark) beside it;
+ * - `stop`: save the reply (the host's assistant text, or the last assistant message in the tail of
+ *   the transcript file) as a turn of the history, and beside it its standing frames (mind
+ *   `replyStanding`: where something lives or runs, a switch, a cause, never `critical`) and a rule
+ *   of the turn's prompt that the reply acknowledges as lasting (mind `promptStanding` with the
+ *   reply); a reply that gives none ("All clean, all committed.") is only a turn of the history;
+ * - `pre-compact`: mind cleanup (`mode: 'compact'`, the history's retention from the settings) of the
+ *   workspace and personal minds;
+ * - `session-end`: the turns of the host's transcript the hooks missed (history.ts
+ *   `backfillTranscript`, bounded in bytes and time), then the `stop` capture from the transcript (a
+ *   turn interrupted before Stop is still kept; a turn Stop already saved is not saved twice).
  *
  * Idempotency: every save carries (host, session id, turn id, kind), which the mind
  * treats as an idempotency key, so a retried or doubly installed hook stores nothing twice.
@@ -25,22 +29,14 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, acknowledgesRule, estimateTokens, frameInjection, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type StandingFrame } from '@hive-mind/mind';
+import { Mind, acknowledgesRule, estimateTokens, frameInjection, historyRetention, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type StandingFrame } from '@hive-mind/mind';
 import { promptVector, type PromptVector } from './prompt-vector.js';
-import { summarizeExtractive } from './extract.js';
-import { lastTurnFromTranscript } from './transcript-tail.js';
 import { saveCaptures } from './capture.js';
-import { NOTES_SHARE, PROMPT_ITEM_CHARS, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
+import { backfillTranscript, promptTurn, replyTurn } from './history.js';
+import { NOTES_SHARE, evidenceBlocks, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { startTeamSyncIfStale } from './team-sync.js';
-
-/** Lifetime of a temporary prompt frame: 72 hours. */
-export const PROMPT_TTL_MS = 72 * 3600 * 1000;
-/** Longest prompt stored verbatim, in characters; longer prompts are cut with `...`. */
-export const PROMPT_MAX_CHARS = 4000;
-/** Longest outcome summary, in characters. */
-export const OUTCOME_MAX_CHARS = 600;
 
 /** Options of {@link runLifecycle}. */
 export interface LifecycleOptions {
@@ -94,9 +90,18 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
       return out;
     }
     case 'stop':
-    case 'session-end':
-      captureOutcome(input, env, now(), busy);
+      captureReply(input, env, now(), busy);
       return {};
+    case 'session-end': {
+      // the transcript's turns first: they carry the times they were said
+      const minds = mindsFor(input, env);
+      const r = backfillTranscript(input, { path: minds.workspace?.path ?? minds.personal, ...(minds.workspace ? { workspace: minds.workspace.id } : {}) }, env, now(), busy);
+      if (r.cut) opts.log?.(`transcript backfill kept the newest ${r.saved} of ${r.found} turns (time limit); \`hive-mind mind import ${input.transcriptPath}\` keeps the rest`);
+      // the backfill saved the transcript's newest turns (with their own times and ids): the reply
+      // capture then only adds what the last reply establishes, not the turn a second time
+      captureReply(input, env, now(), busy, { turns: r.saved === 0 });
+      return {};
+    }
     case 'pre-compact':
       cleanupMinds(input, env, now(), busy);
       return {};
@@ -118,34 +123,61 @@ const openReadonly = (busy: number) => (path: string) => Mind.open(path, { busyT
 // What frameInjection adds around an injection (nonce tags, one note line), out of the same budget.
 const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
 
+/**
+ * Session start (inject.ts): the notes; for a host whose session starts with its first prompt
+ * (Hermes `pre_llm_call`), the evidence for that prompt; then the standing rules of both minds
+ * (critical frames, pending notes, instructions, preferences, decisions); then their most recent
+ * facts; each fact once (a near-duplicate of a notes entry or of an earlier item is left out); all
+ * within `HIVE_MIND_RECALL_TOKENS`, framing included. Never a turn of the history.
+ */
 function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): LifecycleOutput {
   const budget = Math.max(0, recallBudget(env) - FRAME_RESERVE);
   const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), notesThread(input, env));
-  // Hosts that start a session with the first prompt (Hermes pre_llm_call) get the frames
-  // about that prompt first, then the default recall (critical, important, recent facts).
-  const query = input.prompt?.trim().slice(0, 500);
-  const recalled = recallBlocks(
-    sourcesFor(input, env),
-    budget - notes.tokens - (notes.text ? 2 : 0),
-    { workspace: [], personal: [] },
-    (m, budgetTokens, exclude, src) => {
-      if (query) {
-        try {
-          return m.recall({ query, budgetTokens, header: false, exclude, mindName: src.key });
-        } catch (e) {
-          // a prompt with no searchable word (only punctuation, ...) gets the default recall
-          if ((e as { code?: string }).code !== 'EMPTY_QUERY') throw e;
-        }
-      }
-      return m.recall({ budgetTokens, header: false, exclude, mindName: src.key });
-    },
-    openReadonly(busy),
-    { seen: notes.entries },
-  );
-  logSkipped(recalled.skipped, log);
-  recordGiven(env, input.host, input.sessionId, recalled.ids, true);
+  const sources = sourcesFor(input, env);
+  const open = openReadonly(busy);
+  const given: Record<RecallSource['key'], number[]> = { workspace: [], personal: [] };
+  const blocks: string[] = notes.text ? [notes.text] : [];
+  let left = budget - notes.tokens - (notes.text ? 2 : 0);
+  const seen = [...notes.entries];
+  const skipped: SkippedMind[] = [];
+  const ids: Array<[RecallSource['key'], number]> = [];
+  const take = (r: { text: string; tokens: number; ids: Array<[RecallSource['key'], number]>; skipped: SkippedMind[]; texts?: string[] }) => {
+    for (const s of r.skipped) if (!skipped.some((k) => k.key === s.key)) skipped.push(s);
+    for (const [k, id] of r.ids) given[k].push(id);
+    ids.push(...r.ids);
+    seen.push(...(r.texts ?? []));
+    if (!r.text) return;
+    blocks.push(r.text);
+    left -= r.tokens + 2;
+  };
+  // Hermes starts a session with its first prompt: the evidence for it comes first
+  const query = input.prompt?.trim().slice(0, 1000);
+  if (query) {
+    const session = input.sessionId ? { host: input.host, sessionId: input.sessionId } : undefined;
+    const ev = evidenceBlocks(
+      sources,
+      Math.min(left, Math.max(0, promptRecallBudget(env) - FRAME_RESERVE)),
+      given,
+      (m, exclude, src) => m.promptEvidence(query, { exclude, mindName: src.key, ...(session ? { session } : {}) }),
+      open,
+      { seen },
+    );
+    take(ev);
+  }
+  const section = (name: 'rules' | 'facts', title: string) =>
+    take(
+      recallBlocks(sources, left, given, (m, budgetTokens, exclude, src) => m.recall({ section: name, budgetTokens, header: false, exclude, mindName: src.key }), open, {
+        seen,
+        title,
+        saySkipped: !skipped.length,
+      }),
+    );
+  section('rules', 'instructions and decisions');
+  section('facts', 'facts');
+  logSkipped(skipped, log);
+  recordGiven(env, input.host, input.sessionId, ids, true);
   // one block with a per-injection nonce, stored text neutralized (the mind's neutralize.ts)
-  const text = frameInjection([{ body: notes.text }, { body: recalled.text }]);
+  const text = frameInjection(blocks.map((body) => ({ body })));
   return text ? { additionalContext: text } : {};
 }
 
@@ -155,31 +187,31 @@ function logSkipped(skipped: readonly SkippedMind[], log?: (line: string) => voi
 }
 
 /**
- * The per-prompt recall (inject.ts): frames about the prompt that this session was not given yet;
- * with the embeddings plug-in, also the frames near the prompt's vector (prompt-vector.ts, bounded
- * in time; the lexical side alone when the endpoint fails).
+ * The per-prompt recall (inject.ts `evidenceBlocks`): the evidence for the prompt in the history and
+ * the standing memory of both minds, not given to this session yet and no turn of this session (its
+ * own turns are in its context; the prompt being submitted is not saved yet), within the budget its
+ * strength earns; with the embeddings plug-in, also the frames near the prompt's vector
+ * (prompt-vector.ts, bounded in time; the lexical side alone when the endpoint fails).
  */
 async function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): Promise<LifecycleOutput> {
-  const budget = Math.max(0, promptRecallBudget(env) - FRAME_RESERVE);
+  const cap = Math.max(0, promptRecallBudget(env) - FRAME_RESERVE);
   const prompt = input.prompt?.trim();
-  if (!budget || !prompt) return {};
+  if (!cap || !prompt) return {};
   const query = prompt.slice(0, 1000);
   const sources = sourcesFor(input, env);
   const vec: PromptVector = await promptVector(sources, query, env, busy);
   if (vec.error) log?.(`embeddings: ${vec.error}; this prompt's recall used words only`);
-  const recalled = recallBlocks(
+  const session = input.sessionId ? { host: input.host, sessionId: input.sessionId } : undefined;
+  const recalled = evidenceBlocks(
     sources,
-    budget,
+    cap,
     givenIds(env, input.host, input.sessionId),
-    (m, budgetTokens, exclude, src) => {
-      const hits = m.promptHits(query, { exclude, minCosine: vec.minCosine, ...(vec.vector ? { queryVector: vec.vector } : {}) });
-      return m.recall({ query, hits, budgetTokens, promptFloor: true, header: false, exclude, itemChars: PROMPT_ITEM_CHARS, maxPending: 0, mindName: src.key });
-    },
+    (m, exclude, src) => m.promptEvidence(query, { exclude, minCosine: vec.minCosine, mindName: src.key, ...(session ? { session } : {}), ...(vec.vector ? { queryVector: vec.vector } : {}) }),
     (path) => Mind.open(path, { busyTimeoutMs: busy, readonly: true, ...(vec.embeddings ? { embeddings: vec.embeddings } : {}) }),
-    // the notes the session was given at its start: a frame saying the same is not repeated;
-    // a mind left out goes to the hook log only (session start said it in the text)
-    { seen: notesEntries(env, notesThread(input, env)), saySkipped: false },
+    // the notes the session was given at its start: a frame saying the same is not repeated
+    { seen: notesEntries(env, notesThread(input, env)) },
   );
+  // a mind left out goes to the hook log only (session start said it in the text)
   logSkipped(recalled.skipped, log);
   recordGiven(env, input.host, input.sessionId, recalled.ids, false);
   return recalled.text ? { additionalContext: frameInjection([{ body: recalled.text }]) } : {};
@@ -195,19 +227,9 @@ function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Da
   const minds = mindsFor(input, env);
   const target = minds.workspace?.path ?? minds.personal;
   const ws = minds.workspace?.id;
-  const content = prompt.length > PROMPT_MAX_CHARS ? prompt.slice(0, PROMPT_MAX_CHARS - 3) + '...' : prompt;
-  const wsFrames: FrameInput[] = [
-    {
-      ...base(input, ws),
-      content,
-      kind: 'prompt',
-      importance: 'temporary',
-      scope: 'thread',
-      source: 'user_stated',
-      turnId: input.turnId,
-      expiresAt: new Date(now.getTime() + PROMPT_TTL_MS).toISOString(),
-    },
-  ];
+  // the prompt itself: a turn of the session's history (history.ts); beside it, the standing frames it gives
+  const turn = promptTurn(input, ws, now);
+  const wsFrames: FrameInput[] = turn ? [turn] : [];
   const split = standingFrames(input, ws, promptStanding(prompt), 'user_stated', '');
   wsFrames.push(...split.workspace);
   const where = { host: input.host, event: input.nativeEvent };
@@ -237,41 +259,24 @@ function standingFrames(input: LifecycleInput, ws: string | undefined, frames: r
   return out;
 }
 
-function captureOutcome(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
-  let text = input.assistantText?.trim();
-  let prompt: string | undefined;
-  // the transcript gives the reply when the payload has none, and the prompt a reply may acknowledge as a rule
-  if (input.transcriptPath && (!text || acknowledgesRule(text))) {
-    try {
-      const turn = lastTurnFromTranscript(input.transcriptPath);
-      text ||= turn.assistantText?.trim();
-      prompt = turn.userText;
-    } catch (e) {
-      // no transcript yet (a session that ended before its first turn): nothing to capture
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-  }
-  if (!text) return;
+/**
+ * The reply of a Stop (or of the transcript at session end) kept as a turn of the history (with the
+ * prompt before it when the transcript gave the reply; not with `turns: false`, when the session-end
+ * backfill saved them already), and beside it the standing frames the reply
+ * gives (what the agent established, never critical: that is the user's to say) and a rule of the
+ * turn's prompt the reply acknowledges as lasting. A reply that gives none is only the history's.
+ */
+function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number, opts: { turns?: boolean } = {}): void {
   const minds = mindsFor(input, env);
   const ws = minds.workspace?.id;
-  // what the agent established (never critical: that is the user's to say), and a rule of the prompt the reply acknowledges
-  const reply = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
+  const { reply, missedPrompt, text, prompt } = replyTurn(input, ws, now);
+  if (!reply || !text) return;
+  const standing = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
   const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
-  const frames = [...reply.workspace, ...acknowledged.workspace];
+  const turns = opts.turns === false ? [] : [...(missedPrompt ? [missedPrompt] : []), reply];
+  const frames: FrameInput[] = [...turns, ...standing.workspace, ...acknowledged.workspace];
+  if (!frames.length) return;
   const where = { host: input.host, event: input.nativeEvent };
-  if (!reply.workspace.length) {
-    // a reply that establishes nothing lasting ("All clean, all committed.") is only a temporary frame, never recalled
-    frames.push({
-      ...base(input, ws),
-      content: summarizeExtractive(text, OUTCOME_MAX_CHARS),
-      kind: 'outcome',
-      importance: 'temporary',
-      scope: 'workspace',
-      source: 'agent_inferred',
-      turnId: input.turnId,
-      expiresAt: new Date(now.getTime() + PROMPT_TTL_MS).toISOString(),
-    });
-  }
   saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
   if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
 }
@@ -283,7 +288,7 @@ export function cleanupMinds(input: LifecycleInput, env: NodeJS.ProcessEnv, now:
   for (const p of [minds.workspace?.path, minds.personal]) {
     if (!p || !existsSync(p)) continue;
     try {
-      withMind(p, busy, (m) => m.cleanup({ mode: 'compact', now }));
+      withMind(p, busy, (m) => m.cleanup({ mode: 'compact', now, history: historyRetention(env) }));
     } catch (e) {
       firstErr ??= e;
     }

@@ -1,3 +1,4 @@
+import { isHistoryKind } from '@hive-mind/mind/history';
 import { spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -68,7 +69,8 @@ export function shareCaptures(inputs: FrameInput[], env: NodeJS.ProcessEnv, busy
   const rest: FrameInput[] = [];
   const byConn = new Map<TeamConnection, FrameInput[]>();
   for (const f of inputs) {
-    const c = kinds.has(f.kind ?? 'fact') && f.importance !== 'temporary' ? connectionFor(file, f.workspace !== undefined ? { workspace: f.workspace } : {}) : undefined;
+    // the history stays on this machine: a turn is what was said, not a fact for the team
+    const c = kinds.has(f.kind ?? 'fact') && f.importance !== 'temporary' && !isHistoryKind(f.kind) ? connectionFor(file, f.workspace !== undefined ? { workspace: f.workspace } : {}) : undefined;
     if (!c) rest.push(f);
     else byConn.set(c, [...(byConn.get(c) ?? []), f]);
   }

@@ -1,4 +1,5 @@
 import { redactSecrets } from '@hive-mind/mind/redact';
+import { isHostText } from '@hive-mind/mind/history';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Bytes read from the end of a transcript file: 512 KiB. */
@@ -94,7 +95,7 @@ export function lastTurnFromLines(lines: string[]): TranscriptTurn {
     if (role === 'assistant') {
       if (turn.assistantText === undefined && turn.userText === undefined) turn.assistantText = text;
     } else if (role === 'user') {
-      if (/^\s*<(command-|local-command-|environment_context|user_instructions|system-reminder)/.test(text)) continue;
+      if (isHostText(text)) continue;
       turn.userText = text;
       break;
     }
@@ -108,4 +109,91 @@ export function lastTurnFromTranscript(path: string, maxBytes = TRANSCRIPT_TAIL_
   const turn = lastTurnFromLines(readTailLines(path, maxBytes));
   for (const k of ['assistantText', 'userText'] as const) if (turn[k] !== undefined) turn[k] = redactSecrets(turn[k]!).text;
   return turn;
+}
+
+/** One turn found in a transcript's lines (a prompt or an assistant message with text). */
+export interface TranscriptLineTurn {
+  role: 'user' | 'assistant';
+  text: string;
+  /** The record's time, ISO 8601, when it has a valid one. */
+  ts?: string;
+  /** The host's turn id: Claude Code's `promptId` of the prompt (its replies share it), Codex's `turn_id` of the turn's `turn_context`/`task_started`. */
+  hostTurnId?: string;
+}
+
+/**
+ * Every turn in transcript lines of either host format (see {@link lastTurnFromLines}), in order:
+ * each real user prompt, and each assistant message with text (Claude Code writes one block per
+ * line; lines of one `message.id` are one message). Not turns: meta, sidechain and compact-summary
+ * records, tool results, text a host or hook wrote (the mind's `isHostText`), Codex developer
+ * messages. The same turns `mind import` reads from the file (the mind's history-import.ts), so
+ * what a hook backfills and what an import adds later are one. Lines that are not JSON are skipped.
+ */
+export function turnsFromLines(lines: readonly string[]): TranscriptLineTurn[] {
+  const out: TranscriptLineTurn[] = [];
+  let hostTurnId: string | undefined;
+  let reply: { text: string[]; messageId?: string; ts?: string; turnId?: string } | undefined;
+  const flush = () => {
+    const text = reply?.text.join('\n').trim();
+    if (reply && text) out.push({ role: 'assistant', text, ...(reply.ts ? { ts: reply.ts } : {}), ...(reply.turnId ? { hostTurnId: reply.turnId } : {}) });
+    reply = undefined;
+  };
+  for (const line of lines) {
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (!o || typeof o !== 'object') continue;
+    const ts = validTs(o.timestamp);
+    if (o.type === 'user' || o.type === 'assistant') {
+      if (o.isMeta || o.isCompactSummary || o.isSidechain) continue;
+      const msg = o.message as { content?: unknown; id?: unknown } | undefined;
+      const text = textOfContent(msg?.content, ['text']);
+      if (o.type === 'user') {
+        if (!text || isHostText(text)) continue;
+        flush();
+        if (typeof o.promptId === 'string' && o.promptId) hostTurnId = o.promptId;
+        out.push({ role: 'user', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}) });
+        continue;
+      }
+      const messageId = typeof msg?.id === 'string' ? msg.id : undefined;
+      if (reply && (!messageId || reply.messageId !== messageId)) flush();
+      if (!text) continue;
+      reply ??= { text: [], ...(messageId ? { messageId } : {}), ...(ts ? { ts } : {}), ...(hostTurnId ? { turnId: hostTurnId } : {}) };
+      reply.text.push(text);
+    } else if (o.type === 'response_item') {
+      const p = o.payload as { type?: string; role?: string; content?: unknown } | undefined;
+      if (p?.type !== 'message' || (p.role !== 'assistant' && p.role !== 'user')) continue;
+      const text = textOfContent(p.content, p.role === 'assistant' ? ['output_text'] : ['input_text']);
+      flush();
+      if (!text || (p.role === 'user' && isHostText(text))) continue;
+      if (p.role === 'user') out.push({ role: 'user', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}) });
+      else out.push({ role: 'assistant', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}) });
+    } else if (o.type === 'turn_context' || o.type === 'event_msg') {
+      const p = o.payload as { type?: string; turn_id?: unknown } | undefined;
+      if (typeof p?.turn_id === 'string' && p.turn_id && (o.type === 'turn_context' || p.type === 'task_started')) hostTurnId = p.turn_id;
+    }
+  }
+  flush();
+  return out;
+}
+
+function validTs(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = Date.parse(v);
+  return Number.isNaN(t) || t > Date.now() + 86_400_000 ? undefined : new Date(t).toISOString();
+}
+
+/** Bytes read from the end of a transcript at session end to find the turns the hooks missed: 8 MiB. */
+export const TRANSCRIPT_BACKFILL_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The turns in the last `maxBytes` of the transcript at `path` ({@link turnsFromLines}), each text
+ * redacted as it is read. A longer transcript's earlier turns are not read (`mind import` reads
+ * the whole file). Throws the fs error when the file cannot be opened.
+ */
+export function transcriptTurns(path: string, maxBytes = TRANSCRIPT_BACKFILL_BYTES): TranscriptLineTurn[] {
+  return turnsFromLines(readTailLines(path, maxBytes)).map((t) => ({ ...t, text: redactSecrets(t.text).text }));
 }

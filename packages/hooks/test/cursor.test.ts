@@ -89,6 +89,8 @@ describe('cursor hooks through the real CLI', () => {
     expect(out.additional_context).toContain('payments API synchronously');
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     try {
+      // the response is a turn of the history, kept once
+      expect(m.list({ kind: 'reply' }).filter((f) => f.content.includes('outbox queue'))).toHaveLength(1);
       // what the reply established (the call moved behind the outbox queue), saved once
       expect(m.list().filter((f) => f.source === 'agent_inferred' && f.importance === 'normal' && f.content.includes('outbox queue'))).toHaveLength(1);
     } finally {

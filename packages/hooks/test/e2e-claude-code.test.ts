@@ -56,11 +56,12 @@ describe.skipIf(!claude)('real Claude Code with hive-mind hooks', { timeout: 240
     const r = expectSuccess(await runClaude(['-p', 'remember that the build uses pnpm', '--output-format', 'json'], { home, cwd, baseUrl: server.url, env }));
     sessionOne = parseClaudeJsonResult(r.stdout).session_id;
     const m = Mind.open(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }), { readonly: true });
-    const frames = m.list({});
+    const frames = m.list({ history: true });
     m.close();
     expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
     expect(frames.find((f) => f.kind === 'prompt')?.sessionId).toBe(sessionOne);
-    expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
+    // the reply is a turn of the history
+    expect(frames.find((f) => f.kind === 'reply')?.content).toBe('Noted.');
     expect(readFileSync(join(home, 'user-hook.log'), 'utf8')).toContain('user-stop-hook');
     expect(readFileSync(join(home, 'user-hook.log'), 'utf8')).toContain('user-prompt-hook');
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);

@@ -59,10 +59,11 @@ describe.skipIf(!codex)('real Codex CLI with hive-mind hooks', { timeout: 240_00
   it('session 1: the user states a fact; UserPromptSubmit and Stop store it', async () => {
     expectSuccess(await exec(['remember that the build uses pnpm']));
     const m = Mind.open(mindPath(), { readonly: true });
-    const frames = m.list({});
+    const frames = m.list({ history: true });
     m.close();
     expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
-    expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
+    // the reply is a turn of the history
+    expect(frames.find((f) => f.kind === 'reply')?.content).toBe('Noted.');
     expect(frames.every((f) => f.host === 'codex')).toBe(true);
     expect(readFileSync(join(home, 'user-hook.log'), 'utf8')).toContain('user-prompt-hook');
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);

@@ -93,11 +93,12 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
     const r = expectSuccess(await run(['-p', 'remember that the build uses pnpm', '--output-format', 'json']));
     sessionOne = parseClaudeJsonResult(r.stdout).session_id;
     const m = Mind.open(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }), { readonly: true });
-    const frames = m.list({});
+    const frames = m.list({ history: true });
     m.close();
     expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
     expect(frames.find((f) => f.kind === 'prompt')?.sessionId).toBe(sessionOne);
-    expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
+    // the reply is a turn of the history
+    expect(frames.find((f) => f.kind === 'reply')?.content).toBe('Noted.');
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
   });
 

@@ -78,10 +78,11 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
   it('session 1: the plugin hooks store the fact the user states', async () => {
     expectSuccess(await exec('remember that the build uses pnpm'));
     const m = Mind.open(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }), { readonly: true });
-    const frames = m.list({});
+    const frames = m.list({ history: true });
     m.close();
     expect(frames.map((f) => f.content)).toContain('The build uses pnpm');
-    expect(frames.find((f) => f.kind === 'outcome')?.content).toBe('Noted.');
+    // the reply is a turn of the history
+    expect(frames.find((f) => f.kind === 'reply')?.content).toBe('Noted.');
     expect(frames.every((f) => f.host === 'codex')).toBe(true);
     expect(logLines(join(hmHome, 'logs', 'hooks.log'))).toEqual([]);
   });

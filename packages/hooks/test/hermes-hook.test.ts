@@ -83,6 +83,7 @@ describe('hermes hooks through the real CLI', () => {
     expect(out.context).toContain('blue-green on Fridays');
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     try {
+      expect(m.list({ kind: 'reply' }).filter((f) => f.content.includes('8443'))).toHaveLength(1);
       // what the reply established (where the staging API listens), saved once
       expect(m.list().filter((f) => f.kind === 'environment' && f.source === 'agent_inferred' && f.content.includes('8443'))).toHaveLength(1);
     } finally {
@@ -116,6 +117,7 @@ describe('hermes hooks through the real CLI', () => {
     }
     const m = Mind.open(workspaceMindPath(s.project, env), { readonly: true });
     try {
+      expect(m.list({ kind: 'reply' }).filter((f) => f.content.includes('8443'))).toHaveLength(1);
       // what the reply established (where the staging API listens), saved once
       expect(m.list().filter((f) => f.kind === 'environment' && f.source === 'agent_inferred' && f.content.includes('8443'))).toHaveLength(1);
     } finally {

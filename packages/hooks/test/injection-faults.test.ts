@@ -90,7 +90,7 @@ describe('one fact is injected once', () => {
     expect(text).toContain('## hive-mind notes: MEMORY.md');
     // of the two minds' test-command frames, the personal (important) one is kept, not the workspace (normal) one
     expect(text.match(/Tests run with npm test/g)?.length).toBe(1);
-    expect(text).toMatch(/## hive-mind memory \(personal\)\n- \[#2 important[^\n]*Tests run with npm test --run/);
+    expect(text).toMatch(/## hive-mind memory \(personal\): facts\n- \[#2 important[^\n]*Tests run with npm test --run/);
 
     // per prompt: the two minds' near-duplicates come back once, and nothing the notes say
     const s2 = sandbox();

@@ -13,23 +13,25 @@ async function hook(env: NodeJS.ProcessEnv, host: 'claude-code' | 'codex', event
 function frames(path: string) {
   const m = Mind.open(path, { readonly: true });
   try {
-    return m.list({ limit: 1000 });
+    return m.list({ limit: 1000, history: true });
   } finally {
     m.close();
   }
 }
 
 describe('lifecycles through the runner (real .mind files)', () => {
-  it('user-prompt-submit saves the prompt as a temporary frame and a stated fact durably, idempotently', async () => {
+  it('user-prompt-submit saves the prompt as a turn of the history (durable, with its session, turn id and folder) and a stated fact beside it, idempotently', async () => {
     const s = sandbox();
     const p = payload('claude-code', 'UserPromptSubmit', 2, s.project);
     for (let i = 0; i < 3; i++) expect((await hook(s.env, 'claude-code', 'UserPromptSubmit', p)).error).toBeUndefined();
     const fs = frames(workspaceMindPath(s.project, s.env));
     expect(fs.map((f) => [f.kind, f.importance, f.content]).sort()).toEqual([
       ['fact', 'important', 'The build uses pnpm'],
-      ['prompt', 'temporary', 'remember that the build uses pnpm'],
+      ['prompt', 'normal', 'remember that the build uses pnpm'],
     ]);
-    expect(fs.find((f) => f.kind === 'prompt')!.expiresAt).not.toBeNull();
+    const turn = fs.find((f) => f.kind === 'prompt')!;
+    expect(turn).toMatchObject({ expiresAt: null, source: 'user_stated', cwd: s.project, scope: 'workspace' });
+    expect(turn.turnId.startsWith(`${p.prompt_id}#`)).toBe(true);
     expect(fs.every((f) => f.host === 'claude-code' && f.sessionId === p.session_id && f.workspace === s.project)).toBe(true);
   });
 
@@ -77,7 +79,7 @@ describe('lifecycles through the runner (real .mind files)', () => {
     }
   });
 
-  it('stop saves what the reply established, from last_assistant_message or from the transcript tail when the payload has none; its status clause is left out', async () => {
+  it('stop keeps the reply as a turn and saves beside it what the reply established, from last_assistant_message or from the transcript tail when the payload has none; its status clause is left out', async () => {
     const s = sandbox();
     const long = 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.';
     await hook(s.env, 'codex', 'Stop', { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: long });
@@ -90,21 +92,32 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect((await hook(s.env, 'claude-code', 'Stop', p)).error).toBeUndefined();
     // SessionEnd for the same prompt id stores nothing twice
     await hook(s.env, 'claude-code', 'SessionEnd', { ...payload('claude-code', 'SessionEnd', 0, s.project), transcript_path: t });
-    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt');
-    // what each reply established, never critical; the narration and the edit list around it are not kept
+    const all = frames(workspaceMindPath(s.project, s.env));
+    // each reply is a turn of the history, whole, once (Stop's and SessionEnd's are one); SessionEnd
+    // also kept the transcript's earlier reply the hooks had not seen
+    expect(all.filter((f) => f.kind === 'reply').map((f) => [f.host, f.content]).sort()).toEqual([
+      ['claude-code', 'Hello from fake model.'],
+      ['claude-code', 'The migration to ESM failed on the CommonJS config loader; I reverted src/config.cjs.'],
+      ['codex', long],
+    ]);
+    const outs = all.filter((f) => f.kind !== 'prompt' && f.kind !== 'reply');
+    // beside them, what each reply established, never critical; the narration and the edit list around it are not kept
     expect(outs.map((f) => [f.host, f.kind, f.importance, f.source, f.content]).sort()).toEqual([
       ['claude-code', 'fact', 'normal', 'agent_inferred', 'The migration to ESM failed on the CommonJS config loader.'],
       ['codex', 'decision', 'normal', 'agent_inferred', 'Decided to pin pnpm to 9.12 because 9.13 breaks workspace links.'],
     ]);
   });
 
-  it('stop keeps a turn that says nothing lasting ("Sure, here you go.") only as a temporary frame, never recalled', async () => {
+  it('stop keeps a reply that says nothing lasting ("Sure, here you go.") only in the history: a turn, found by search, never recalled at session start', async () => {
     const s = sandbox();
-    await hook(s.env, 'codex', 'Stop', { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: 'Sure, here you go. Let me know if you need anything else.' });
-    const outs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'outcome');
-    expect(outs.map((f) => f.importance)).toEqual(['temporary']);
+    const p = { ...payload('codex', 'Stop', 0, s.project), last_assistant_message: 'Sure, here you go. Let me know if you need anything else.' };
+    await hook(s.env, 'codex', 'Stop', p);
+    const fs = frames(workspaceMindPath(s.project, s.env));
+    expect(fs.map((f) => [f.kind, f.importance])).toEqual([['reply', 'normal']]);
+    expect(fs[0]!.turnId.startsWith(`${String((p as Record<string, unknown>).turn_id)}#`)).toBe(true);
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     expect(m.recall({ budgetTokens: 500 }).frames).toEqual([]);
+    expect(m.search('anything else').map((h) => h.kind)).toEqual(['reply']);
     m.close();
   });
 

@@ -65,6 +65,8 @@ describe('openclaw hooks through the real CLI', () => {
     expect((await run('session:compact:before', fixture('session-compact-before.json', s.project))).code).toBe(0);
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
     try {
+      // the reply is a turn of the history, kept once
+      expect(m.list({ kind: 'reply' })).toHaveLength(1);
       // the reply, sent twice, restates what the user asked to remember: one frame holds it
       expect(m.list().filter((f) => f.importance !== 'temporary' && /rotates every Monday/.test(f.content)).map((f) => [f.kind, f.importance])).toEqual([['fact', 'important']]);
     } finally {

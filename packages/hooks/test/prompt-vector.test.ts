@@ -50,9 +50,10 @@ describe('per-prompt recall across languages (embeddings plug-in)', () => {
     expect(de.error).toBeUndefined();
     expect(de.text).toContain('the database is postgres 16');
     expect(de.text).not.toMatch(/helm|8443|GitHub Actions/);
-    // the prompt was embedded with the frames still without a vector (the backfill), in one request
+    // the prompt was embedded with the frames still without a vector (the backfill), in one request:
+    // the facts and the turn the offline prompt left in the history
     const first = server.embeddingRequests.at(-1)!;
-    expect(first.body.input).toEqual(['Welche Datenbank benutzen wir?', ...FACTS]);
+    expect(first.body.input).toEqual(['Welche Datenbank benutzen wir?', ...FACTS, 'Welche Datenbank benutzen wir?']);
     const es = await ask(env, s.project, '¿Qué base de datos usamos?', 'on-2');
     expect(es.text).toContain('the database is postgres 16');
     // a prompt about nothing stored gets nothing, in any language

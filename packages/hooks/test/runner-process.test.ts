@@ -66,7 +66,8 @@ describe('hook runner as a child process: bad input fails open', { timeout: 60_0
     const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], JSON.stringify(payload('claude-code', 'UserPromptSubmit', 2, s.project)), s.env);
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
     const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
-    expect(m.list({}).length).toBe(2);
+    // the prompt, a turn of the history, and the fact it states
+    expect(m.list({ history: true }).length).toBe(2);
     m.close();
   });
 
@@ -111,7 +112,7 @@ describe('hook runner as a child process: bad input fails open', { timeout: 60_0
     expect(next.code).toBe(0);
     expect(spooled()).toEqual([]);
     const m = Mind.open(path, { readonly: true });
-    const frames = m.list({ limit: 100, includeRetired: true });
+    const frames = m.list({ limit: 100, includeRetired: true, history: true });
     m.close();
     // the spooled capture (the stated fact of the first prompt) and the second prompt's own frames
     expect(frames.map((f) => f.content)).toContain('The build uses pnpm');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, mergeRanked, type FrameInput, type Mind, type RecallResult, type SaveResult, type SearchHit } from '@hive-mind/mind';
+import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, historyRetention, mergeRanked, type FrameInput, type Mind, type RecallResult, type SaveResult, type SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -436,7 +436,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     {
       title: 'Maintain the memory store',
       description:
-        'Run maintenance on the memory store and report counts. compact (default): expire temporary memories past their time to live, delete long-deprecated ones, fold superseded chains, re-index what is missing. ' +
+        'Run maintenance on the memory store and report counts. compact (default): expire temporary memories past their time to live, delete long-deprecated ones and the conversation history past its retention, fold superseded chains, re-index what is missing. ' +
         'reconcile: only repair the search index. Safe to run at any time, idempotent.',
       inputSchema: z.strictObject({
         mode: z.enum(['compact', 'reconcile']).optional().describe('compact (default) or reconcile.'),
@@ -446,7 +446,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     guarded('cleanup_frames', ctx, async (args) => {
       const out: Record<string, unknown> = { mode: args.mode ?? 'compact' };
       for (const src of await readSources(ctx, session, 'all')) {
-        out[src.name] = { path: src.path, ...src.mind.cleanup({ mode: args.mode ?? 'compact' }) };
+        out[src.name] = { path: src.path, ...src.mind.cleanup({ mode: args.mode ?? 'compact', history: historyRetention(process.env) }) };
       }
       return jsonResult(out, max);
     }),

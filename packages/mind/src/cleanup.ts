@@ -3,6 +3,7 @@ import { MindError } from './errors.js';
 import { DAY_MS, toFrame, type CleanupReport, type Row } from './frame.js';
 import { SUPERSEDE_CHAIN, ftsRowOf } from './sql.js';
 import { queueTeamForgets } from './team-local.js';
+import { DEFAULT_HISTORY_RETENTION, HISTORY_KINDS_SQL, type HistoryRetention } from './history.js';
 
 /** Removing frames: `forget` one frame with its versions and parts, and the `cleanup` maintenance passes. */
 
@@ -36,16 +37,22 @@ export function forgetFrame(ctx: StoreContext, id: number): boolean {
  * 500 rows) and idempotent (a second run reports zeros).
  * - `compact` (default): delete temporary frames older than `temporaryTtlDays` (by `createdAt`)
  *   and any frame past its `expiresAt`; delete deprecated frames not updated for `deprecatedDays`;
+ *   delete the history turns past `history` (default {@link DEFAULT_HISTORY_RETENTION}: stated more
+ *   than `maxAgeDays` ago, then the oldest beyond the newest `maxTurns`; a turn's parts go with it);
  *   fold superseded frames into the history table of their live head; then `reconcile`.
+ * Throws `INVALID` for a bad mode or retention.
  * - `reconcile`: index frames missing from FTS, remove FTS rows without a frame.
  */
-export function cleanupFrames(ctx: StoreContext, opts: { mode?: 'compact' | 'reconcile'; now?: Date } = {}): CleanupReport {
+export function cleanupFrames(ctx: StoreContext, opts: { mode?: 'compact' | 'reconcile'; now?: Date; history?: HistoryRetention } = {}): CleanupReport {
   ctx.writable();
   const mode = opts.mode ?? 'compact';
   if (mode !== 'compact' && mode !== 'reconcile') throw new MindError(`cleanup option \`mode\` must be compact or reconcile, got ${JSON.stringify(mode)}`, 'INVALID');
+  const keep = opts.history ?? DEFAULT_HISTORY_RETENTION;
+  for (const k of ['maxAgeDays', 'maxTurns'] as const)
+    if (!Number.isInteger(keep[k]) || keep[k] < 1) throw new MindError(`cleanup option \`history.${k}\` must be a positive integer, got ${JSON.stringify(keep[k])}`, 'INVALID');
   const t0 = Date.now();
   const now = opts.now ?? ctx.now();
-  const report: CleanupReport = { mode, expired: 0, deprecatedDeleted: 0, folded: 0, reindexed: 0, orphansRemoved: 0, durationMs: 0 };
+  const report: CleanupReport = { mode, expired: 0, deprecatedDeleted: 0, historyDeleted: 0, folded: 0, reindexed: 0, orphansRemoved: 0, durationMs: 0 };
   const batch = (selectSql: string, params: unknown[], apply: (ids: number[]) => number): number => {
     let total = 0;
     for (;;) {
@@ -76,6 +83,22 @@ export function cleanupFrames(ctx: StoreContext, opts: { mode?: 'compact' | 'rec
     );
     const depCut = new Date(now.getTime() - ctx.config.deprecatedDays * DAY_MS).toISOString();
     report.deprecatedDeleted = batch("SELECT id FROM frames WHERE importance = 'deprecated' AND updated_at <= ?", [depCut], del);
+    // the history's retention: by age, then by count (the newest maxTurns turns stay)
+    const delTurns = (ids: number[]) => {
+      let n = 0;
+      const s = ctx.stmt('DELETE FROM frames WHERE id = ? OR part_of = ?');
+      for (const id of ids) if (s.run(id, id).changes) n++;
+      return n;
+    };
+    const ageCut = new Date(now.getTime() - keep.maxAgeDays * DAY_MS).toISOString();
+    report.historyDeleted = batch(`SELECT id FROM frames WHERE kind IN (${HISTORY_KINDS_SQL}) AND part = 0 AND created_at < ?`, [ageCut], delTurns);
+    const nth = ctx.guard(
+      () =>
+        ctx.stmt(`SELECT created_at AS t, id FROM frames WHERE kind IN (${HISTORY_KINDS_SQL}) AND part = 0 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`).get(keep.maxTurns) as
+          | { t: string; id: number }
+          | undefined,
+    );
+    if (nth) report.historyDeleted += batch(`SELECT id FROM frames WHERE kind IN (${HISTORY_KINDS_SQL}) AND part = 0 AND (created_at, id) <= (?, ?)`, [nth.t, nth.id], delTurns);
     // fold: a retired frame moves into the history of the live head of its chain
     report.folded = batch('SELECT id FROM frames WHERE superseded_by IS NOT NULL', [], (ids) => {
       let n = 0;

@@ -17,7 +17,11 @@ export const SOURCES: readonly FrameSource[] = ['user_stated', 'tool_verified', 
 /** What a caller passes to {@link Mind.save}. Only `content` is required. */
 export interface FrameInput {
   content: string;
-  /** Free label, 1–64 characters: 'fact' (default), 'decision', 'preference', 'instruction', 'error', 'file', 'prompt', 'outcome', 'note', 'pending-note'... */
+  /**
+   * Free label, 1–64 characters: 'fact' (default), 'decision', 'preference', 'instruction', 'error', 'file', 'outcome', 'note',
+   * 'pending-note'...; 'prompt' and 'reply' are the turns of the history (history.ts: the user's words and the agent's, kept
+   * whole with their session, never deduplicated against other frames, never recalled at session start).
+   */
   kind?: string;
   /** Default 'normal'. */
   importance?: Importance;
@@ -31,6 +35,8 @@ export interface FrameInput {
   turnId?: string;
   threadKey?: string;
   workspace?: string;
+  /** The working folder the frame was said in (a history turn's `cwd`), absolute; '' when unknown. At most 4,096 characters. */
+  cwd?: string;
   /** ISO 8601 time after which the frame is excluded from search/recall and deleted by cleanup. */
   expiresAt?: string | null;
   /** Id of a frame this one replaces: the older frame is retired (kept in history, no longer recalled). */
@@ -57,6 +63,8 @@ export interface Frame {
   turnId: string;
   threadKey: string;
   workspace: string;
+  /** The working folder it was said in ('' when unknown). */
+  cwd: string;
   expiresAt: string | null;
   supersedes: number | null;
   tags: string[];
@@ -152,6 +160,12 @@ export interface RecallOptions {
   /** Pending notes (`pending-note` frames) recalled at most. Default 2. */
   maxPending?: number;
   /**
+   * Without a query (or after its hits): list only the `rules` (critical frames, pending notes,
+   * instructions, preferences, decisions) or only the `facts` (other important frames, normal facts
+   * and environment facts). Default: both, rules first (recall.ts).
+   */
+  section?: 'rules' | 'facts';
+  /**
    * The store this mind is to the reader, as the MCP `get_memory` tool's `mind` argument takes it
    * (`personal` | `workspace`): a cut or multi-part item then points to `get_memory id N mind NAME`.
    * Default: the pointer names no store.
@@ -186,6 +200,8 @@ export interface CleanupReport {
   expired: number;
   /** Deprecated frames not updated for `deprecatedDays`, deleted. */
   deprecatedDeleted: number;
+  /** History turns past the retention (too old, or beyond the newest `maxTurns`), deleted with their parts. */
+  historyDeleted: number;
   /** Superseded frames moved into the history table of their live head. */
   folded: number;
   /** Frames that were missing from the FTS index and were indexed. */
@@ -283,6 +299,8 @@ export interface Row {
   turn_id: string;
   thread_key: string;
   workspace: string;
+  /** Absent in files before schema v8 (read-only opens do not migrate). */
+  cwd?: string;
   tags: string;
   content_hash: string;
   created_at: string;
@@ -320,6 +338,7 @@ export function toFrame(r: Row): Frame {
     turnId: r.turn_id,
     threadKey: r.thread_key,
     workspace: r.workspace,
+    cwd: r.cwd ?? '',
     expiresAt: r.expires_at,
     supersedes: r.supersedes,
     tags: parseJsonArray(r.tags),

@@ -3,6 +3,7 @@ import type { FrameInput } from './frame.js';
 import type { LlmHarvestOptions } from './harvest-llm.js';
 import { redactSecrets } from './redact.js';
 import { fixOf, hookPolicyOf, meaningfulError } from './harvest-rules.js';
+import { historyTurnsOf } from './history-import.js';
 import { hostWritten, isProtocol } from './host-text.js';
 import { promptStanding, replyStanding, type StandingFrame, type StandingKind } from './standing.js';
 
@@ -266,7 +267,7 @@ export function transcriptSessionId(events: readonly SessionEvent[], state?: Rec
 
 /**
  * Read a transcript in any format `@hive-mind/transcripts` reads (loaded lazily here) and
- * harvest it: offline (the default), or with `llm` through the summarizer settings of compaction
+ * harvest it: its history turns (`turns`, history-import.ts) and its lasting facts, offline (the default), or with `llm` through the summarizer settings of compaction
  * (harvest-llm.ts; `extractor: 'llm'`, or `'offline'` with `fallback` naming why the model could not
  * be used). `onProgress(bytes, total)` reports reading progress.
  * Throws the transcripts package's `TranscriptError` (one line naming file, line and field).
@@ -274,7 +275,7 @@ export function transcriptSessionId(events: readonly SessionEvent[], state?: Rec
 export async function harvestTranscriptFile(
   path: string,
   opts: { lenient?: boolean; onProgress?: (bytes: number, total: number) => void; workspace?: string; llm?: LlmHarvestOptions } = {},
-): Promise<Harvest & { format: string; sessionId: string; events: number; cwd?: string; extractor: 'offline' | 'llm'; fallback?: string; llmRequests?: number; llmDropped?: number }> {
+): Promise<Harvest & { format: string; sessionId: string; events: number; cwd?: string; turns: FrameInput[]; extractor: 'offline' | 'llm'; fallback?: string; llmRequests?: number; llmDropped?: number }> {
   const { readTranscriptFile } = await import('@hive-mind/transcripts');
   const t = await readTranscriptFile(path, { ...(opts.lenient ? { lenient: true } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
   const events = t.log.events();
@@ -282,7 +283,9 @@ export async function harvestTranscriptFile(
   const sessionId = transcriptSessionId(events, t.source.state) ?? t.log.id;
   const ctx = { host: t.format, sessionId, ...(opts.workspace ? { workspace: opts.workspace } : {}) };
   const cwd = transcriptCwd(events, t.source.state);
-  const meta = { format: t.format, sessionId, events: events.length, ...(cwd ? { cwd } : {}) };
+  // the session's turns, for the history (history-import.ts), beside the lasting facts harvested from them
+  const turns = historyTurnsOf(events, { host: t.format, sessionId, ...(cwd ? { cwd } : {}), ...(opts.workspace ? { workspace: opts.workspace } : {}) });
+  const meta = { format: t.format, sessionId, events: events.length, ...(cwd ? { cwd } : {}), turns };
   if (!opts.llm) return { ...harvestEvents(events, ctx), ...meta, extractor: 'offline' };
   const { harvestEventsWithLlm } = await import('./harvest-llm.js');
   const { extractor, fallback, requests, dropped, ...h } = await harvestEventsWithLlm(events, ctx, opts.llm);

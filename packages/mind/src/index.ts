@@ -19,7 +19,34 @@ export { Mind } from './store.js';
 export { teamFilePath, readTeamFile, connectionFor, cacheMindPath, urlHasPassword, type TeamConnection, type TeamFile } from './team-config.js';
 export { TeamLocal, checkTeamName, type TeamOrigin, type TeamFramePayload, type OutboxEntry, type OutboxStatus, type PulledEvent, type ApplyReport } from './team-local.js';
 export { ftsQuery } from './search.js';
-export { RECALL_HEADER, RECALL_LIST_LIMIT } from './recall.js';
+export {
+  evidenceBudget,
+  excerpt,
+  EVIDENCE_MIN_SHARE,
+  EVIDENCE_MIN_WEIGHT,
+  EVIDENCE_MIN_RELATIVE,
+  EVIDENCE_ITEM_WEIGHT,
+  TIME_WORDS,
+  evidenceTopic,
+  EVIDENCE_MAX_ITEMS,
+  EVIDENCE_ITEM_CHARS,
+  type EvidenceItem,
+  type EvidenceOptions,
+} from './evidence.js';
+export { historyTurnsOf } from './history-import.js';
+export {
+  HISTORY_KINDS,
+  HISTORY_TURN_MAX_CHARS,
+  DEFAULT_HISTORY_RETENTION,
+  isHistoryKind,
+  turnFrame,
+  cutTurn,
+  historyRetention,
+  type HistoryKind,
+  type TurnInput,
+  type HistoryRetention,
+} from './history.js';
+export { RECALL_HEADER, RECALL_LIST_LIMIT, RECALL_RULE_KINDS, RECALL_FACT_KINDS, type RecallSection } from './recall.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS, PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, type PromptHitsOptions } from './prompt-floor.js';
 export {
   validateEmbeddingsConfig,

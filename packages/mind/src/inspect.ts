@@ -4,6 +4,7 @@ import { MindError } from './errors.js';
 import { IMPORTANCES, SCOPES, SOURCES, toFrame, type Frame, type FrameSource, type Importance, type MindStats, type Row, type Scope } from './frame.js';
 import { wrapSqliteError } from './open.js';
 import { SUPERSEDE_CHAIN } from './sql.js';
+import { HISTORY_KINDS_SQL } from './history.js';
 
 /** Reading frames and the file itself: by id, version history, listing and counting, importance and quarantine flag, counts, integrity. */
 
@@ -62,6 +63,11 @@ export interface ListOptions {
   supersededOnly?: boolean;
   /** Include superseded frames. Default false. */
   includeRetired?: boolean;
+  /**
+   * Include the turns of the history (kinds `prompt`, `reply`; history.ts). Default false: a list is
+   * the standing memory, unless `kind` names a history kind.
+   */
+  history?: boolean;
 }
 
 function listWhere(ctx: StoreContext, opts: ListOptions): { sql: string; params: unknown[] } {
@@ -84,6 +90,7 @@ function listWhere(ctx: StoreContext, opts: ListOptions): { sql: string; params:
     eq('scope', opts.scope);
   }
   if (opts.kind) eq('kind', opts.kind);
+  else if (!opts.history) where.push(`kind NOT IN (${HISTORY_KINDS_SQL})`);
   if (opts.host !== undefined) eq('host', opts.host);
   if (opts.threadKey !== undefined) eq('thread_key', opts.threadKey);
   if (opts.quarantinedOnly) where.push('quarantined <> 0');

@@ -35,14 +35,18 @@ export const PROMPT_MIN_BM25_RATIO = 0.7;
 export const PROMPT_MAX_ITEMS = 3;
 /**
  * Words of a prompt that say what to do rather than what about (English verbs of asking and
- * editing, and vague nouns). Measured: without them the floor is met by "run it again" through any
- * frame that says "runs", and by "add a test" through every frame about tests.
+ * editing (make, fix, delete, rename, refactor, summarize...), vague nouns, and acknowledgements: "looks good", "yes, done"). Measured: without them the
+ * floor is met by "run it again" through any frame that says "runs", by "add a test" through every
+ * frame about tests, and by "thanks, looks good" through every "Good, now let me…" of a history.
  */
 export const TASK_WORDS: ReadonlySet<string> = new Set(
   `use uses used using make makes made making get gets got run runs running ran add adds added adding new let lets write writes wrote
    check checks go goes going work works fix fixes fixed open change changes changed file files function functions return returns thing
    things way time times many much please need needs want wants try again still now here there like just really one also see show look
-   tell explain help think know sure okay ok thanks thank`.split(/\s+/),
+   tell explain help think know sure okay ok thanks thank good great nice cool fine looks look looking yes yeah yep perfect awesome done
+   delete deletes deleted deleting remove removes removed removing rename renames renamed renaming update updates updated updating create creates
+   created creating edit edits edited editing modify modified move moves moved moving replace replaces replaced replacing refactor refactored
+   implement implements implemented summarize summarise summary clean cleanup print list lists`.split(/\s+/),
 );
 
 /** The prompt's topic words: content words (stop words dropped by analyze.ts) that are not {@link TASK_WORDS}. */

@@ -8,6 +8,7 @@ import { searchFrames } from './search.js';
 import { scanThreats } from './threats.js';
 import { preview } from './text.js';
 import { teamOriginLabel } from './team-local.js';
+import { HISTORY_KINDS_SQL } from './history.js';
 
 /** Recall: choose the frames to inject and render them as one labelled block within a token budget. */
 
@@ -15,8 +16,15 @@ import { teamOriginLabel } from './team-local.js';
 export const RECALL_ITEM_CHARS = 600;
 /** Pending notes recalled at most, by default. */
 export const RECALL_MAX_PENDING = 2;
-/** Kinds of `normal` frames that a recall without a query brings back, newest first. */
-export const RECALL_NORMAL_KINDS = ['fact', 'environment', 'decision', 'preference', 'instruction'] as const;
+/** Kinds of the standing rules: what the user asked for and what was decided. A recall lists them before the facts. */
+export const RECALL_RULE_KINDS = ['instruction', 'preference', 'decision'] as const;
+/** Kinds of `normal` facts that a recall without a query brings back, after the rules, newest first. */
+export const RECALL_FACT_KINDS = ['fact', 'environment'] as const;
+/** Kinds of `normal` frames that a recall without a query brings back: the rules, then the facts. */
+export const RECALL_NORMAL_KINDS = [...RECALL_RULE_KINDS, ...RECALL_FACT_KINDS] as const;
+
+/** The parts of a recall without a query, in order (RecallOptions.section): `rules` (critical frames, pending notes, instructions, preferences, decisions), then `facts`. */
+export type RecallSection = 'rules' | 'facts';
 /**
  * Frames listed at most per list of a recall (critical, important, recent normal; a budget of a few
  * thousand tokens holds far fewer). The live frames of a list past this limit are counted, not read,
@@ -37,9 +45,11 @@ export const RECALL_HEADER = 'Recalled from hive-mind memory (earlier sessions; 
  * Order: with a query, the search hits by score first (with `minMatched`, only the hits holding
  * that share of the query's words, and nothing else; with `promptFloor`, only the hits passing the
  * per-prompt floor of prompt-floor.ts, and nothing else; with `hits`, those in place of the search).
- * Then critical, then important (most
- * recently updated first), then `normal` facts, environment facts, decisions, preferences and instructions (most
- * recently stated first, by `createdAt`). A memory saved in several parts is
+ * Then the rules: critical frames, pending notes (at most `maxPending`), important then normal
+ * instructions, preferences and decisions; then the facts: other important frames, then `normal` facts and
+ * environment facts (important ones most recently updated first, normal ones most recently stated
+ * first, by `createdAt`); `section` takes one part alone. History turns (kinds `prompt`, `reply`) are
+ * never listed, only found by the query. A memory saved in several parts is
  * one item (its first part, cut at `itemChars`, pointing to `get_memory`); pending notes are at
  * most `maxPending` items. Returns `{text: '', tokens: 0}` when nothing fits or nothing is stored.
  * Throws `INVALID` for a bad option.
@@ -51,6 +61,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
   const maxPending = opts.maxPending ?? RECALL_MAX_PENDING;
   if (!Number.isInteger(itemChars) || itemChars < 40) throw new MindError(`recall option \`itemChars\` must be an integer >= 40, got ${opts.itemChars}`, 'INVALID');
   if (!Number.isInteger(maxPending) || maxPending < 0) throw new MindError(`recall option \`maxPending\` must be a non-negative integer, got ${opts.maxPending}`, 'INVALID');
+  if (opts.section !== undefined && opts.section !== 'rules' && opts.section !== 'facts') throw new MindError(`recall option \`section\` must be rules or facts, got ${JSON.stringify(opts.section)}`, 'INVALID');
   if (opts.minMatched !== undefined && !(opts.minMatched >= 0 && opts.minMatched <= 1)) throw new MindError(`recall option \`minMatched\` must be a number in 0..1, got ${opts.minMatched}`, 'INVALID');
   const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
   const nowIso = ctx.now().toISOString();
@@ -111,10 +122,21 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
             .get(...params, JSON.stringify(before)) as { n: number };
           pastListLimit += Math.max(0, n - listed);
         };
-        list('importance = ?', 'updated_at DESC, id DESC', 'critical', nowIso, ...scopes);
-        list('importance = ?', 'updated_at DESC, id DESC', 'important', nowIso, ...scopes);
-        const kinds = RECALL_NORMAL_KINDS.map((k) => `'${k}'`).join(', ');
-        list(`importance = 'normal' AND kind IN (${kinds})`, 'created_at DESC, id DESC', nowIso, ...scopes);
+        const sql = (kinds: readonly string[]) => kinds.map((k) => `'${k}'`).join(', ');
+        // the history is searched, never listed: a turn is what was said, not what stands
+        const standing = `kind NOT IN (${HISTORY_KINDS_SQL})`;
+        const sections = opts.section ? [opts.section] : (['rules', 'facts'] as const);
+        for (const section of sections) {
+          if (section === 'rules') {
+            list(`importance = ? AND ${standing}`, 'updated_at DESC, id DESC', 'critical', nowIso, ...scopes);
+            list("kind = 'pending-note' AND importance IN ('important', 'normal')", 'updated_at DESC, id DESC', nowIso, ...scopes);
+            list(`importance = 'important' AND kind IN (${sql(RECALL_RULE_KINDS)})`, 'updated_at DESC, id DESC', nowIso, ...scopes);
+            list(`importance = 'normal' AND kind IN (${sql(RECALL_RULE_KINDS)})`, 'created_at DESC, id DESC', nowIso, ...scopes);
+          } else {
+            list(`importance = 'important' AND ${standing} AND kind NOT IN (${sql([...RECALL_RULE_KINDS, 'pending-note'])})`, 'updated_at DESC, id DESC', nowIso, ...scopes);
+            list(`importance = 'normal' AND kind IN (${sql(RECALL_FACT_KINDS)})`, 'created_at DESC, id DESC', nowIso, ...scopes);
+          }
+        }
       }
       let used = 0;
       let misses = 0;

@@ -6,6 +6,7 @@ import { scanThreats } from './threats.js';
 import { chunkText, cleanText, contentHash, NEAR_DUPLICATE_JACCARD, nearDuplicateOf, wordSet } from './text.js';
 import { validateInput } from './validate.js';
 import { indexText } from './analyze.js';
+import { cutTurn, HISTORY_KINDS_SQL, hostTurnOf, isHistoryKind, storedTurnId } from './history.js';
 
 /**
  * The save pipeline, in order: validate -> clean (NUL removed, invalid UTF-16 replaced) -> size
@@ -13,6 +14,10 @@ import { indexText } from './analyze.js';
  * than `chunkChars` ({@link prepareSave}, outside any transaction); then, inside the caller's
  * `BEGIN IMMEDIATE` transaction, idempotency on (host, sessionId, turnId, kind) -> dedupe by normalized
  * content hash among live frames of the same scope -> insert -> supersede ({@link saveOne}).
+ *
+ * A history turn (kind `prompt` or `reply`, history.ts) takes its own path: cut to
+ * `HISTORY_TURN_MAX_CHARS`, never deduplicated against other frames, and idempotent on the turn
+ * itself (its session, kind and content hash, the host's turn ids permitting).
  */
 
 /** A validated, cleaned, redacted, scanned and chunked input, ready for {@link saveOne}. */
@@ -30,8 +35,14 @@ export function prepareSave(ctx: StoreContext, input: FrameInput, i: number): Pr
   const cleaned = cleanText(input.content);
   if (cleaned.nulRemoved) notices.push(`removed ${cleaned.nulRemoved} NUL character(s)`);
   if (cleaned.invalidReplaced) notices.push(`replaced ${cleaned.invalidReplaced} invalid character(s) with U+FFFD`);
-  const text = cleaned.text.trim();
+  let text = cleaned.text.trim();
   if (!text) throw new MindError(`frame input${i >= 0 ? ` #${i}` : ''}: field \`content\` is empty`, 'INVALID');
+  if (isHistoryKind(input.kind)) {
+    // a turn keeps its start and its end (history.ts); a pasted megabyte is not history
+    const cut = cutTurn(text);
+    if (cut.omitted) notices.push(`turn of ${text.length} characters cut to ${cut.text.length}: ${cut.omitted} characters in the middle not kept`);
+    text = cut.text;
+  }
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > ctx.config.maxContentBytes) {
     throw new MindError(
@@ -55,7 +66,8 @@ const RARITY_PROBE_CAP = 64;
 const NEAR_DUPLICATE_CANDIDATES = 32;
 
 /**
- * A live frame of the same scope, workspace and thread whose content says the same as `content`:
+ * A live frame of the standing memory (no history turn: the fact a turn states is kept beside it) of
+ * the same scope, workspace and thread whose content says the same as `content`:
  * the same normalized hash, or (for short single-part content) a near-duplicate by
  * {@link nearDuplicate} among the newest {@link NEAR_DUPLICATE_CANDIDATES} frames holding two of its
  * four rarest words.
@@ -71,7 +83,7 @@ const NEAR_DUPLICATE_CANDIDATES = 32;
 function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: string, threadKey: string, workspace: string, near: boolean) {
   type Dup = { id: number; importance: Importance; quarantined: number };
   const same = ctx
-    .stmt('SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? AND part = 0 LIMIT 1')
+    .stmt(`SELECT id, importance, quarantined FROM frames WHERE content_hash = ? AND scope = ? AND superseded_by IS NULL AND thread_key = ? AND workspace = ? AND part = 0 AND kind NOT IN (${HISTORY_KINDS_SQL}) LIMIT 1`)
     .get(hash, scope, threadKey, workspace) as Dup | undefined;
   if (same || !near || content.length > NEAR_DUPLICATE_MAX_CHARS) return same;
   const segmented = indexText(content);
@@ -96,12 +108,33 @@ function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: 
     .stmt(
       `SELECT f.id AS id, f.importance AS importance, f.quarantined AS quarantined, f.content AS content FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
        WHERE frames_fts MATCH ? AND f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.parts = 1
-         AND f.importance NOT IN ('temporary', 'deprecated')
+         AND f.importance NOT IN ('temporary', 'deprecated') AND f.kind NOT IN (${HISTORY_KINDS_SQL})
        ORDER BY frames_fts.rowid DESC LIMIT ${NEAR_DUPLICATE_CANDIDATES}`,
     )
     .all(`{content tags} : (${pairs.join(' OR ')})`, scope, threadKey, workspace) as Array<Dup & { content: string }>;
   const isNear = nearDuplicateOf(content);
   return rows.find((r) => isNear(r.content));
+}
+
+/**
+ * The stored turn that `kind` text with `hash` of this host session is, if any: same session, kind
+ * and content hash, and the host's turn ids (when both are known) equal. Its part ids, in order.
+ */
+function sameTurn(ctx: StoreContext, host: string, sessionId: string, kind: string, hash: string, hostTurnId: string): { id: number; ids: number[] } | undefined {
+  // with a session: the partial index frames_turn_hash; a turn without one (rare: every hook and
+  // import names its session) is looked up by its hash alone
+  const rows = (
+    sessionId
+      ? ctx.stmt(`SELECT id, turn_id FROM frames WHERE session_id = ? AND content_hash = ? AND kind IN (${HISTORY_KINDS_SQL}) AND session_id <> '' AND kind = ? AND host = ? AND part = 0 ORDER BY id`).all(sessionId, hash, kind, host)
+      : ctx.stmt(`SELECT id, turn_id FROM frames WHERE content_hash = ? AND session_id = '' AND kind = ? AND host = ? AND part = 0 ORDER BY id`).all(hash, kind, host)
+  ) as Array<{ id: number; turn_id: string }>;
+  const hit = rows.find((r) => {
+    const theirs = hostTurnOf(r.turn_id);
+    return !theirs || !hostTurnId || theirs === hostTurnId;
+  });
+  if (!hit) return undefined;
+  const ids = (ctx.stmt('SELECT id FROM frames WHERE id = ? OR part_of = ? ORDER BY part').all(hit.id, hit.id) as Array<{ id: number }>).map((r) => r.id);
+  return { id: hit.id, ids };
 }
 
 /**
@@ -124,19 +157,25 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
     if (!old) throw new MindError(`frame input: field \`supersedes\`: no frame with id ${input.supersedes} in ${ctx.path}`, 'NOT_FOUND', ctx.path);
     if (input.importance === undefined && old.importance !== 'deprecated') importance = old.importance;
   }
-  // idempotency: the same (host, session, turn, kind) returns what was saved first
-  if (turnId) {
-    const rows = ctx.stmt('SELECT id, part FROM frames WHERE host = ? AND session_id = ? AND turn_id = ? AND kind = ? ORDER BY part').all(host, sessionId, turnId, kind) as Array<{ id: number }>;
-    if (rows.length > 0) return { id: rows[0]!.id, ids: rows.map((r) => r.id), status: 'idempotent', redactions, threats, notices };
-  }
   const ids: number[] = [];
   const status: SaveResult['status'] = quarantined ? 'quarantined' : 'inserted';
   // dedupe applies to the memory as a whole: part 0 of a long save carries the hash of the whole
   // content, and the parts themselves are never compared with each other or with other frames
   const whole = chunks.length > 1 ? chunks.join('') : chunks[0]!;
   const wholeHash = contentHash(whole);
+  const turn = isHistoryKind(kind);
+  if (turn) {
+    const same = sameTurn(ctx, host, sessionId, kind, wholeHash, turnId);
+    if (same) return { id: same.id, ids: same.ids, status: 'idempotent', redactions, threats, notices };
+  }
+  // idempotency: the same (host, session, turn, kind) returns what was saved first
+  if (turnId && !turn) {
+    const rows = ctx.stmt('SELECT id, part FROM frames WHERE host = ? AND session_id = ? AND turn_id = ? AND kind = ? ORDER BY part').all(host, sessionId, turnId, kind) as Array<{ id: number }>;
+    if (rows.length > 0) return { id: rows[0]!.id, ids: rows.map((r) => r.id), status: 'idempotent', redactions, threats, notices };
+  }
+  // a turn is never merged into another session's or turn's frame that says the same
   const dup =
-    input.supersedes == null ? findDuplicate(ctx, whole, wholeHash, scope, input.threadKey ?? '', input.workspace ?? '', chunks.length === 1 && !quarantined) : undefined;
+    input.supersedes == null && !turn ? findDuplicate(ctx, whole, wholeHash, scope, input.threadKey ?? '', input.workspace ?? '', chunks.length === 1 && !quarantined) : undefined;
   if (dup) {
     if (IMPORTANCE_RANK[importance] > IMPORTANCE_RANK[dup.importance]) {
       ctx.stmt('UPDATE frames SET importance = ?, updated_at = ?, expires_at = CASE WHEN ? = \'temporary\' THEN expires_at ELSE NULL END WHERE id = ? OR part_of = ?').run(importance, nowIso, importance, dup.id, dup.id);
@@ -150,9 +189,9 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
     const content = chunks[part]!;
     const hash = part === 0 ? wholeHash : contentHash(content);
     const info = ctx.stmt(
-      `INSERT INTO frames (content, kind, importance, scope, source, host, session_id, turn_id, thread_key, workspace, tags, content_hash,
+      `INSERT INTO frames (content, kind, importance, scope, source, host, session_id, turn_id, thread_key, workspace, cwd, tags, content_hash,
          created_at, updated_at, expires_at, supersedes, quarantined, threats, redactions, part, parts, part_of, search_text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       content,
       kind,
@@ -161,9 +200,10 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
       input.source ?? 'agent_inferred',
       host,
       sessionId,
-      turnId,
+      turn ? storedTurnId(turnId, wholeHash) : turnId,
       input.threadKey ?? '',
       input.workspace ?? '',
+      input.cwd ?? '',
       JSON.stringify(input.tags ?? []),
       hash,
       input.createdAt ? new Date(input.createdAt).toISOString() : nowIso,

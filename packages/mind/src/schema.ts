@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
 import { indexText } from './analyze.js';
 import { MindError } from './errors.js';
+import { HISTORY_KINDS_SQL } from './history.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
@@ -175,7 +176,35 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
     }
     for (const [t, id] of changed) set.run(t, id);
   },
+  // v7 -> v8: the history (history.ts). `cwd`, the working folder a turn was said in; the turns of a
+  // session in the order they were said (`frames_turn_order`: createdAt, then id, so a turn imported
+  // or replayed later sits where it was said) and found again by their content (`frames_turn_hash`:
+  // a live-captured turn and the same turn imported later are one); only turns are conversation
+  // neighbours. The FTS index is rebuilt contentless: it held a second copy of every frame's text and
+  // of its neighbours' (about half the file for short turns), which nothing reads back
+  (db) => {
+    // a file a test (or a downgrade) marked older than it is already has the column
+    const cols = (db.prepare("SELECT name FROM pragma_table_info('frames')").all() as Array<{ name: string }>).map((r) => r.name);
+    if (!cols.includes('cwd')) db.exec("ALTER TABLE frames ADD COLUMN cwd TEXT NOT NULL DEFAULT ''");
+    db.exec(`
+      DROP TRIGGER IF EXISTS frames_ai;
+      DROP TRIGGER IF EXISTS frames_ad;
+      DROP TRIGGER IF EXISTS frames_au;
+      DROP TABLE IF EXISTS frames_fts;
+      DROP INDEX IF EXISTS frames_session;
+      DROP INDEX IF EXISTS frames_turn_order;
+      DROP INDEX IF EXISTS frames_turn_hash;
+      CREATE INDEX frames_turn_order ON frames(session_id, created_at, id) WHERE kind IN (${HISTORY_KINDS_SQL}) AND session_id <> '';
+      CREATE INDEX frames_turn_hash ON frames(session_id, content_hash) WHERE kind IN (${HISTORY_KINDS_SQL}) AND session_id <> '';
+      ${FTS_TABLE}
+      ${ftsTriggers()}
+      INSERT INTO frames_fts(rowid, content, tags, context) SELECT ${ftsRowOf('f')} FROM frames f;
+    `);
+  },
 ];
+
+/** The FTS5 index of the frames since v8: contentless (the text lives in `frames` only), rows deleted by rowid. */
+const FTS_TABLE = "CREATE VIRTUAL TABLE frames_fts USING fts5(content, tags, context, content = '', contentless_delete = 1, tokenize = 'porter unicode61');";
 
 /**
  * Bring the open file `db` (at `path`, named in errors) to {@link SCHEMA_VERSION}: one

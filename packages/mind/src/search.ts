@@ -3,6 +3,9 @@ import type { StoreContext } from './context.js';
 import { MindError } from './errors.js';
 import { statedRange, type StatedRange } from './query-dates.js';
 import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type Row, type SearchHit, type SearchOptions } from './frame.js';
+import { isHistoryKind } from './history.js';
+import { isTurn, turnsBeside } from './sql.js';
+import { wordSet } from './text.js';
 
 /**
  * Search and ranking: the query analyzed (analyze.ts), one FTS5 BM25 query for the candidates,
@@ -102,7 +105,7 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
   const read = withoutDateNumbers(analyzed(query, QUERY_WORDS_READ), stated);
   const { sql: filters, params } = frameFilters(opts, now);
   const where = ['frames_fts MATCH ?', filters];
-  const candidates = Math.max(limit * 5, 50);
+  const candidates = Math.max(limit * 10, 100);
   // FTS5's own rank-ordered best 4 × candidates (ids and bm25 only), then the frame rows that pass
   // the filters in one statement; the full filtered join only when the filters left too few of a
   // match set larger than what was asked
@@ -147,7 +150,8 @@ export function searchFrames(ctx: StoreContext, query: string, opts: SearchOptio
     const best = hits.filter((h) => byId.has(h.id)).slice(0, candidates);
     const rows = best.map((h) => ({ ...byId.get(h.id)!, bm25: h.bm25 }));
     const neighbours = neighbourMap(ctx, rows);
-    const ranked = rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words, stated }).slice(0, limit);
+    const borrowed = borrowedOnly(ctx, rows, q);
+    const ranked = rankHits(ctx.config.weights, rows, now, { exact: q.exact, neighbours, words: q.words, stated, borrowed }).slice(0, limit);
     // fewer hits than asked and a time named: the frames stated then follow the word matches
     if (stated && ranked.length < limit) {
       const seen = new Set(ranked.map((h) => h.id));
@@ -188,27 +192,45 @@ function statedOnly(ctx: StoreContext, now: Date, stated: StatedRange, limit: nu
   return rankHits(ctx.config.weights, rows.map((r) => ({ ...r, bm25: 0 })), now, { stated, unmatched: true });
 }
 
-/** A conversation turn's neighbours: the frames just before and after it in its session. */
+/** A history turn's neighbours in its session: the turns just before and after it, and the second before (its context holds the two before and the one after). */
 export interface Neighbours {
   prev?: number;
+  prev2?: number;
   next?: number;
 }
 
-/** For the best candidates from a conversation: the ids of the turns just before and after them in the same session. */
+/**
+ * For the best candidates that are history turns: the ids of the turns around them in their
+ * session, in the order they were said (sql.ts `turnsBeside`). Standing memory has no neighbours.
+ */
 function neighbourMap(ctx: StoreContext, rows: ReadonlyArray<Row & { bm25: number }>): Map<number, Neighbours> {
   const out = new Map<number, Neighbours>();
-  const ids = rows.slice(0, NEIGHBOUR_LOOKUPS).filter((r) => r.session_id && r.part === 0).map((r) => r.id);
+  const ids = rows.slice(0, NEIGHBOUR_LOOKUPS).filter((r) => r.session_id && r.part === 0 && isHistoryKind(r.kind)).map((r) => r.id);
   if (!ids.length) return out;
   const found = ctx
     .stmt(
-      `SELECT f.id AS id,
-         (SELECT max(p.id) FROM frames p WHERE p.session_id = f.session_id AND p.session_id <> '' AND p.id < f.id) AS prev,
-         (SELECT min(n.id) FROM frames n WHERE n.session_id = f.session_id AND n.session_id <> '' AND n.id > f.id) AS next
-       FROM frames f WHERE f.id IN (SELECT value FROM json_each(?))`,
+      `SELECT f.id AS id, (${turnsBeside('f', 'before', 1)}) AS prev, (${turnsBeside('f', 'before', 1, 'c.id', 1)}) AS prev2, (${turnsBeside('f', 'after', 1)}) AS next
+       FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${isTurn('f')}`,
     )
-    .all(JSON.stringify(ids)) as Array<{ id: number; prev: number | null; next: number | null }>;
-  for (const r of found) out.set(r.id, { prev: r.prev ?? undefined, next: r.next ?? undefined });
+    .all(JSON.stringify(ids)) as Array<{ id: number; prev: number | null; prev2: number | null; next: number | null }>;
+  for (const r of found) out.set(r.id, { prev: r.prev ?? undefined, prev2: r.prev2 ?? undefined, next: r.next ?? undefined });
   return out;
+}
+
+/**
+ * Of the candidates that are history turns whose own text seems to hold none of the query's words
+ * (no prefix of one in content or tags), those FTS5 finds no word in either (so only their
+ * conversation context matched): the frames whose match the context lent them.
+ */
+function borrowedOnly(ctx: StoreContext, rows: ReadonlyArray<Row>, q: AnalyzedQuery): Set<number> {
+  const terms = [...q.words, ...q.phrases.map((p) => p.join(' '))];
+  const suspects = rows.filter((r) => isHistoryKind(r.kind) && r.session_id && terms.length && matchedShare(`${r.content} ${r.tags}`, terms) === 0).map((r) => r.id);
+  if (!suspects.length) return new Set();
+  const own = `{content tags} : (${terms.map((t) => quote(t.split(' '))).join(' OR ')})`;
+  const holding = new Set(
+    (ctx.stmt('SELECT rowid AS id FROM frames_fts WHERE frames_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').all(own, JSON.stringify(suspects)) as Array<{ id: number }>).map((r) => r.id),
+  );
+  return new Set(suspects.filter((id) => !holding.has(id)));
 }
 
 /** What {@link rankHits} uses beyond BM25. */
@@ -223,6 +245,12 @@ export interface RankContext {
   stated?: StatedRange;
   /** The rows were not found by the query's words (the frames of a named time): relevance and `matched` are 0. */
   unmatched?: boolean;
+  /**
+   * Turns matched only through their conversation context (their own text holds none of the
+   * query's words): each ranks below every neighbour among the candidates whose words it borrowed,
+   * and is left out when none of them is a candidate.
+   */
+  borrowed?: ReadonlySet<number>;
 }
 
 /** Share of `words` found in `text` (lower case; a word counts when its first max(4, n - 2) characters occur, so plurals and tenses match). */
@@ -253,8 +281,8 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
   const maxConversation = Math.max(0, ...conversation.values());
   const exact = rc.exact ?? [];
   const words = rc.words ?? [];
-  return rows
-    .map((r) => {
+  const scored = rows
+    .map((r): SearchHit => {
       const own = relOf.get(r.id)!;
       const nb = rc.neighbours?.get(r.id);
       const prev = nb?.prev !== undefined ? byId.get(nb.prev) : undefined;
@@ -276,6 +304,59 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
         score += exact.filter((e) => lower.includes(e)).length / exact.length;
       }
       return { ...toFrame(r), score, bm25: r.bm25, matched };
-    })
-    .sort((a, b) => b.score - a.score || a.bm25 - b.bm25 || b.id - a.id);
+    });
+  // a standing frame harvested from a turn among the candidates is that turn's words again: the turn,
+  // with its date and its neighbours, answers for both (README "Ranking")
+  const derived = derivedFromTurns(rows);
+  if (derived.size) for (let i = scored.length - 1; i >= 0; i--) if (derived.has(scored[i]!.id)) scored.splice(i, 1);
+  // a turn found only through its neighbours' words never outranks the neighbours that hold them
+  // (README "Ranking": the noise frame after a fact must not answer for it), and without one of them
+  // among the candidates it is no answer at all
+  const borrowed = rc.borrowed;
+  if (borrowed?.size) {
+    const scoreOf = new Map(scored.map((h) => [h.id, h.score]));
+    const kept: SearchHit[] = [];
+    for (const h of scored) {
+      if (!borrowed.has(h.id)) {
+        kept.push(h);
+        continue;
+      }
+      const nb = rc.neighbours?.get(h.id);
+      const lenders = [nb?.prev2, nb?.prev, nb?.next].filter((id): id is number => id !== undefined && scoreOf.has(id) && !borrowed.has(id));
+      if (!lenders.length) continue;
+      const below = Math.min(...lenders.map((id) => scoreOf.get(id)!));
+      kept.push(h.score < below ? h : { ...h, score: below - BORROWED_GAP });
+    }
+    return kept.sort(byScore);
+  }
+  return scored.sort(byScore);
 }
+
+/** Share of a standing frame's words a turn of its session must hold for the frame to be that turn's words again. */
+export const DERIVED_WORD_SHARE = 0.8;
+
+/**
+ * The standing frames among `rows` (not history turns, with a session) whose words a history turn of
+ * the same session among `rows` holds (at least {@link DERIVED_WORD_SHARE} of them): what the hooks or
+ * an import harvested from that turn.
+ */
+function derivedFromTurns(rows: ReadonlyArray<Row>): Set<number> {
+  const out = new Set<number>();
+  const turnsBySession = new Map<string, Array<Set<string>>>();
+  for (const r of rows) if (isHistoryKind(r.kind) && r.session_id) turnsBySession.set(r.session_id, [...(turnsBySession.get(r.session_id) ?? []), wordSet(r.content)]);
+  if (!turnsBySession.size) return out;
+  for (const r of rows) {
+    if (isHistoryKind(r.kind) || !r.session_id) continue;
+    const turns = turnsBySession.get(r.session_id);
+    if (!turns) continue;
+    const words = wordSet(r.content);
+    if (!words.size) continue;
+    if (turns.some((t) => [...words].filter((w) => t.has(w)).length >= DERIVED_WORD_SHARE * words.size)) out.add(r.id);
+  }
+  return out;
+}
+
+/** How far below its lowest lender a borrowed turn is put (so the order is strict). */
+const BORROWED_GAP = 1e-6;
+
+const byScore = (a: SearchHit, b: SearchHit) => b.score - a.score || a.bm25 - b.bm25 || b.id - a.id;

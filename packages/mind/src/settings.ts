@@ -27,7 +27,7 @@ export interface EnvSetting {
 /** Every `HIVE_MIND_*` override except `HIVE_MIND_HOME`, `HIVE_MIND_THREAD` and `HIVE_MIND_TEAM_KINDS` (paths and names, taken as given). */
 export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_RECALL_TOKENS', kind: 'positive-int', def: 1500, what: 'session-start injection budget, tokens', onInvalid: 'default' },
-  { name: 'HIVE_MIND_PROMPT_RECALL_TOKENS', kind: 'non-negative-int', def: 300, what: 'per-prompt recall budget, tokens (0 = off)', onInvalid: 'default' },
+  { name: 'HIVE_MIND_PROMPT_RECALL_TOKENS', kind: 'non-negative-int', def: 1200, what: 'per-prompt recall: the most a strong match is given, tokens (a weak one gets a fifth; 0 = off)', onInvalid: 'default' },
   { name: 'HIVE_MIND_HOOK_TIMEOUT_MS', kind: 'positive-int', def: 10_000, what: 'hook watchdog, ms', onInvalid: 'default' },
   { name: 'HIVE_MIND_MEMORY_CHAR_LIMIT', kind: 'positive-int', min: 50, max: 1_000_000, def: 2200, what: 'MEMORY.md limit, characters', onInvalid: 'refused' },
   { name: 'HIVE_MIND_USER_CHAR_LIMIT', kind: 'positive-int', min: 50, max: 1_000_000, def: 1375, what: 'USER.md limit, characters', onInvalid: 'refused' },
@@ -42,6 +42,9 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_HERMES_COMPACT_ON_STOP', kind: 'flag', def: false, what: 'Hermes compaction from the Stop hook', onInvalid: 'default' },
   // set by the claude-code and codex summarizers on their child host (compaction's NO_HOOKS_ENV, kept equal by hooks/test/runner-process.test.ts)
   { name: 'HIVE_MIND_NO_HOOKS', kind: 'flag', def: false, what: 'every hook answers the host at once and does nothing (no capture, no recall)', onInvalid: 'default' },
+  // the defaults are history.ts DEFAULT_HISTORY_RETENTION (kept equal by test/settings.test.ts)
+  { name: 'HIVE_MIND_HISTORY_DAYS', kind: 'positive-int', def: 365, what: 'history retention: turns stated more than this many days ago are deleted by mind cleanup', onInvalid: 'default' },
+  { name: 'HIVE_MIND_HISTORY_MAX_TURNS', kind: 'positive-int', def: 100_000, what: 'history retention: turns kept per .mind at most (the oldest go first), by mind cleanup', onInvalid: 'default' },
   { name: 'HIVE_MIND_PROMPT_EMBED_TIMEOUT_MS', kind: 'positive-int', max: 60_000, def: 1500, what: "per-prompt recall: time limit of the prompt's embedding request, ms", onInvalid: 'default' },
   // the default is prompt-floor.ts PROMPT_MIN_COSINE (kept equal by test/settings.test.ts)
   { name: 'HIVE_MIND_PROMPT_MIN_COSINE', kind: 'number', min: -1, max: 1, def: 0.4, what: 'per-prompt recall: cosine floor of the vector side', onInvalid: 'default' },

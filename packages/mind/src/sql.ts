@@ -1,3 +1,5 @@
+import { HISTORY_KINDS_SQL } from './history.js';
+
 /** SQL shared by several jobs of the store, written once. */
 
 /**
@@ -8,26 +10,44 @@
 export const SUPERSEDE_CHAIN =
   'WITH RECURSIVE chain(id) AS (SELECT id FROM frames WHERE superseded_by = ? UNION SELECT f.id FROM frames f JOIN chain c ON f.superseded_by = c.id)';
 
-/** Turns before a frame whose text is its conversation context (README "Ranking"). */
+/** Turns before a history turn whose text is its conversation context (README "Ranking"). */
 export const CONTEXT_BEFORE = 2;
-/** Turns after a frame whose text is its conversation context. */
+/** Turns after a history turn whose text is its conversation context. */
 export const CONTEXT_AFTER = 1;
-/** Characters of each neighbouring turn taken into a frame's context (a long frame lends its start only). */
+/** Characters of each neighbouring turn taken into a turn's context (a long turn lends its start only). */
 export const CONTEXT_CHARS = 1000;
 
 /** The text a frame is indexed by: the segmented `search_text` when it has one (analyze.ts), else `content`. */
 const indexed = (a: string) => `coalesce(${a}.search_text, ${a}.content)`;
 
 /**
- * SQL expression of a frame's conversation context (frame row alias `a`): the indexed text of the
- * {@link CONTEXT_BEFORE} frames before it and the {@link CONTEXT_AFTER} after it in the same
- * session (by id, the order they were stated), each cut to {@link CONTEXT_CHARS}; '' for a frame
- * without a session.
+ * SQL condition: frame alias `a` is a turn of a conversation (a history turn with a session,
+ * history.ts). Written as the partial index `frames_turn_order` states it, so the planner uses it.
+ */
+export function isTurn(a: string): string {
+  return `${a}.kind IN (${HISTORY_KINDS_SQL}) AND ${a}.session_id <> ''`;
+}
+
+/**
+ * SQL of the ids of the turns of `a`'s session just before (`side` 'before': the `n` latest before
+ * it) or just after (`'after'`: the `n` first after it), past the first `offset`, in the session's
+ * order: `createdAt`, then id (a turn imported or replayed later still sits where it was said).
+ */
+export function turnsBeside(a: string, side: 'before' | 'after', n: number, select = 'c.id', offset = 0): string {
+  const cmp = side === 'before' ? '<' : '>';
+  const order = side === 'before' ? 'DESC' : 'ASC';
+  return `SELECT ${select} FROM frames c WHERE ${isTurn('c')} AND c.session_id = ${a}.session_id AND (c.created_at, c.id) ${cmp} (${a}.created_at, ${a}.id) ORDER BY c.created_at ${order}, c.id ${order} LIMIT ${n}${offset ? ` OFFSET ${offset}` : ''}`;
+}
+
+/**
+ * SQL expression of a frame's conversation context (frame row alias `a`): for a history turn, the
+ * indexed text of the {@link CONTEXT_BEFORE} turns before it and the {@link CONTEXT_AFTER} after it
+ * in its session, each cut to {@link CONTEXT_CHARS}; '' for any other frame (standing memory is no
+ * conversation: a fact lends its words to no neighbour, and borrows none).
  */
 export function contextOf(a: string): string {
-  const side = (cmp: string, order: string, n: number) =>
-    `SELECT t FROM (SELECT substr(${indexed('c')}, 1, ${CONTEXT_CHARS}) AS t FROM frames c WHERE c.session_id <> '' AND c.session_id = ${a}.session_id AND c.id ${cmp} ${a}.id ORDER BY c.id ${order} LIMIT ${n})`;
-  return `(CASE WHEN ${a}.session_id = '' THEN '' ELSE (SELECT coalesce(group_concat(t, ' '), '') FROM (${side('<', 'DESC', CONTEXT_BEFORE)} UNION ALL ${side('>', 'ASC', CONTEXT_AFTER)})) END)`;
+  const side = (s: 'before' | 'after', n: number) => `SELECT t FROM (${turnsBeside(a, s, n, `substr(${indexed('c')}, 1, ${CONTEXT_CHARS}) AS t`)})`;
+  return `(CASE WHEN NOT (${isTurn(a)}) THEN '' ELSE (SELECT coalesce(group_concat(t, ' '), '') FROM (${side('before', CONTEXT_BEFORE)} UNION ALL ${side('after', CONTEXT_AFTER)})) END)`;
 }
 
 /** The FTS5 row of frame alias `a`: `(rowid, content, tags, context)` values for `INSERT INTO frames_fts`. */
@@ -36,19 +56,21 @@ export function ftsRowOf(a: string): string {
 }
 
 /**
- * SQL of the ids whose context holds frame alias `a` (its neighbours in the session: the
- * {@link CONTEXT_AFTER} before it and the {@link CONTEXT_BEFORE} after it), to re-index when `a`
- * is added, changed or deleted.
+ * SQL of the ids whose context holds turn alias `a` (its neighbours in the session: the
+ * {@link CONTEXT_AFTER} turns before it and the {@link CONTEXT_BEFORE} after it), to re-index when
+ * `a` is added, changed or deleted; none when `a` is not a turn.
  */
 export function contextHoldersOf(a: string): string {
-  return `SELECT id FROM (SELECT h.id FROM frames h WHERE ${a}.session_id <> '' AND h.session_id <> '' AND h.session_id = ${a}.session_id AND h.id < ${a}.id ORDER BY h.id DESC LIMIT ${CONTEXT_AFTER})
-    UNION ALL SELECT id FROM (SELECT h.id FROM frames h WHERE ${a}.session_id <> '' AND h.session_id <> '' AND h.session_id = ${a}.session_id AND h.id > ${a}.id ORDER BY h.id ASC LIMIT ${CONTEXT_BEFORE})`;
+  return `SELECT id FROM (${turnsBeside(a, 'before', CONTEXT_AFTER)}) WHERE ${isTurn(a)}
+    UNION ALL SELECT id FROM (${turnsBeside(a, 'after', CONTEXT_BEFORE)}) WHERE ${isTurn(a)}`;
 }
 
 /**
  * The triggers that keep `frames_fts` in step with `frames`: a frame's own row, and the rows of the
- * neighbours whose context holds it (README "Ranking"). AFTER triggers: the changed row is already
- * in (or out of) `frames` when the neighbours' context is recomputed.
+ * turns whose context holds it (README "Ranking"). AFTER triggers: the changed row is already in
+ * (or out of) `frames` when the neighbours' context is recomputed. `frames_fts` is contentless
+ * (schema v8): it holds the index, not a second copy of the text, so a row is deleted by rowid
+ * (`contentless_delete`).
  */
 export function ftsTriggers(): string {
   const reindexHolders = (a: string) => `

@@ -24,7 +24,9 @@ import { prepareSave, saveOne } from './save.js';
 import { searchFrames } from './search.js';
 import { embedPendingFrames, embedQuery, searchHybridFrames, type EmbedReport, type HybridSearchOptions, type HybridSearchResult, type QueryEmbedding } from './vectors.js';
 import { promptHits } from './prompt-floor.js';
+import { promptEvidence, type EvidenceItem, type EvidenceOptions } from './evidence.js';
 import { TeamLocal } from './team-local.js';
+import type { HistoryRetention } from './history.js';
 import { resolveOptions } from './validate.js';
 
 
@@ -166,6 +168,18 @@ export class Mind {
   }
 
   /**
+   * The evidence for a prompt from this mind's history and standing memory (README "Recall per
+   * prompt", evidence.ts): the turns and frames that pass the floor, each with the neighbouring turn
+   * that makes it readable and its date, rendered as lines cut at sentence boundaries, strongest
+   * first, none of `exclude` and no turn of `session`. Give the caller's budget with
+   * `evidenceBudget(best strength, cap)`. Throws `INVALID` for a bad option; a prompt with no topic
+   * word gives [].
+   */
+  promptEvidence(prompt: string, opts: EvidenceOptions = {}): EvidenceItem[] {
+    return promptEvidence(this.ctx, prompt, opts);
+  }
+
+  /**
    * Compute the vectors of frames that have none (the backfill), at most `limit`, only `ids` when
    * given (what a save just stored); see vectors.ts.
    * Throws `INVALID` when the mind has no `embeddings` configured or is read-only; an endpoint
@@ -231,8 +245,12 @@ export class Mind {
     return restoreSnapshot(this.ctx, snap);
   }
 
-  /** Maintenance (`compact` or `reconcile`), in short transactions; see `cleanup.ts` and README "Cleanup". */
-  cleanup(opts: { mode?: 'compact' | 'reconcile'; now?: Date } = {}): CleanupReport {
+  /**
+   * Maintenance (`compact` or `reconcile`), in short transactions; `history` is the retention of the
+   * history turns (default `DEFAULT_HISTORY_RETENTION`; the hooks and the CLI pass `historyRetention(env)`).
+   * See `cleanup.ts` and README "Cleanup". Throws `INVALID` for a bad option.
+   */
+  cleanup(opts: { mode?: 'compact' | 'reconcile'; now?: Date; history?: HistoryRetention } = {}): CleanupReport {
     return cleanupFrames(this.ctx, opts);
   }
 

@@ -64,6 +64,7 @@ export function validateInput(input: FrameInput, i: number): void {
     const v = input[f];
     if (v !== undefined && (typeof v !== 'string' || v.length > 512)) throw new MindError(`${where(f)} must be a string of at most 512 characters`, 'INVALID');
   }
+  if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length > 4096)) throw new MindError(`${where('cwd')} must be a string of at most 4,096 characters`, 'INVALID');
   if (input.expiresAt != null && (typeof input.expiresAt !== 'string' || Number.isNaN(Date.parse(input.expiresAt))))
     throw new MindError(`${where('expiresAt')} must be an ISO 8601 date, got ${JSON.stringify(input.expiresAt)}`, 'INVALID');
   if (input.createdAt !== undefined) {

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
 import { writeFileSync, readFileSync, statSync, truncateSync, existsSync, copyFileSync, openSync, writeSync, closeSync, mkdirSync, chmodSync, chownSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Mind, SCHEMA_VERSION } from '@hive-mind/mind';
+import { Mind, SCHEMA_VERSION, turnFrame } from '@hive-mind/mind';
 import { TokenMeter } from '@hive-mind/compaction';
 import { tmp, ensureBuilt, runNode, CLI_BIN, REPO_DIR, rawBytes, type RunResult } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
@@ -49,6 +49,23 @@ describe('hive-mind mind (built binary)', () => {
     const st = json(await cli(['mind', 'stats', '--personal', '--json']));
     expect(st).toMatchObject({ frames: 1, history: 1, schemaVersion: SCHEMA_VERSION });
     expect(statSync(join(t.dir, 'personal.mind')).mode & 0o777).toBe(0o600);
+  });
+
+  it('cleanup applies the history retention of HIVE_MIND_HISTORY_DAYS and HIVE_MIND_HISTORY_MAX_TURNS; a value it cannot use leaves the default', async () => {
+    const m = Mind.open(join(t.dir, 'personal.mind'));
+    const day = 86_400_000;
+    for (let i = 0; i < 6; i++)
+      m.save(turnFrame({ role: i % 2 ? 'assistant' : 'user', text: `turn ${i} of the release checklist`, host: 'codex', sessionId: 's', hostTurnId: `t${i}`, createdAt: new Date(Date.now() - (100 - i * 10) * day).toISOString() }));
+    m.save({ content: 'Release branches are cut every second Tuesday.', kind: 'instruction' });
+    m.close();
+    // not a positive integer: the defaults (a year, 100,000 turns) keep all six
+    expect(json(await cli(['mind', 'cleanup', '--json'], { env: { HIVE_MIND_HISTORY_DAYS: 'soon', HIVE_MIND_HISTORY_MAX_TURNS: '-1' } }))).toMatchObject({ historyDeleted: 0 });
+    // 75 days: the turns said 100, 90 and 80 days ago go
+    expect(json(await cli(['mind', 'cleanup', '--json'], { env: { HIVE_MIND_HISTORY_DAYS: '75' } }))).toMatchObject({ historyDeleted: 3 });
+    const plain = await cli(['mind', 'cleanup'], { env: { HIVE_MIND_HISTORY_MAX_TURNS: '1' } });
+    expect(plain.stdout).toMatch(/ 2 history turns past the retention deleted,/);
+    const left = json(await cli(['mind', 'list', '--history', '--json'])).frames.map((f: { kind: string; content: string }) => [f.kind, f.content]);
+    expect(left.sort()).toEqual([['instruction', 'Release branches are cut every second Tuesday.'], ['reply', 'turn 5 of the release checklist']]);
   });
 
   it('with the embeddings plug-in: save computes the vector, search is hybrid, embed backfills; endpoint down: BM25 and a notice', async () => {
@@ -325,7 +342,7 @@ describe('hive-mind mind import of many files (built binary)', () => {
     const again = await cli(['mind', 'import', proj, '--mind', mind]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/python-to-rust-port\.jsonl .*nothing new: this session was imported before/);
-    expect(again.stdout).toMatch(/3 files imported \(0 skipped\): 0 new frames/);
+    expect(again.stdout).toMatch(/3 files imported \(0 skipped\): 0 new turns of history, 0 new frames/);
     const glob = json(await cli(['mind', 'import', join(proj, 'p*.jsonl'), '--mind', mind, '--json']));
     expect(glob.files).toHaveLength(1);
     expect(glob.total.inserted).toBe(0);
@@ -335,6 +352,62 @@ describe('hive-mind mind import of many files (built binary)', () => {
     const noHost = await cli(['mind', 'import', '--from', 'codex', '--home', home, '--mind', mind]);
     expect(noHost.code).toBe(2);
     expect(noHost.stderr).toMatch(/no session folder found/);
+  });
+
+  it('--from claude-code keeps each past session as turns of the history (its time, session, folder), in the mind the hooks use; a turn the hooks kept live is not stored twice; a re-import adds none', async () => {
+    const home = join(t.dir, 'home');
+    const project = join(t.dir, 'shop');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const proj = join(home, '.claude', 'projects', '-shop');
+    mkdirSync(proj, { recursive: true });
+    const sid = '3f1c2b7a-9d4e-4a51-8c0b-6e2f1d9a7b35';
+    const said = [
+      ['user', 'p-1', 'The billing database is PostgreSQL 15 on port 6543; please add an index on invoices.customer_id.'],
+      ['assistant', 'p-1', 'Added the index in migrations/0042_invoices_customer.sql and ran it against staging.'],
+      ['user', 'p-2', 'Thanks. Which test runner does the billing package use?'],
+      ['assistant', 'p-2', 'It uses vitest since last week; jest was removed from package.json.'],
+    ] as const;
+    const lines = said.map(([role, promptId, text], i) =>
+      JSON.stringify({
+        parentUuid: i ? `u-${i - 1}` : null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: project,
+        sessionId: sid,
+        version: '2.1.332',
+        type: role,
+        ...(role === 'user' ? { promptId } : {}),
+        message: role === 'user' ? { role, content: text } : { id: `msg_${i}`, type: 'message', role, model: 'claude-opus-4-5-20251101', content: [{ type: 'text', text }], stop_reason: 'end_turn' },
+        uuid: `u-${i}`,
+        timestamp: `2026-03-02T10:0${i}:00.000Z`,
+      }),
+    );
+    const transcript = join(proj, `${sid}.jsonl`);
+    writeFileSync(transcript, lines.join('\n') + '\n');
+    // the hooks saw the first prompt live (the real hook runner, as Claude Code runs it)
+    const live = await cli(['hook', 'claude-code', 'UserPromptSubmit'], {
+      input: JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: 'UserPromptSubmit', prompt_id: 'p-1', permission_mode: 'default', prompt: said[0][2] }),
+    });
+    expect(live.code, live.stderr).toBe(0);
+    const r = json(await cli(['mind', 'import', '--from', 'claude-code', '--home', home, '--json']));
+    expect(r.files).toHaveLength(1);
+    expect(r.files[0].turns).toEqual({ total: 4, inserted: 3, known: 1 });
+    const m = Mind.open(r.files[0].mind, { readonly: true });
+    const turns = m.list({ history: true, limit: 100 }).filter((f) => f.kind === 'prompt' || f.kind === 'reply');
+    const standing = m.list({ limit: 100 });
+    m.close();
+    expect(turns.map((f) => [f.kind, f.content, f.sessionId, f.cwd]).sort()).toEqual(
+      said.map(([role, , text]) => [role === 'user' ? 'prompt' : 'reply', text, sid, project]).sort(),
+    );
+    // the time each was said, from the transcript (the live prompt keeps the time the hook saw it)
+    expect(turns.filter((f) => f.kind === 'reply').map((f) => f.createdAt).sort()).toEqual(['2026-03-02T10:01:00.000Z', '2026-03-02T10:03:00.000Z']);
+    // a turn is never standing memory: a list (the standing memory) holds none
+    expect(standing.some((f) => f.kind === 'prompt' || f.kind === 'reply')).toBe(false);
+    const again = json(await cli(['mind', 'import', '--from', 'claude-code', '--home', home, '--json']));
+    expect(again.files[0].turns).toEqual({ total: 4, inserted: 0, known: 4 });
+    // the CLI searches the history: a reply found by the prompt's other words
+    const s = json(await cli(['mind', 'search', 'vitest jest', '--mind', r.files[0].mind, '--json']));
+    expect(s.results[0]).toMatchObject({ kind: 'reply', sessionId: sid });
   });
 
   it('--from HOST without --home reads the folder the host reads: its variable when set (CODEX_HOME: sessions and archived_sessions)', async () => {

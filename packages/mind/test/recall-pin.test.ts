@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mind, type RecallOptions, type RecallResult } from '@hive-mind/mind';
-import { RECALL_NORMAL_KINDS } from '../src/recall.js';
+import { RECALL_FACT_KINDS, RECALL_NORMAL_KINDS, RECALL_RULE_KINDS } from '../src/recall.js';
 import { PKG_DIR, tmp } from './helpers.js';
 
 /**
@@ -111,21 +111,24 @@ describe('recall with a query, pinned on a real .mind file', () => {
     expect(want['a per-prompt recall (promptFloor)'].ids.length).toBeGreaterThan(0);
   });
 
-  it('a query recall is its search hits (limit 40, one item per memory) followed by critical, important and recent normal frames; every candidate is shown, dropped or omitted', () => {
+  it('a query recall is its search hits (limit 40, one item per memory) followed by the rules (critical, pending notes, instructions, preferences, decisions) and the facts; every candidate is shown, dropped or omitted', () => {
     const m = open();
     const db = new Database(path, { readonly: true });
     const nowIso = new Date(clock).toISOString();
     const live = `quarantined = 0 AND superseded_by IS NULL AND part = 0 AND (expires_at IS NULL OR expires_at > ?)`;
-    const kinds = RECALL_NORMAL_KINDS.map((k) => `'${k}'`).join(', ');
-    const listed = [
-      ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'critical' AND ${live} ORDER BY updated_at DESC, id DESC LIMIT 120`).all(nowIso),
-      ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'important' AND ${live} ORDER BY updated_at DESC, id DESC LIMIT 120`).all(nowIso),
-      ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'normal' AND kind IN (${kinds}) AND ${live} ORDER BY created_at DESC, id DESC LIMIT 120`).all(nowIso),
-    ] as Array<{ id: number; kind: string }>;
-    const everyLive = [
-      ...db.prepare(`SELECT id, kind FROM frames WHERE importance IN ('critical', 'important') AND ${live}`).all(nowIso),
-      ...db.prepare(`SELECT id, kind FROM frames WHERE importance = 'normal' AND kind IN (${kinds}) AND ${live}`).all(nowIso),
-    ] as Array<{ id: number; kind: string }>;
+    const q = (ks: readonly string[]) => ks.map((k) => `'${k}'`).join(', ');
+    const lists = [
+      `importance = 'critical' AND kind NOT IN ('prompt', 'reply')`,
+      `kind = 'pending-note' AND importance IN ('important', 'normal')`,
+      `importance = 'important' AND kind IN (${q(RECALL_RULE_KINDS)})`,
+      `importance = 'normal' AND kind IN (${q(RECALL_RULE_KINDS)})`,
+      `importance = 'important' AND kind NOT IN ('prompt', 'reply', ${q(RECALL_RULE_KINDS)}, 'pending-note')`,
+      `importance = 'normal' AND kind IN (${q(RECALL_FACT_KINDS)})`,
+    ];
+    const order = (i: number) => (i === 3 || i === 5 ? 'created_at DESC, id DESC' : 'updated_at DESC, id DESC');
+    const listed = lists.flatMap((w, i) => db.prepare(`SELECT id, kind FROM frames WHERE ${w} AND ${live} ORDER BY ${order(i)} LIMIT 120`).all(nowIso)) as Array<{ id: number; kind: string }>;
+    const everyLive = lists.flatMap((w) => db.prepare(`SELECT id, kind FROM frames WHERE ${w} AND ${live}`).all(nowIso)) as Array<{ id: number; kind: string }>;
+    expect(RECALL_NORMAL_KINDS).toEqual([...RECALL_RULE_KINDS, ...RECALL_FACT_KINDS]);
     for (const query of ['deploy database', 'worker queue retry', 'drain the worker queue flush the cache index']) {
       const hits = m.search(query, { limit: 40 }).map((h) => ({ id: h.partOf ?? h.id, kind: h.kind }));
       const expected: number[] = [];

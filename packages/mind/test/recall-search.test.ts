@@ -90,9 +90,9 @@ describe('search beyond plain BM25', () => {
 
   it('a turn is found through the conversation around it (neighbours in the same session)', () => {
     const m = Mind.open(path);
-    const q = m.save({ content: 'Ben: what name did you give the new puppy?', sessionId: 'conv-1', turnId: 'd1', host: 'chat' }).id;
-    const answer = m.save({ content: 'Anna: we called her Biscuit', sessionId: 'conv-1', turnId: 'd2', host: 'chat' }).id;
-    const other = m.save({ content: 'Anna: we called the plumber', sessionId: 'conv-2', turnId: 'd1', host: 'chat' }).id;
+    const q = m.save({ kind: 'prompt', content: 'Ben: what name did you give the new puppy?', sessionId: 'conv-1', turnId: 'd1', host: 'chat' }).id;
+    const answer = m.save({ kind: 'reply', content: 'Anna: we called her Biscuit', sessionId: 'conv-1', turnId: 'd2', host: 'chat' }).id;
+    const other = m.save({ kind: 'reply', content: 'Anna: we called the plumber', sessionId: 'conv-2', turnId: 'd1', host: 'chat' }).id;
     const ids = m.search('who was called after the puppy naming', { limit: 5 }).map((h) => h.id);
     expect(ids).toContain(q);
     expect(ids.indexOf(answer)).toBeLessThan(ids.indexOf(other));
@@ -102,10 +102,10 @@ describe('search beyond plain BM25', () => {
 
   it('a turn is found by words only its neighbours hold (the context column), below a turn holding them itself', () => {
     const m = Mind.open(path);
-    const ask = m.save({ content: 'Mel: what did you think of the book Becoming Nicole?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
-    const answer = m.save({ content: 'Caroline: it taught me self-acceptance and how to find support', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
-    m.save({ content: 'Mel: my kids loved the museum trip', sessionId: 'c1', turnId: 'd3', host: 'chat' });
-    const lonely = m.save({ content: 'Caroline: self-acceptance matters at work too', sessionId: 'c2', turnId: 'd1', host: 'chat' }).id;
+    const ask = m.save({ kind: 'prompt', content: 'Mel: what did you think of the book Becoming Nicole?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const answer = m.save({ kind: 'reply', content: 'Caroline: it taught me self-acceptance and how to find support', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
+    m.save({ kind: 'prompt', content: 'Mel: my kids loved the museum trip', sessionId: 'c1', turnId: 'd3', host: 'chat' });
+    const lonely = m.save({ kind: 'reply', content: 'Caroline: self-acceptance matters at work too', sessionId: 'c2', turnId: 'd1', host: 'chat' }).id;
     const hits = m.search('What did Caroline take away from the book Becoming Nicole?').map((h) => h.id);
     expect(hits.slice(0, 2).sort()).toEqual([ask, answer].sort());
     expect(hits.indexOf(answer)).toBeLessThan(hits.indexOf(lonely));
@@ -118,12 +118,12 @@ describe('search beyond plain BM25', () => {
 
   it('the reply to a question ranks above a turn after a statement on the same subject (ANSWER_WEIGHT)', () => {
     const m = Mind.open(path);
-    const ask = m.save({ content: 'Ana: what inspired your lighthouse painting?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
-    const reply = m.save({ content: 'Ben: the storm over Brighton last spring', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
-    const said = m.save({ content: 'Ben: I finished a lighthouse painting today', sessionId: 'c2', turnId: 'd1', host: 'chat' }).id;
-    const after = m.save({ content: 'Ana: the storm over Dover was loud', sessionId: 'c2', turnId: 'd2', host: 'chat' }).id;
+    const ask = m.save({ kind: 'prompt', content: 'Ana: what inspired your lighthouse painting?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const reply = m.save({ kind: 'reply', content: 'Ben: the storm over Brighton last spring', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
+    const said = m.save({ kind: 'reply', content: 'Ben: I finished a lighthouse painting today', sessionId: 'c2', turnId: 'd1', host: 'chat' }).id;
+    const after = m.save({ kind: 'prompt', content: 'Ana: the storm over Dover was loud', sessionId: 'c2', turnId: 'd2', host: 'chat' }).id;
     // a corpus large enough for BM25's IDF to mean something
-    for (let i = 0; i < 30; i++) m.save({ content: `Cy: errand ${i}, the bakery and the post office`, sessionId: `c${3 + (i % 5)}`, turnId: `d${i}`, host: 'chat' });
+    for (let i = 0; i < 30; i++) m.save({ kind: 'reply', content: `Cy: errand ${i}, the bakery and the post office`, sessionId: `c${3 + (i % 5)}`, turnId: `d${i}`, host: 'chat' });
     const hits = m.search('lighthouse painting inspiration', { limit: 10 });
     const ids = hits.map((h) => h.id);
     // the question, then its reply (ahead of the statement that holds the words: it says what inspired it), the turn after the statement last
@@ -153,9 +153,9 @@ describe('search beyond plain BM25', () => {
 
   it('a forgotten turn leaves the context of its neighbours (its words no longer find them)', () => {
     const m = Mind.open(path);
-    const a = m.save({ content: 'Anna: hello there', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
-    const secret = m.save({ content: 'Anna: my locker code is zebra', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
-    const b = m.save({ content: 'Ben: noted', sessionId: 'c1', turnId: 'd3', host: 'chat' }).id;
+    const a = m.save({ kind: 'reply', content: 'Anna: hello there', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const secret = m.save({ kind: 'reply', content: 'Anna: my locker code is zebra', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
+    const b = m.save({ kind: 'reply', content: 'Ben: noted', sessionId: 'c1', turnId: 'd3', host: 'chat' }).id;
     expect(m.search('zebra').map((h) => h.id).sort()).toEqual([a, secret, b].sort());
     m.forget(secret);
     expect(() => m.search('zebra')).not.toThrow();
@@ -167,17 +167,18 @@ describe('search beyond plain BM25', () => {
     m.close();
   });
 
-  it('a v3 file is migrated: its index is rebuilt with the conversation context', () => {
+  it('a v3 file is migrated: its index is rebuilt with the conversation context of its turns', () => {
     const db = new Database(path);
     db.transaction(() => {
       for (const mig of MIGRATIONS.slice(0, 3)) mig(db);
       db.pragma('user_version = 3');
     })();
     const ins = db.prepare(
-      "INSERT INTO frames (content, kind, importance, scope, source, session_id, content_hash, created_at, updated_at) VALUES (?, 'fact', 'normal', 'personal', 'import', 's1', ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+      "INSERT INTO frames (content, kind, importance, scope, source, session_id, content_hash, created_at, updated_at) VALUES (?, ?, 'normal', 'personal', 'import', 's1', ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
     );
-    ins.run('Ben: which port does the staging database listen on?', 'h1');
-    ins.run('Anna: the usual one, I set it up yesterday', 'h2');
+    // the prompts and replies of a conversation (the turns of the history since v8)
+    ins.run('Ben: which port does the staging database listen on?', 'prompt', 'h1');
+    ins.run('Anna: the usual one, I set it up yesterday', 'reply', 'h2');
     db.close();
     const m = Mind.open(path);
     expect(m.schemaVersion).toBe(SCHEMA_VERSION);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { TokenMeter } from '@hive-mind/compaction';
-import { Mind, MindError, SCHEMA_VERSION, redactSecrets, scanThreats, ftsQuery, chunkText } from '@hive-mind/mind';
+import { Mind, MindError, SCHEMA_VERSION, redactSecrets, scanThreats, ftsQuery, chunkText, turnFrame } from '@hive-mind/mind';
 import { repeatingText, sha256, uniqueText } from '../../../test-support/long-text.js';
 import { tmp, rawBytes, ensureBuilt, runNode, DIST_INDEX } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
@@ -114,12 +114,12 @@ describe('save', () => {
   it('is idempotent per (host, session, turn, kind)', () => {
     const m = Mind.open(path);
     const key = { host: 'claude-code', sessionId: 's1', turnId: 't1' };
-    const a = m.save({ ...key, content: 'first capture', kind: 'prompt' });
-    const b = m.save({ ...key, content: 'retried capture with different text', kind: 'prompt' });
+    const a = m.save({ ...key, content: 'first capture', kind: 'instruction' });
+    const b = m.save({ ...key, content: 'retried capture with different text', kind: 'instruction' });
     expect(b).toMatchObject({ status: 'idempotent', id: a.id });
     const c = m.save({ ...key, content: 'outcome of the turn', kind: 'outcome' });
     expect(c.status).toBe('inserted');
-    const d = m.save({ ...key, sessionId: 's2', content: 'first capture', kind: 'prompt' });
+    const d = m.save({ ...key, sessionId: 's2', content: 'first capture', kind: 'instruction' });
     expect(d.status).toBe('duplicate');
     expect(m.stats().frames).toBe(2);
     m.close();
@@ -351,7 +351,7 @@ describe('search', () => {
 });
 
 describe('recall', () => {
-  it('without a query: critical, then important, then recent normal facts and decisions; provenance-labelled; excludes temporary/deprecated', () => {
+  it('without a query: critical, then the rules (important, then normal instructions, preferences, decisions), then the facts; provenance-labelled; excludes temporary/deprecated', () => {
     const m = Mind.open(path);
     const d = m.save({ content: 'Decided: use vitest over jest', kind: 'decision', host: 'codex', source: 'agent_inferred' });
     const i = m.save({ content: 'User prefers concise answers', importance: 'important', kind: 'preference', host: 'claude-code', source: 'user_stated' });
@@ -360,8 +360,10 @@ describe('recall', () => {
     m.save({ content: 'Old build used make', importance: 'deprecated' });
     const n = m.save({ content: 'the database is postgres 16' });
     const r = m.recall({ budgetTokens: 1000 });
-    // normal facts and decisions newest first (by createdAt): the fact was stated after the decision
-    expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, n.id, d.id]);
+    // the rules before the facts: the decision before the fact stated after it
+    expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, d.id, n.id]);
+    expect(m.recall({ budgetTokens: 1000, section: 'rules' }).frames.map((f) => f.id)).toEqual([c.id, i.id, d.id]);
+    expect(m.recall({ budgetTokens: 1000, section: 'facts' }).frames.map((f) => f.id)).toEqual([n.id]);
     const lines = r.text.split('\n');
     expect(lines[0]).toMatch(/^Recalled from hive-mind memory/);
     expect(lines[1]).toMatch(new RegExp(`^- \\[#${c.id} critical · fact · user_stated · claude-code · \\d{4}-\\d{2}-\\d{2}\\] Never push to main directly$`));
@@ -425,6 +427,34 @@ describe('cleanup', () => {
     expectMindError(() => m.cleanup({ mode: 'everything' as never }), 'INVALID', /mode/);
     m.close();
   });
+  it('compact keeps the history by age, then by count: the oldest turns go (with their parts), a standing frame said beside them stays; the index follows; a bad retention is INVALID', () => {
+    const day = 86_400_000;
+    const now = new Date('2026-06-01T12:00:00Z');
+    const m = Mind.open(path, { now: () => now });
+    const turn = (i: number, daysAgo: number, text = `turn ${i} about the billing service on port 65${String(i).padStart(2, '0')}`) =>
+      m.save(turnFrame({ role: i % 2 ? 'assistant' : 'user', text, host: 'claude-code', sessionId: 's1', hostTurnId: `p${i}`, createdAt: new Date(now.getTime() - daysAgo * day).toISOString() }));
+    const old = turn(0, 400);
+    const long = turn(1, 380, repeatingText(30_000)); // a turn in parts: cut to HISTORY_TURN_MAX_CHARS, still several parts
+    const kept = [2, 3, 4, 5, 6].map((i) => turn(i, 10 - i));
+    const rule = m.save({ content: 'The billing service listens on port 6502.', kind: 'environment', sessionId: 's1', host: 'claude-code', createdAt: new Date(now.getTime() - 400 * day).toISOString() });
+    expect(long.ids.length).toBeGreaterThan(1);
+    const r = m.cleanup({ now, history: { maxAgeDays: 365, maxTurns: 3 } });
+    // by age: the two turns said more than 365 days ago; by count: of the five left the two oldest
+    expect(r.historyDeleted).toBe(4);
+    expect([old.id, ...long.ids, kept[0]!.id, kept[1]!.id].map((id) => m.get(id))).toEqual(Array(2 + long.ids.length + 1).fill(undefined));
+    expect(kept.slice(2).map((k) => m.get(k.id)?.kind)).toEqual(['prompt', 'reply', 'prompt']);
+    expect(m.get(rule.id)?.content).toBe('The billing service listens on port 6502.');
+    // nothing of a deleted turn is found any more; the index holds exactly the frames left
+    expect(m.search('turn 0 billing').map((h) => h.id)).not.toContain(old.id);
+    expect(m.stats().ftsRows).toBe((m.database.prepare('SELECT count(*) AS n FROM frames').get() as { n: number }).n);
+    expect(m.cleanup({ now, history: { maxAgeDays: 365, maxTurns: 3 } }).historyDeleted).toBe(0);
+    // the defaults keep a year and 100,000 turns: nothing more goes
+    expect(m.cleanup({ now }).historyDeleted).toBe(0);
+    for (const bad of [{ maxAgeDays: 0, maxTurns: 10 }, { maxAgeDays: 30, maxTurns: 1.5 }])
+      expectMindError(() => m.cleanup({ now, history: bad }), 'INVALID', /history\.(maxAgeDays|maxTurns)/);
+    m.close();
+  });
+
   it('forget removes a frame and its older versions', () => {
     const m = Mind.open(path);
     const a = m.save({ content: 'v1 of fact' });

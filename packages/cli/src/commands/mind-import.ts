@@ -77,6 +77,8 @@ interface FileReport {
   idempotent: number;
   quarantined: number;
   redactions: number;
+  /** The session's history turns (prompts and replies): how many, how many new, how many the mind held (the hooks saw them, or an earlier import). */
+  turns: { total: number; inserted: number; known: number };
   mind: string;
   workspace?: string;
   cwd?: string;
@@ -145,7 +147,7 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
   addSummarizerFlags(
     mind
     .command('import')
-    .description('harvest transcripts (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic) into frames: standing instructions and preferences, decisions, what the agent established, environment facts, fixes, files touched')
+    .description('import past sessions (Claude Code, Codex, pi, Hermes, OpenAI, Anthropic): their turns into the history, and what lasts in them as frames (standing instructions and preferences, decisions, what the agent established, environment facts, fixes, files touched)')
     .argument('[paths...]', 'transcript files, directories or glob patterns')
     .option('--from <host>', `find the host's own session folders: ${Object.keys(HOST_SESSION_DIRS).join(', ')}`)
     .option('--home <dir>', 'home directory to look in with --from (default: yours)')
@@ -206,7 +208,10 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
             workspaceId = workspaceOf(h.cwd) ?? h.cwd;
             target = workspaceMindPath(workspaceId);
           }
-          const frames = workspaceId ? h.frames.map((f) => ({ ...f, workspace: workspaceId, scope: 'workspace' as const })) : h.frames;
+          const inWorkspace = (f: FrameInput): FrameInput => (workspaceId ? { ...f, workspace: workspaceId, scope: 'workspace' as const } : f);
+          const frames = h.frames.map(inWorkspace);
+          const turns = h.turns.map(inWorkspace);
+          const turnCounts = { total: turns.length, inserted: 0, known: 0 };
           // secrets are redacted by the harvest, before extraction (the save finds none left)
           const counts = { inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: h.redactions };
           const m = Mind.open(target);
@@ -217,15 +222,23 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
               bar.start(frames.length || 1, 0, { phase: 'saving' });
               barStarted = true;
             }
-            bar.setTotal(frames.length || 1);
+            bar.setTotal(turns.length + frames.length || 1);
             bar.update(0, { phase: files.length > 1 ? `${i + 1}/${files.length} saving` : 'saving' });
+            // the history first: a turn the hooks kept live is the same turn (history.ts), not a new one
+            for (let j = 0; j < turns.length; j += IMPORT_BATCH) {
+              for (const r of saveBatch(m, turns.slice(j, j + IMPORT_BATCH))) {
+                if (r.status === 'idempotent') turnCounts.known++;
+                else turnCounts.inserted++;
+              }
+              bar.update(Math.min(turns.length, j + IMPORT_BATCH));
+            }
             for (let j = 0; j < frames.length; j += IMPORT_BATCH) {
               for (const r of saveBatch(m, frames.slice(j, j + IMPORT_BATCH))) {
                 if (r.status === 'duplicate' && r.id >= firstOfRun) counts.repeated++;
                 else counts[r.status]++;
                 counts.redactions += r.redactions.length;
               }
-              bar.update(Math.min(frames.length, j + IMPORT_BATCH));
+              bar.update(turns.length + Math.min(frames.length, j + IMPORT_BATCH));
             }
           } finally {
             m.close();
@@ -239,6 +252,7 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
             harvested: h.counts,
             frames: frames.length,
             ...counts,
+            turns: turnCounts,
             mind: target,
             ...(workspaceId ? { workspace: workspaceId } : {}),
             ...(h.cwd ? { cwd: h.cwd } : {}),
@@ -251,15 +265,19 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
       }
       if (o.json) {
         if (explicit && reports.length === 1) return printJson(reports[0]);
-        const total = { files: reports.length, skipped: skipped.length, frames: 0, inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: 0 };
-        for (const r of reports) for (const k of ['frames', 'inserted', 'duplicate', 'repeated', 'idempotent', 'quarantined', 'redactions'] as const) total[k] += r[k];
+        const total = { files: reports.length, skipped: skipped.length, frames: 0, inserted: 0, duplicate: 0, repeated: 0, idempotent: 0, quarantined: 0, redactions: 0, turns: { total: 0, inserted: 0, known: 0 } };
+        for (const r of reports) {
+          for (const k of ['frames', 'inserted', 'duplicate', 'repeated', 'idempotent', 'quarantined', 'redactions'] as const) total[k] += r[k];
+          for (const k of ['total', 'inserted', 'known'] as const) total.turns[k] += r.turns[k];
+        }
         return printJson({ files: reports, skipped, total });
       }
       for (const r of reports) process.stdout.write(describe(r) + '\n');
       for (const s of skipped) process.stdout.write(`skipped ${s.file}: ${s.error}\n`);
       if (reports.length > 1) {
         const n = (k: 'inserted' | 'idempotent') => reports.reduce((a, r) => a + r[k], 0);
-        process.stdout.write(`${reports.length} files imported (${skipped.length} skipped): ${n('inserted')} new frames, ${n('idempotent')} already imported before\n`);
+        const turnsNew = reports.reduce((a, r) => a + r.turns.inserted, 0);
+        process.stdout.write(`${reports.length} files imported (${skipped.length} skipped): ${turnsNew} new turns of history, ${n('inserted')} new frames, ${n('idempotent')} already imported before\n`);
       }
       if (skipped.length) process.exitCode = 1;
     });
@@ -296,5 +314,7 @@ function describe(r: FileReport): string {
   if (r.redactions) known.push(`${r.redactions} secrets redacted`);
   const fresh = r.inserted === 0 && r.idempotent > 0 ? 'nothing new: this session was imported before' : `${r.inserted} new`;
   const by = r.extractor === 'llm' ? ' by the model' : '';
-  return `${r.file} (${r.format}, ${r.events} events): ${what}${by}; ${fresh}${known.length ? `, ${known.join(', ')}` : ''} -> ${r.mind}`;
+  const t = r.turns;
+  const history = `${t.total} turns of history (${t.inserted} new${t.known ? `, ${t.known} already kept` : ''})`;
+  return `${r.file} (${r.format}, ${r.events} events): ${history}; ${what}${by}; ${fresh}${known.length ? `, ${known.join(', ')}` : ''} -> ${r.mind}`;
 }

@@ -20,6 +20,7 @@ import {
   type SaveResult,
   formatEnvProblem,
   embeddingsConfigFromEnv,
+  historyRetention,
   type Frame,
   type FrameInput,
   type Importance,
@@ -339,21 +340,22 @@ export function register(program: Command): void {
 
   mind
     .command('list')
-    .description("frames of the minds in view (default: this folder's workspace mind and the personal mind), most recently updated first")
+    .description("frames of the minds in view (default: this folder's workspace mind and the personal mind), most recently updated first (--history: the turns of the history too)")
     .option('--limit <n>', 'maximum frames (at least 1)', countArg('--limit'), 50)
-    .option('--kind <kind>', 'only this kind')
+    .option('--kind <kind>', 'only this kind (prompt or reply: the turns of the history)')
+    .option('--history', 'include the turns of the history (prompts and replies)')
     .option('--importance <level>', 'only this importance')
     .option('--quarantined', 'only quarantined frames')
     .option('--all', 'include superseded frames')
     .option('--json', 'print {frames: [...], minds: [...]}; each frame names its mind')
-    .action(async function (this: Command, o: { limit: number; kind?: string; importance?: string; quarantined?: boolean; all?: boolean }) {
+    .action(async function (this: Command, o: { limit: number; kind?: string; importance?: string; quarantined?: boolean; all?: boolean; history?: boolean }) {
       const c = common(this);
       const imp = oneOf<Importance>('--importance', IMPORTANCES, o.importance);
       const view = await mindView(c);
       const minds = existing(view);
       const lists = minds.map((v) => ({
         mind: v.key,
-        frames: withMind(v.path, (m) => (m.quickCheck(), m).list({ limit: o.limit, ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all }), true),
+        frames: withMind(v.path, (m) => (m.quickCheck(), m).list({ limit: o.limit, ...(o.kind ? { kind: o.kind } : {}), ...(imp ? { importance: imp } : {}), quarantinedOnly: !!o.quarantined, includeRetired: !!o.all, history: !!o.history }), true),
       }));
       const frames = mergeRecent(lists, o.limit);
       if (c.json) return printJson({ frames, minds: viewJson(view) });
@@ -415,17 +417,17 @@ export function register(program: Command): void {
 
   mind
     .command('cleanup')
-    .description('compact: expire temporary frames, delete old deprecated ones, fold superseded chains, re-index; reconcile: indexes only; the personal mind unless --workspace or --mind')
+    .description('compact: expire temporary frames, delete old deprecated ones and the history turns past its retention (HIVE_MIND_HISTORY_DAYS, HIVE_MIND_HISTORY_MAX_TURNS), fold superseded chains, re-index; reconcile: indexes only; the personal mind unless --workspace or --mind')
     .option('--mode <mode>', 'compact or reconcile', 'compact')
     .option('--json', 'print the counts as JSON')
     .action(async function (this: Command, o: { mode: string }) {
       const c = common(this);
       const mode = oneOf('--mode', ['compact', 'reconcile'] as const, o.mode)!;
       const target = oneMind(await mindView(c), 'cleanup');
-      const r = withMind(target.path, (m) => m.cleanup({ mode }));
+      const r = withMind(target.path, (m) => m.cleanup({ mode, history: historyRetention(process.env) }));
       if (c.json) return printJson(r);
       process.stdout.write(
-        `${r.mode}: ${r.expired} expired, ${r.deprecatedDeleted} deprecated deleted, ${r.folded} folded into history, ${r.reindexed} re-indexed, ${r.orphansRemoved} orphan index rows removed (${r.durationMs} ms)\n`,
+        `${r.mode}: ${r.expired} expired, ${r.deprecatedDeleted} deprecated deleted, ${r.historyDeleted} history turns past the retention deleted, ${r.folded} superseded versions folded, ${r.reindexed} re-indexed, ${r.orphansRemoved} orphan index rows removed (${r.durationMs} ms)\n`,
       );
     });
 

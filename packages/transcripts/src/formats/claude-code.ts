@@ -74,6 +74,8 @@ export class ClaudeCodeReader implements JsonlReader {
       const meta: Record<string, unknown> = { line, uuid };
       if (rec.isMeta === true) meta.isMeta = true;
       if (rec.isCompactSummary === true) meta.isCompactSummary = true;
+      // the id Claude Code gives a prompt (2.1.x user records; its hooks send it as `prompt_id`)
+      if (typeof rec.promptId === 'string' && rec.promptId) meta.promptId = rec.promptId;
       if (typeof m.id === 'string') meta.messageId = m.id;
       // the working folder, where it changes: compaction states paths relative to it
       if (typeof rec.cwd === 'string' && rec.cwd !== this.lastCwd && !sidechain) [meta.cwd, this.lastCwd] = [rec.cwd, rec.cwd];

@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { Mind, excerpt, turnFrame } from '@hive-mind/mind';
+import { tmp } from './helpers.js';
+
+/**
+ * The per-prompt evidence (evidence.ts, README "Recall per prompt") over a real .mind of history
+ * turns: what clears the floor, what rides along with it, which neighbour is shown beside a turn,
+ * and how a long turn is cut.
+ */
+
+let t: ReturnType<typeof tmp>;
+let m: Mind;
+beforeEach(() => {
+  t = tmp();
+  m = Mind.open(join(t.dir, 'w.mind'));
+});
+afterEach(() => {
+  m.close();
+  t.cleanup();
+});
+
+const T0 = Date.parse('2026-05-04T09:00:00Z');
+/** A session of turns, each a minute after the previous: [role, text]. */
+function session(id: string, turns: ReadonlyArray<readonly ['user' | 'assistant', string]>, start = T0): number[] {
+  return turns.map(([role, text], i) => m.save(turnFrame({ role, text, host: 'claude-code', sessionId: id, hostTurnId: `${id}-${Math.floor(i / 2)}`, createdAt: new Date(start + i * 60_000).toISOString() })).id);
+}
+/** Unrelated turns, so the words of the tests are rare in the mind (as in a real history). */
+function filler(n: number): void {
+  const topics = ['the navbar colours', 'the login form', 'a flaky e2e test of checkout', 'the changelog wording', 'the docker image size', 'the cron schedule of reports'];
+  for (let i = 0; i < n; i++)
+    session(`f${i}`, [
+      ['user', `Please look at ${topics[i % topics.length]} once more and tidy it up.`],
+      ['assistant', `I tidied ${topics[i % topics.length]}; the diff is small and reviewed.`],
+    ], T0 - (i + 1) * 86_400_000);
+}
+
+describe('per-prompt evidence from the history', () => {
+  it('a prompt that matches nothing well gets nothing; a strong match gets its turn with the date', () => {
+    filler(12);
+    const [, reply] = session('s1', [
+      ['user', 'Where does the staging API live now?'],
+      ['assistant', 'The staging API is served at https://staging-api.example.com:8443 behind the gateway.'],
+    ]);
+    expect(m.promptEvidence('how do I bake sourdough bread at home?')).toEqual([]);
+    const ev = m.promptEvidence("what's the address of the staging API?");
+    expect(ev[0]!.frame.id).toBe(reply);
+    expect(ev[0]!.line).toMatch(/^- \[#\d+ reply · claude-code · 2026-05-04\] user: Where does the staging API live now\? \| agent: The staging API is served at https:\/\/staging-api\.example\.com:8443/);
+  });
+
+  it('a status report ("All 34 tests pass.") never rides along with a better match; it is evidence only when it answers the prompt itself', () => {
+    filler(12);
+    session('s1', [
+      ['user', "Let's move off jest and switch the test runner to vitest."],
+      ['assistant', 'Switched the test runner from jest to vitest; jest.config.js is gone.'],
+      ['user', 'run the tests again'],
+      ['assistant', 'All 34 tests pass.'],
+    ]);
+    const runner = m.promptEvidence('what test runner do we use now?').map((e) => e.line).join('\n');
+    expect(runner).toContain('Switched the test runner from jest to vitest');
+    expect(runner).not.toContain('All 34 tests pass');
+    // asked for itself, the status is the answer
+    expect(m.promptEvidence('how many tests pass?').map((e) => e.line).join('\n')).toContain('All 34 tests pass.');
+  });
+
+  it('the answer a question got is shown beside it, unless it only announces the next step; a `?` in code is no question', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'Which port does the billing database listen on?'],
+      ['assistant', 'Let me check the config first.'],
+      ['user', 'The billing importer retries with the `?` operator on every row parse of the ledger.'],
+      ['assistant', 'Noted; the ledger parser keeps that behaviour.'],
+    ]);
+    const port = m.promptEvidence('billing database port?');
+    const line = port.find((e) => e.line.includes('Which port does the billing database listen on?'))?.line ?? '';
+    expect(line).not.toContain('Let me check the config first');
+    const ledger = m.promptEvidence('how does the billing importer parse ledger rows?').map((e) => e.line).join('\n');
+    expect(ledger).toContain('`?` operator');
+    expect(ledger).not.toContain('ledger parser keeps that behaviour');
+  });
+
+  it("what follows an agent's question (an offer) is not shown as its answer; the answer to the user's question is", () => {
+    filler(12);
+    session('s1', [
+      ['user', 'Which branch holds the session refactor?'],
+      ['assistant', 'The session refactor is on branch `refactor`, committed.'],
+      ['user', 'Make the session refactor pass the linter.'],
+      ['assistant', 'The session refactor is lint-clean on branch refactor. Want me to merge the refactor branch into main?'],
+      ['user', 'jesus, everything works, you are a monster'],
+      ['assistant', 'Thanks!'],
+    ]);
+    const all = m.promptEvidence('which branch is the session refactor on?').map((e) => e.line).join('\n');
+    expect(all).toMatch(/user: Which branch holds the session refactor\? \| agent: The session refactor is on branch `refactor`/);
+    expect(all).not.toContain('you are a monster');
+  });
+
+  it('an agent message of one or two sentences ending with a colon announces what follows: no evidence', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'What colour is the markdown link text in the old theme?'],
+      ['assistant', 'The markdown link text in the old theme is #81a2be.'],
+      ['user', 'Check how markdown links are rendered.'],
+      ['assistant', 'Now find where markdown links are rendered in the markdown component:'],
+    ]);
+    const all = m.promptEvidence('which colour is markdown link text?').map((e) => e.line).join('\n');
+    expect(all).toContain('#81a2be');
+    expect(all).not.toContain('Now find where markdown links are rendered');
+  });
+
+  it("never this session's own turns, nor the ids it was given", () => {
+    filler(12);
+    const [, reply] = session('s1', [
+      ['user', 'Production runs on Fly.io in region fra, app name acme-billing.'],
+      ['assistant', 'Added scripts/deploy.sh running fly deploy for acme-billing in fra.'],
+    ]);
+    expect(m.promptEvidence('where is acme-billing deployed on fly?').length).toBeGreaterThan(0);
+    expect(m.promptEvidence('where is acme-billing deployed on fly?', { session: { host: 'claude-code', sessionId: 's1' } })).toEqual([]);
+    expect(m.promptEvidence('where is acme-billing deployed on fly?', { exclude: [reply] }).map((e) => e.frame.id)).not.toContain(reply);
+  });
+});
+
+describe('excerpt', () => {
+  it('a markdown reply is cut by its lines: the list item holding the words is shown, not the intro alone', () => {
+    const reply = ['The port is complete. Here is a summary:', '', '## Summary', 'I ported the library to Rust.', '### Modules', '1. string_utils', '2. math_utils', '### Tests', '- **29 unit tests** across all modules', '- **5 doctests** (one per function)', '### Next', 'Nothing is left to do.'].join('\n');
+    const x = excerpt(reply, ['unit', 'tests'], 90);
+    expect(x).toContain('**29 unit tests** across all modules');
+    // the item alone, not the headings and lines around it run together
+    expect(x).not.toMatch(/math_utils|### Next|Nothing is left/);
+  });
+
+  it('a text that fits is shown whole', () => {
+    const turn = 'Release branches are cut every second Tuesday. They are named release/DATE. Let me know if you need anything else.';
+    expect(excerpt(turn, ['release', 'branches'], 480)).toBe(turn);
+  });
+});
