@@ -83,7 +83,7 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
     const settings = readFileSync(join(claudeDir, 'settings.json'), 'utf8');
     const u = await runCli(['uninstall', 'claude-code'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined });
     expect(u.code).toBe(0);
-    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Claude Code; remove it with `claude plugin uninstall hive-mind@hive-mind`');
+    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Claude Code; remove it with its marketplace entry and cached copy: `hive-mind uninstall claude-code --plugin`');
     expect(readFileSync(join(claudeDir, 'settings.json'), 'utf8')).toBe(settings);
   });
 

@@ -71,7 +71,7 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
     const toml = readFileSync(join(codexDir, 'config.toml'), 'utf8');
     const u = await runCli(['uninstall', 'codex'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined });
     expect(u.code).toBe(0);
-    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with `codex plugin remove hive-mind@hive-mind`');
+    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with its marketplace entry and cached copy: `hive-mind uninstall codex --plugin`');
     expect(readFileSync(join(codexDir, 'config.toml'), 'utf8')).toBe(toml);
   });
 
