@@ -19,7 +19,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IMPORTANCES, Mind, MindError, Notes, estimateTokens, mindHome, nearDuplicate, parseEntries, safeFileName, type Importance, type NotesTarget, type RecallResult } from '@hive-mind/mind';
+import { IMPORTANCES, Mind, MindError, Notes, estimateTokens, mindHome, nearDuplicate, parseEntries, recallBlockLabel, safeFileName, type Importance, type NotesTarget, type RecallResult } from '@hive-mind/mind';
 import { ensureDir } from './mkdir.js';
 
 /** Default total budget of session start, in tokens (under Codex's ~2,500-token inline limit for additional context). */
@@ -333,7 +333,7 @@ function recallPass(
     }
     if (!r || !r.text.trim()) continue;
     for (const f of r.frames) ids.push([src.key, f.id]);
-    parts.push(`## hive-mind memory (${src.label})\n${r.text.trim()}`);
+    parts.push(`## hive-mind memory (${recallBlockLabel(src.label, r.frames)})\n${r.text.trim()}`);
     left -= r.tokens + HEADER_RESERVE;
   }
   return { text: parts.join('\n\n'), tokens: budgetTokens - left, ids, skipped, redo };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
+import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, recallBlockLabel, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -369,7 +369,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         dropped.push(...r.droppedByScan);
         if (!r.text.trim()) continue;
         any = any || r.frames.length > 0;
-        parts.push(`## hive-mind memory (${src.name === 'workspace' ? `workspace ${src.id}` : 'personal'})\n${r.text.trim()}`);
+        parts.push(`## hive-mind memory (${recallBlockLabel(src.name === 'workspace' ? `workspace ${src.id}` : 'personal', r.frames)})\n${r.text.trim()}`);
         frameIds[src.name] = r.frames.map((f) => f.id).slice(0, 200);
         tokens += r.tokens + HEADER_RESERVE;
         left -= r.tokens + HEADER_RESERVE;

@@ -20,6 +20,7 @@ export { teamFilePath, readTeamFile, connectionFor, cacheMindPath, urlHasPasswor
 export { TeamLocal, checkTeamName, type TeamOrigin, type TeamFramePayload, type OutboxEntry, type OutboxStatus, type PulledEvent, type ApplyReport } from './team-local.js';
 export { ftsQuery } from './search.js';
 export { RECALL_HEADER, RECALL_LIST_LIMIT } from './recall.js';
+export { recallBlockLabel, recallBlockLabels } from './recall-label.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS, PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, type PromptHitsOptions } from './prompt-floor.js';
 export {
   validateEmbeddingsConfig,
