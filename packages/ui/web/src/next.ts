@@ -16,13 +16,19 @@ export function NextView() {
   const [r, setR] = useState<any>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // the workspace the first preview runs for: the last one previewed, else the first known mind's
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     api('/api/next/hosts').then((x) => setHosts(x.hosts));
-    api('/api/minds').then((x) => {
-      const ws = x.minds.filter((m: any) => m.workspace).map((m: any) => m.workspace);
-      setKnown(ws);
-      if (!workspace && ws.length) setWorkspace(ws[0]);
-    });
+    api('/api/minds').then(
+      (x) => {
+        const ws = x.minds.filter((m: any) => m.workspace).map((m: any) => m.workspace);
+        setKnown(ws);
+        if (!workspace && ws.length) setWorkspace(ws[0]);
+        setReady(true);
+      },
+      () => setReady(true),
+    );
   }, []);
   const run = async () => {
     if (!workspace.trim()) return;
@@ -38,7 +44,10 @@ export function NextView() {
     }
     setBusy(false);
   };
-  useEffect(() => void run(), [host]);
+  // on open (once the known workspaces are in) and on a host change: no empty view until Preview
+  useEffect(() => {
+    if (ready) void run();
+  }, [host, ready]);
   const over = r && r.tokens > r.budget;
   return html`
     <section class="view next" aria-labelledby="next-h">
