@@ -237,5 +237,5 @@ describe('hive-mind compact: modes and bad input', () => {
     expect(autoM.stdout).toContain('strategy auto: masked only (masking old tool results was enough)');
     // progress words never appear bare: non-TTY stderr carries only prefixed lines (or none)
     for (const run of [autoH, autoM]) for (const l of run.stderr.split('\n').filter(Boolean)) expect(l).toMatch(/^hive-mind: /);
-  });
+  }, 120_000); // six compactions of the 1.7 MB pi session and an inspect, each a CLI process
 });
