@@ -36,7 +36,7 @@ afterAll(() => closeAll(browser, ui, home));
 /** A new page on `view` with nothing remembered: its localStorage (shared by the profile) is cleared before the page's script runs. */
 async function fresh(view: string): Promise<Page> {
   const page = await browser.newPage();
-  await page.addInitScript(() => localStorage.clear());
+  await page.addInitScript('localStorage.clear()');
   await page.goto(`${ui.url}#/${view}`);
   return page;
 }
@@ -76,14 +76,16 @@ describe('views load their content on open', () => {
       await page.setViewportSize({ width, height: 800 });
       const input = page.locator('form.search input[aria-label="Window"]');
       await input.waitFor();
-      const fit = await input.evaluate((el: HTMLInputElement) => {
-        const cs = getComputedStyle(el);
-        const ctx = document.createElement('canvas').getContext('2d')!;
+      // runs in the page (the test's tsconfig has no DOM types)
+      const fit = await input.evaluate((el: any) => {
+        const w = globalThis as any;
+        const cs = w.getComputedStyle(el);
+        const ctx = w.document.createElement('canvas').getContext('2d');
         ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
         const text = ctx.measureText(el.placeholder).width;
         // the text box: the content width less the number input's spin buttons (about 15 px in Chromium)
         const box = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 15;
-        return { placeholder: el.placeholder, text, box };
+        return { placeholder: el.placeholder as string, text: text as number, box };
       });
       expect(fit.placeholder).toBe('from the file, else 200000');
       expect(fit.text, `at ${width} px`).toBeLessThanOrEqual(fit.box);
