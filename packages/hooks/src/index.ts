@@ -11,6 +11,7 @@ export { loadInstaller, installableHosts } from './installers.js';
 export { summarizeExtractive, splitSentences } from './extract.js';
 export { lastTurnFromTranscript, lastTurnFromLines, readTailLines, TRANSCRIPT_TAIL_BYTES, type TranscriptTurn } from './transcript-tail.js';
 export { workspaceOf } from './workspace.js';
+export { recallBlocks, type RecallBlocks, type RecallSource, type SkippedMind } from './inject.js';
 export { logHookLine, fallbackHookLogPath, HOOK_LOG_MAX_BYTES } from './log.js';
 export { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
 export { HostConfigError } from './install/errors.js';

@@ -11,7 +11,7 @@
  * - with `HIVE_MIND_NO_HOOKS` on (set on the host a summarizer of hive-mind starts), prints the
  *   host's empty response after reading stdin and does nothing else;
  * - never fails the host: every error is logged as one line to `<home>/logs/hooks.log`
- *   (see log.ts), the output falls back to `adapter.render(event, {})`, and the process
+ *   (see log.ts; on stderr when no log place can be written), the output falls back to `adapter.render(event, {})`, and the process
  *   exits 0; a watchdog (default 10 s, `HIVE_MIND_HOOK_TIMEOUT_MS`) ends a stuck run the
  *   same way.
  * Imports only the adapter of the host being run, and the mind only when an event needs it.
@@ -89,6 +89,8 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
   const fail = (msg: string) => {
     result.error = msg;
     result.logPath = logHookLine(logPath, host, event, msg);
+    // neither log place took it (a full disk under both): stderr is the last place the failure can be seen
+    if (!result.logPath) process.stderr.write(`hive-mind ${host || '-'} ${event || '-'}: ${msg.replace(/\s+/g, ' ').slice(0, 2000)} (the hook log could not be written)\n`);
   };
 
   const timeoutMs = opts.timeoutMs ?? positive(env.HIVE_MIND_HOOK_TIMEOUT_MS) ?? HOOK_TIMEOUT_MS;

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { Mind, cacheMindPath, connectionFor, mindHome, readTeamFile, teamFilePath, teamSyncStampPath, type FrameInput, type TeamConnection } from '@hive-mind/mind';
 import { envBudget } from './inject.js';
 import { ensureDir } from './mkdir.js';
+import { isStorageFailure } from './storage-failure.js';
 
 /**
  * The SessionStart side of the team mind (mind README "Team mind", "When sync runs"): when this
@@ -83,7 +84,8 @@ export function shareCaptures(inputs: FrameInput[], env: NodeJS.ProcessEnv, busy
         m.close();
       }
     } catch (e) {
-      if ((e as { code?: string }).code !== 'BUSY') throw e;
+      // busy, or a full disk under the team cache: they go with the rest (saved or spooled as this member's own)
+      if ((e as { code?: string }).code !== 'BUSY' && !isStorageFailure(e)) throw e;
       rest.push(...frames);
     }
   }

@@ -45,7 +45,8 @@ export class ServerContext {
   readonly limits: Limits;
   readonly log: (line: string) => void;
   private readonly explicitPath: string | undefined;
-  private readonly busyTimeoutMs: number | undefined;
+  /** The SQLite busy timeout of every mind this server opens, ms (undefined: the mind's default). */
+  readonly busyTimeoutMs: number | undefined;
   private readonly minds = new Map<string, Promise<Mind>>();
   private readonly openedMinds = new Set<Mind>();
   private resolvedPath: string | undefined;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, recallBlockLabel, type FrameInput, type Mind, type SaveResult, type SearchHit } from '@hive-mind/mind';
+import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, mergeRanked, type FrameInput, type Mind, type RecallResult, type SaveResult, type SearchHit } from '@hive-mind/mind';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -41,7 +41,9 @@ const kind = z
 const frameId = z.number().int().positive().describe('The frame id, as shown by search_memory or save_memory.');
 const whichMind = z
   .enum(['personal', 'workspace'])
-  .describe('Which memory store the id belongs to: "personal" (default) or "workspace" (the current project\'s), as shown in the `mind` field of a search hit or save result.');
+  .describe(
+    'Which memory store the id belongs to: "personal" or "workspace" (the current project\'s), as shown in the `mind` field of a search hit or save result. Default: the one store that holds the id (an id both hold is refused: say which).',
+  );
 const sources = z
   .enum(['all', 'personal', 'workspace'])
   .describe('Which memory stores to use: all (default: the current project\'s workspace memory, then the personal one), personal, or workspace.');
@@ -82,6 +84,19 @@ async function oneSource(ctx: ServerContext, session: SessionInfo, which: 'perso
   if (!dir) throw new FieldError(create ? 'scope' : 'mind', 'this session has no workspace (start the server from the project folder or with --workspace DIR)');
   const ws = await ctx.workspaceMind(dir, create);
   return ws.mind ? { name: 'workspace', id: ws.id, path: ws.path, mind: ws.mind } : undefined;
+}
+
+/**
+ * The mind of a frame id when the call names none: of the minds in view (readSources), the one that
+ * holds it. @throws FieldError on `id` (`supersedes` for a save) when none does, on `field` when both
+ * do (the ids of the two stores are counted apart, so #12 of one is not #12 of the other).
+ */
+async function holderOf(ctx: ServerContext, session: SessionInfo, id: number, field: 'mind' | 'scope' = 'mind'): Promise<MindSource> {
+  const sources = await readSources(ctx, session, 'all');
+  const holding = sources.filter((s) => s.mind.get(id) !== undefined);
+  if (holding.length === 1) return holding[0]!;
+  if (!holding.length) throw new FieldError(field === 'mind' ? 'id' : 'supersedes', `no memory with id ${id} in the ${sources.map((s) => s.name).join(' or the ')} memory`);
+  throw new FieldError(field, `id ${id} is a memory of both the ${holding.map((s) => s.name).join(' and the ')} memory: pass ${field} "${holding[0]!.name}" or "${holding[1]!.name}" (the \`mind\` of the search hit)`);
 }
 
 /**
@@ -165,12 +180,16 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
         scope: saveScope.optional(),
         thread: z.string().min(1).max(300).optional().describe('Thread key (conversation or task id) for scope "thread".'),
         tags: z.array(z.string().min(1).max(40)).max(10).optional().describe('Up to 10 short labels.'),
-        supersedes: frameId.optional().describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history.'),
+        supersedes: frameId
+          .optional()
+          .describe('Id of an older memory this one corrects or replaces; the older one is retired but kept in history. Without a scope, the new memory goes to the store of the one it replaces.'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     guarded('save_memory', ctx, async (args) => {
-      const scopeOf = args.scope ?? 'personal';
+      // a correction without a scope goes to the store of the memory it replaces (ids are per store)
+      const replaced = args.supersedes !== undefined && args.scope === undefined ? await holderOf(ctx, session, args.supersedes, 'scope') : undefined;
+      const scopeOf = args.scope ?? (replaced?.name === 'workspace' ? 'workspace' : 'personal');
       if (args.thread !== undefined && scopeOf !== 'thread') throw new FieldError('thread', 'applies only to scope "thread"');
       if (scopeOf === 'thread' && args.thread === undefined) throw new FieldError('thread', 'is required with scope "thread" (the conversation or task id the memory belongs to)');
       // workspace and thread memories belong to the project when there is one (as the hooks store them)
@@ -221,7 +240,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     {
       title: 'Search memories',
       description:
-        'Full-text search (BM25, blended with importance and recency) over the long-term memory; with the embeddings plug-in configured, fused with vector similarity (`ranking: "hybrid"`), so a query in other words or another language can find a memory. Use keywords, not questions. ' +
+        'Full-text search (BM25, blended with importance and recency) over the long-term memory: the current project\'s workspace memory and the personal one, as one ranking, each hit naming its `mind` (give it to get_memory and forget_memory); with the embeddings plug-in configured, fused with vector similarity (`ranking: "hybrid"`), so a query in other words or another language can find a memory. Use keywords, not questions. ' +
         'Returns at most `limit` hits with their ids; long contents are cut (see `truncated`, then call get_memory {id}). ' +
         'When `nextOffset` is present, call again with `offset: nextOffset` for more.',
       inputSchema: z.strictObject({
@@ -237,26 +256,26 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     guarded('search_memory', ctx, async (args) => {
       const limit = args.limit ?? 10;
       const offset = args.offset ?? 0;
-      const hits: Array<{ hit: SearchHit; from: MindSource }> = [];
       const sources = await readSources(ctx, session, args.mind ?? 'all');
       // with the embeddings plug-in: the query embedded once for every store (or BM25 and why)
       const ranked = await queryVector(ctx, sources, args.query);
+      const lists: Array<{ mind: MindSource['name']; hits: SearchHit[] }> = [];
       for (const src of sources) {
-        for (const hit of await searchWith(src.mind, args.query, ranked.vector, {
+        const found = await searchWith(src.mind, args.query, ranked.vector, {
           limit: offset + limit + 1,
           ...(args.scope ? { scopes: [args.scope] } : {}),
           ...(args.includeTemporary ? { includeTemporary: true } : {}),
-        })) {
-          hits.push({ hit, from: src });
-        }
+        });
+        lists.push({ mind: src.name, hits: found });
       }
-      // one ranking across stores: the score is comparable (same formula, same weights, the same query vector)
-      hits.sort((a, b) => b.hit.score - a.hit.score || a.hit.id - b.hit.id);
+      // one ranking across stores (the mind's mergeRanked, as the CLI and the web page rank): the
+      // score is comparable (same formula, same weights, the same query vector)
+      const hits = mergeRanked(lists);
       const page = hits.slice(offset, offset + limit);
       const results: Array<FrameView & { mind: string }> = [];
       let used = 400;
-      for (const { hit, from } of page) {
-        const v = { ...frameView(hit, ctx.limits.previewChars), mind: from.name };
+      for (const hit of page) {
+        const v = { ...frameView(hit, ctx.limits.previewChars), mind: hit.mind };
         const size = JSON.stringify(v).length + 8;
         if (used + size > max && results.length > 0) break;
         used += size;
@@ -280,7 +299,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     {
       title: 'Read one memory in full',
       description:
-        'Read one memory by id, including its full content and history links (supersedes/supersededBy). ' +
+        'Read one memory by id (with the `mind` of its search hit), including its full content and history links (supersedes/supersededBy). ' +
         'Content longer than one page is returned in pieces: call again with `offset: nextOffset`.',
       inputSchema: z.strictObject({
         id: frameId,
@@ -290,10 +309,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('get_memory', ctx, async (args) => {
-      const src = await oneSource(ctx, session, args.mind ?? 'personal', false);
+      const src = args.mind ? await oneSource(ctx, session, args.mind, false) : await holderOf(ctx, session, args.id);
       const mind = src?.mind;
       const f = mind?.get(args.id);
-      if (!mind || !f) throw new FieldError('id', `no memory with id ${args.id} in the ${args.mind ?? 'personal'} memory`);
+      if (!src || !mind || !f) throw new FieldError('id', `no memory with id ${args.id} in the ${args.mind ?? 'personal'} memory`);
       // A long save is stored as linked parts: Mind.get of its first part gives the whole content.
       const head = f.partOf !== null && f.partOf !== undefined ? (mind.get(f.partOf) ?? f) : f;
       const content = head.content;
@@ -337,48 +356,48 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     },
     guarded('recall', ctx, async (args) => {
       const budgetTokens = args.budgetTokens ?? DEFAULT_RECALL_TOKENS;
-      // as the session-start hooks do: the workspace memory first, then the personal one, in one budget;
-      // each part's header line costs a few tokens, kept in reserve
-      const HEADER_RESERVE = 16;
       // one line says what the briefing is (data, not instructions) for all the minds together
       const framing = estimateTokens(RECALL_HEADER) + 1;
-      let left = budgetTokens - framing;
-      const parts: string[] = [];
-      const frameIds: Record<string, number[]> = {};
-      let tokens = 0;
-      let omitted = 0;
-      let pastListLimit = 0;
-      const dropped: number[] = [];
-      let any = false;
       const sources = await readSources(ctx, session, args.mind ?? 'all');
+      const scopes = args.scope ? { scopes: [args.scope] } : {};
       // with a query and the embeddings plug-in: the hits of the hybrid search, as search_memory ranks them
       const ranked = args.query ? await queryVector(ctx, sources, args.query) : undefined;
-      for (const src of sources) {
-        const scopes = args.scope ? { scopes: [args.scope] } : {};
-        const hits = ranked?.vector && src.mind.embeddingsConfigured ? { hits: await searchWith(src.mind, args.query!, ranked.vector, { limit: 40, ...scopes }) } : {};
-        // a budget too small for any line still asks, so the answer can say what did not fit
-        const r = src.mind.recall({
-          budgetTokens: Math.max(0, left - HEADER_RESERVE),
-          header: false,
-          ...(args.query ? { query: args.query } : {}),
-          ...scopes,
-          ...hits,
-        });
-        omitted += r.omitted;
-        pastListLimit += r.pastListLimit;
-        dropped.push(...r.droppedByScan);
-        if (!r.text.trim()) continue;
-        any = any || r.frames.length > 0;
-        parts.push(`## hive-mind memory (${recallBlockLabel(src.name === 'workspace' ? `workspace ${src.id}` : 'personal', r.frames)})\n${r.text.trim()}`);
-        frameIds[src.name] = r.frames.map((f) => f.id).slice(0, 200);
-        tokens += r.tokens + HEADER_RESERVE;
-        left -= r.tokens + HEADER_RESERVE;
+      const hitsOf = new Map<string, SearchHit[]>();
+      for (const src of sources) if (ranked?.vector && src.mind.embeddingsConfigured) hitsOf.set(src.name, await searchWith(src.mind, args.query!, ranked.vector, { limit: 40, ...scopes }));
+      const recallOf = (m: Mind, budget: number, exclude: number[], key: string) =>
+        m.recall({ budgetTokens: budget, header: false, exclude, mindName: key as MindSource['name'], ...(args.query ? { query: args.query } : {}), ...scopes, ...(hitsOf.has(key) ? { hits: hitsOf.get(key)! } : {}) });
+      const [{ recallBlocks }, { Mind: MindFile }, { TokenMeter }] = await Promise.all([import('@hive-mind/hooks'), ctx.mindModule(), import('@hive-mind/compaction/tokens')]);
+      const meter = new TokenMeter();
+      const last = new Map<string, RecallResult>();
+      // the session-start hooks' own merge: the workspace memory first, then the personal one, in one
+      // budget, a near-duplicate of an earlier item left out
+      const r = recallBlocks(
+        sources.map((src) => ({ key: src.name, label: src.name === 'workspace' ? `workspace ${src.id}` : 'personal', path: src.path })),
+        Math.max(0, budgetTokens - framing),
+        { workspace: [], personal: [] },
+        (m, budget, exclude, src) => {
+          const res = recallOf(m, budget, exclude, src.key);
+          last.set(src.key, res);
+          return res;
+        },
+        (path) => MindFile.open(path, { readonly: true, meter, ...(ctx.busyTimeoutMs !== undefined ? { busyTimeoutMs: ctx.busyTimeoutMs } : {}) }),
+      );
+      // a mind the budget left no room for still counts what matched, so the answer can say what did not fit
+      for (const src of sources) if (!last.has(src.name)) last.set(src.name, recallOf(src.mind, 0, [], src.name));
+      const frameIds: Record<string, number[]> = {};
+      for (const [key, id] of r.ids) {
+        const ids = (frameIds[key] ??= []);
+        if (ids.length < 200) ids.push(id);
       }
-      if (parts.length) tokens += framing;
-      const c = clip(parts.length ? `${RECALL_HEADER}\n\n${parts.join('\n\n')}` : '', max - 600);
+      const results = [...last.values()];
+      const omitted = results.reduce((n, x) => n + x.omitted, 0);
+      const pastListLimit = results.reduce((n, x) => n + x.pastListLimit, 0);
+      const dropped = results.flatMap((x) => x.droppedByScan);
+      const any = r.ids.length > 0;
+      const c = clip(r.text ? `${RECALL_HEADER}\n\n${r.text}` : '', max - 600);
       const out: Record<string, unknown> = {
         text: c.text,
-        tokens: Math.min(tokens, budgetTokens),
+        tokens: r.text ? Math.min(r.tokens + framing, budgetTokens) : 0,
         budgetTokens,
         frameIds,
       };
@@ -386,6 +405,7 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       if (ranked?.notice) out.notice = ranked.notice;
       if (omitted) out.omitted = omitted;
       if (dropped.length) out.droppedByScan = dropped;
+      if (r.skipped.length) out.skipped = r.skipped.map((k) => ({ mind: k.key, path: k.path, code: k.code }));
       if (c.truncated) out.note = `Cut at ${c.text.length} of ${c.totalChars} characters; ask for a smaller budgetTokens or use search_memory.`;
       else if (omitted) out.note = `${omitted} more matching memories did not fit in ${budgetTokens} tokens${pastListLimit ? ` or were past the ${RECALL_LIST_LIMIT} a recall list holds` : ''}; raise budgetTokens or use search_memory.`;
       if (!any) out.note = omitted ? `${omitted} matching memor${omitted === 1 ? 'y' : 'ies'} did not fit in ${budgetTokens} tokens${pastListLimit ? ` or were past the ${RECALL_LIST_LIMIT} a recall list holds` : ''}; raise budgetTokens or use search_memory.` : 'Nothing to recall yet.';
@@ -398,16 +418,16 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
     {
       title: 'Forget a memory',
       description:
-        'Delete one memory by id (from search_memory). Use it when the user asks to forget something or a memory is wrong and should not be corrected (to correct, save_memory with `supersedes`).',
+        'Delete one memory by id (from search_memory, with the hit\'s `mind`). Use it when the user asks to forget something or a memory is wrong and should not be corrected (to correct, save_memory with `supersedes`).',
       inputSchema: z.strictObject({ id: frameId, mind: whichMind.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     guarded('forget_memory', ctx, async (args) => {
-      const which = args.mind ?? 'personal';
-      const src = await oneSource(ctx, session, which, false);
+      // no mind named: the one store holding the id (both holding it: refused, nothing deleted)
+      const src = args.mind ? await oneSource(ctx, session, args.mind, false) : await holderOf(ctx, session, args.id);
       const ok = src ? src.mind.forget(args.id) : false;
-      if (!ok) throw new FieldError('id', `no memory with id ${args.id} in the ${which} memory; nothing was deleted`);
-      return jsonResult({ id: args.id, mind: which, forgotten: true }, max);
+      if (!ok) throw new FieldError('id', `no memory with id ${args.id} in the ${args.mind ?? src?.name ?? 'personal'} memory; nothing was deleted`);
+      return jsonResult({ id: args.id, mind: src!.name, forgotten: true }, max);
     }),
   );
 

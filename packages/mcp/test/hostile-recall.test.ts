@@ -106,7 +106,7 @@ describe('hostile stored text never reaches recall as live markup, on any path',
         const r = await tool(c.client, 'search_memory', { query, limit: 5 });
         outputs.push({ path: `mcp search ${query}`, text: r.text });
         for (const hit of (r.json?.results ?? []).slice(0, 10)) {
-          const g = await tool(c.client, 'get_memory', { id: hit.id, ...(hit.mind === 'workspace' ? { mind: 'workspace' } : {}) });
+          const g = await tool(c.client, 'get_memory', { id: hit.id, mind: hit.mind });
           outputs.push({ path: `mcp get_memory ${hit.id}`, text: g.text });
         }
       }

@@ -1,13 +1,13 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, closeSync, readSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { MindError } from './errors.js';
 import type { Frame } from './frame.js';
 import { Mind } from './store.js';
 import { Notes } from './notes.js';
-import { readLock } from './lock.js';
+import { breakLock, readLock, type LockState } from './lock.js';
 import { redactSecrets } from './redact.js';
 import { contentHash } from './text.js';
 import { hooksLogPath } from './paths.js';
@@ -35,9 +35,12 @@ export interface DoctorReport {
     pendingNotes: number;
     /** Hook captures waiting in the pending spool (`<mind>.pending-….jsonl`) for the next write or `mind doctor`. */
     spooled: number;
+    /** The folders those spool files are in: the .mind's own, or a fallback folder a full disk sent them to (spool.ts `fallbackSpoolDirs`). */
+    spooledIn: string[];
   };
   notes: ReturnType<Notes['inventory']>;
-  locks: Array<{ path: string; pid: number; since: string; stale: boolean }>;
+  /** Every notes lock file present (also of a notes file not created yet): holder or why it is unreadable, age, staleness. */
+  locks: Array<{ path: string } & LockState>;
   /** The latest hook-log entries (failures and notices), newest last. */
   hookErrors: string[];
   /** Entries in the last 256 KiB of the hook log. */
@@ -90,7 +93,7 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
   const warn = Number.isInteger(warnSetting) && warnSetting > 0 ? warnSetting : DEFAULT_MIND_SIZE_WARN; // a bad value is listed in `settings`
   const mp = opts.mindPath;
   const report: DoctorReport = {
-    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0, spooled: 0 },
+    mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0, spooled: 0, spooledIn: [] },
     notes: opts.notes.inventory(),
     locks: [],
     hookErrors: [],
@@ -115,16 +118,33 @@ export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.Proc
       m?.close();
     }
   }
-  for (const n of report.notes) if (n.lock) report.locks.push({ path: `${n.path}.lock`, ...n.lock });
-  const fl = readLock(join(opts.notes.dir, '.turn-failures.json.lock'));
-  if (fl) report.locks.push({ path: join(opts.notes.dir, '.turn-failures.json.lock'), pid: fl.pid, since: fl.since, stale: fl.stale });
+  report.locks = opts.notes.locks();
   report.hookLog = existsSync(report.hookLog) ? report.hookLog : hooksLogPath(env);
   const tail = tailHookLog(report.hookLog, opts.maxHookErrors ?? 10);
   report.hookErrors = tail.lines;
   report.hookErrorCount = tail.count;
   report.settings = envProblems(env);
-  report.mind.spooled = pendingSpooled(mp).frames;
+  const spool = pendingSpooled(mp);
+  report.mind.spooled = spool.frames;
+  report.mind.spooledIn = [...new Set(spool.files.map((f) => dirname(f)))];
   return report;
+}
+
+/**
+ * Remove the stale notes locks ({@link readLock}: the holder died on this host, older than 30 s, or
+ * recording no holder and older than 3 s), each renamed aside first so a lock taken meanwhile is
+ * never removed (`breakLock`). Live locks are left alone and listed in `kept`. Part of `mind doctor --repair`.
+ */
+export function repairLocks(notes: Notes): { removed: Array<{ path: string } & LockState>; kept: Array<{ path: string } & LockState> } {
+  const removed: Array<{ path: string } & LockState> = [];
+  const kept: Array<{ path: string } & LockState> = [];
+  for (const l of notes.locks()) {
+    // read again just before: a lock released and taken again since the listing is someone's live lock
+    const now = readLock(l.path);
+    if (now?.stale && breakLock(l.path)) removed.push({ ...l, ...now });
+    else if (now) kept.push({ ...l, ...now });
+  }
+  return { removed, kept };
 }
 
 /** What {@link repairMind} recovered. */

@@ -16,15 +16,20 @@
  */
 export type MindErrorCode = 'CORRUPT' | 'SCHEMA_NEWER' | 'EMPTY_QUERY' | 'TOO_LARGE' | 'INVALID' | 'NOT_FOUND' | 'LOCKED' | 'STALE' | 'BUSY' | 'IO' | 'NOT_MIND';
 
-/** Error thrown by the mind package. `file` names the file concerned when there is one. `exitCode` follows the CLI convention (2 bad input, 1 failed operation). */
+/**
+ * Error thrown by the mind package. `file` names the file concerned when there is one. `exitCode` follows
+ * the CLI convention (2 bad input, 1 failed operation). `cause` is the underlying error when there is one
+ * (for `IO` from SQLite, its error with the extended code: `SQLITE_FULL`, `SQLITE_IOERR_WRITE`...).
+ */
 export class MindError extends Error {
   readonly exitCode: number;
   constructor(
     message: string,
     readonly code: MindErrorCode,
     readonly file?: string,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'MindError';
     this.exitCode = code === 'EMPTY_QUERY' || code === 'INVALID' || code === 'TOO_LARGE' || code === 'NOT_FOUND' ? 2 : 1;
   }

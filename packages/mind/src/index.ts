@@ -8,7 +8,7 @@ export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPat
 export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
 export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
 export { ENV_SETTINGS, envNumber, envFlag, envProblems, envProblem, formatEnvProblem, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
-export { spoolPrefix, spoolFrames, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport } from './spool.js';
+export { spoolPrefix, spoolFrames, spoolFramesAnywhere, fallbackSpoolDirs, fallbackSpoolPrefix, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport, type SpoolOutcome } from './spool.js';
 export { neutralize, escapeStructure, imitatesStructure, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
 export { SCHEMA_VERSION } from './schema.js';
@@ -74,12 +74,13 @@ export {
   type ArchiveRecord,
 } from './notes.js';
 export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks, adoptHermesNotes, type HermesStore, type AdoptedEntry, type AdoptReport } from './notes-import.js';
-export { withFileLock, atomicWrite, readLock, type LockInfo } from './lock.js';
+export { withFileLock, atomicWrite, readLock, breakLock, describeLock, LOCK_STALE_MS, UNREADABLE_LOCK_STALE_MS, type LockInfo, type LockState } from './lock.js';
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
-export { doctor, repairMind, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
+export { doctor, repairMind, repairLocks, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
 export { harvestEvents, harvestTranscriptFile, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest.js';
 export { promptStanding, replyStanding, acknowledgesRule, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing.js';
 export { hostWritten } from './host-text.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
 export type { ListOptions } from './inspect.js';
 export type { FrameSnapshot } from './snapshot.js';
+export { mergeRanked, mergeRecent, type FromMind } from './merge.js';

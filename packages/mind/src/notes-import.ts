@@ -51,15 +51,47 @@ export function readHermesFiles(home: string): HermesStore[] {
   return out;
 }
 
-const BLOCK = /═{10,}\n(MEMORY \(your personal notes\)|USER PROFILE(?: \(who the user is\))?) \[\d+% — [\d,]+\/([\d,]+) chars\]\n═{10,}\n([\s\S]*?)(?=\n*═{10,}\n|\n\n(?!§)|$)/g;
+/** A Hermes memory block's header: title, then `[pct% — current/limit chars]` (`_render_block`), between two rules of ═. */
+const HEADER = /═{10,}\n(MEMORY \(your personal notes\)|USER PROFILE(?: \(who the user is\))?) \[\d+% — ([\d,]+)\/([\d,]+) chars\]\n═{10,}\n/g;
+/** Where a block ends when its declared size does not fit the text (edited by hand, cut): the next rule, or a blank line not followed by §. */
+const LOOSE_END = /\n*═{10,}\n|\n\n(?!§)/g;
 
-/** The memory blocks rendered into a system prompt (any text holding them). */
+/**
+ * The body of the block whose header ends at `start`. Hermes declares the body's exact size in its
+ * header (`current` = `len(content)` in Python: code points, not UTF-16 units), and the body is
+ * followed by the end of the text, a newline (parts of a system prompt are joined with a blank line) or
+ * the next block's rule; when `current` code points from `start` end like that, they are the body, blank
+ * lines and all (a USER.md entry holding paragraphs). Otherwise (the text was edited or cut) the body
+ * runs to {@link LOOSE_END}.
+ */
+function blockBody(text: string, start: number, current: number): string {
+  let i = start;
+  let n = 0;
+  while (n < current && i < text.length) {
+    i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+    n++;
+  }
+  const exact = text.slice(start, i);
+  const after = text[i] ?? '';
+  // a wrong size that reaches into the next block is not the body: no entry holds a rule line of its own
+  if (n === current && (after === '' || after === '\n' || after === '═') && !/(^|\n)═{10,}\n/.test(exact)) return exact;
+  LOOSE_END.lastIndex = start;
+  const end = LOOSE_END.exec(text);
+  return text.slice(start, end ? end.index : text.length);
+}
+
+/**
+ * The memory blocks rendered into a system prompt (any text holding them), each with the entries of
+ * its whole body (its declared size, see {@link blockBody}) and the limit its header declares.
+ */
 export function parseHermesBlocks(text: string, source: string): HermesStore[] {
   const out: HermesStore[] = [];
-  for (const m of text.replace(/\r\n?/g, '\n').matchAll(BLOCK)) {
-    const entries = parseEntries(m[3]!);
+  const t = text.replace(/\r\n?/g, '\n');
+  for (const m of t.matchAll(HEADER)) {
+    const body = blockBody(t, m.index + m[0].length, Number(m[2]!.replace(/,/g, '')));
+    const entries = parseEntries(body);
     if (!entries.length) continue;
-    out.push({ file: m[1]!.startsWith('USER') ? 'user' : 'memory', source, entries, limit: Number(m[2]!.replace(/,/g, '')) });
+    out.push({ file: m[1]!.startsWith('USER') ? 'user' : 'memory', source, entries, limit: Number(m[3]!.replace(/,/g, '')) });
   }
   return out;
 }

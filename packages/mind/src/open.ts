@@ -42,7 +42,7 @@ export function wrapSqliteError(err: unknown, path: string, busyTimeoutMs?: numb
     return new MindError(`${path}: database is busy (another process held the lock longer than ${busyTimeoutMs ?? '?'} ms): ${msg}`, 'BUSY', path);
   }
   if (code.startsWith('SQLITE_')) {
-    return new MindError(`${path}: ${msg} (${code})`, 'IO', path);
+    return new MindError(`${path}: ${msg} (${code})`, 'IO', path, err);
   }
   return err;
 }

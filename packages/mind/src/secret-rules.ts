@@ -161,6 +161,12 @@ export const SECRET_RULES: SecretRule[] = [
   { type: 'digitalocean-token', re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
   // gitleaks `mailgun-private-api-token`
   { type: 'mailgun-key', re: /\bkey-[a-f0-9]{32}\b/g },
+  // gitleaks `twilio-api-key`: Twilio API key SIDs, `SK` + 32 hex (Twilio docs, "API keys")
+  { type: 'twilio-api-key', re: /\bSK[0-9a-fA-F]{32}\b/g },
+  // SendGrid API keys: `SG.`, a 22-character key id, `.`, a 43-character secret, both base64url (`-` and `_`
+  // included; gitleaks `sendgrid-api-token`). secretlint's sendgrid rule (`SG\.\w+\.\w+[-_]?\w+`) misses an id
+  // holding `-` and a secret holding more than one `-`; its type is kept, so both rules write the same placeholder.
+  { type: 'sendgrid', re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
   // gitleaks `perplexity-api-key`; xAI keys `xai-` + 80
   { type: 'llm-provider-key', re: /\b(?:pplx-[A-Za-z0-9]{48}|xai-[A-Za-z0-9]{80})\b/g },
   // gitleaks `telegram-bot-api-token`: the bot id, a colon, `A` and 34 more

@@ -11,10 +11,16 @@
  * save the same lines; claimed files a crashed replayer left for over a minute are claimed again.
  * The replay saves in transactions of {@link SPOOL_REPLAY_BATCH} frames; frames are deduplicated (turn ids, content hashes), so a replay
  * that is interrupted after its commit and repeated stores nothing twice.
+ *
+ * When the .mind's own folder cannot take the spool either (a full disk, a read-only home),
+ * {@link spoolFramesAnywhere} keeps the batch in the first fallback folder that takes it
+ * ({@link fallbackSpoolDirs}: per-user folders on other file systems, memory-backed ones last), named
+ * `<mind file name>-<hash of its path>.pending-….jsonl`; the replay of that .mind reads those too.
  */
-import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FrameInput, SaveResult } from './frame.js';
 import { redactSecrets } from './redact.js';
 
@@ -37,13 +43,35 @@ export function spoolPrefix(mindPath: string): string {
   return `${mindPath}.pending-`;
 }
 
-/** Write one spool file holding `records` (whole, then renamed into place). Returns its path. */
-function writeSpoolFile(mindPath: string, records: string[], now: Date): string {
-  const path = `${spoolPrefix(mindPath)}${now.getTime()}-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`;
+/**
+ * Write one spool file `<prefix><time>-<pid>-<random>.jsonl` holding `records` (whole under a temporary
+ * name, then renamed into place). Returns its path. A write that fails (ENOSPC) removes its temporary
+ * file, so a full disk leaves no half batch behind; the error is thrown.
+ */
+function writeSpoolFile(prefix: string, records: string[], now: Date): string {
+  const path = `${prefix}${now.getTime()}-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`;
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, records.join(''), { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, records.join(''), { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
+    throw err;
+  }
   return path;
+}
+
+function spoolLines(inputs: readonly FrameInput[], now: Date): string[] {
+  const at = now.toISOString();
+  return inputs.map((input) => {
+    const safe: FrameInput = { ...input, content: redactSecrets(input.content).text };
+    if (input.createdAt === undefined) safe.createdAt = at; // when it was said, not when it is replayed
+    return JSON.stringify({ v: 1, at, input: safe } satisfies SpoolRecord) + '\n';
+  });
 }
 
 /**
@@ -51,16 +79,93 @@ function writeSpoolFile(mindPath: string, records: string[], now: Date): string 
  * its path. Throws the file system's error when it cannot be written (the caller logs it).
  */
 export function spoolFrames(mindPath: string, inputs: readonly FrameInput[], now: Date = new Date()): string {
-  const at = now.toISOString();
-  const lines = inputs.map((input) => {
-    const safe: FrameInput = { ...input, content: redactSecrets(input.content).text };
-    if (input.createdAt === undefined) safe.createdAt = at; // when it was said, not when it is replayed
-    return JSON.stringify({ v: 1, at, input: safe } satisfies SpoolRecord) + '\n';
-  });
-  return writeSpoolFile(mindPath, lines, now);
+  return writeSpoolFile(spoolPrefix(mindPath), spoolLines(inputs, now), now);
 }
 
-/** Spool files of `mindPath` waiting to be replayed (claimed ones included) and the frames they hold. */
+/**
+ * The folders a spool falls back to when the .mind's folder refuses it, in the order tried: a
+ * `hive-mind-spool-<uid>` folder in `$XDG_RUNTIME_DIR` (per user, memory-backed), in the OS temp folder
+ * (`os.tmpdir()`, `$TMPDIR`), and on Linux in `/dev/shm` (memory-backed: it outlasts a full disk, not a
+ * reboot). Duplicates are dropped. A folder is used only when it is a real folder (no symlink) owned by
+ * this user with no access for others ({@link ownFallbackDir}), so no one else can plant frames in it.
+ */
+export function fallbackSpoolDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  const name = `hive-mind-spool-${uid}`;
+  const roots: string[] = [];
+  const xdg = env.XDG_RUNTIME_DIR;
+  if (xdg && isAbsolute(xdg)) roots.push(xdg);
+  roots.push(tmpdir());
+  if (process.platform === 'linux') roots.push('/dev/shm');
+  return [...new Set(roots.map((r) => join(resolve(r), name)))];
+}
+
+/** The name prefix of `mindPath`'s spool files in a fallback folder: `<file name>-<12 hex of sha256(absolute path)>.pending-`. */
+export function fallbackSpoolPrefix(dir: string, mindPath: string): string {
+  const abs = resolve(mindPath);
+  return join(dir, `${basename(abs)}-${createHash('sha256').update(abs).digest('hex').slice(0, 12)}.pending-`);
+}
+
+/**
+ * Whether `dir` is fit to hold (and to replay) spooled captures: a folder, not a symlink, owned by
+ * this process's user, without permissions for group or others. With `create`, it is made first (0700).
+ */
+function ownFallbackDir(dir: string, create: boolean): boolean {
+  if (create) {
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+  }
+  try {
+    const st = lstatSync(dir);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Where {@link spoolFramesAnywhere} kept a batch, or why it could not. */
+export interface SpoolOutcome {
+  /** The spool file written; undefined when no folder took it (the captures are lost). */
+  path?: string;
+  /** Whether `path` is in a fallback folder rather than beside the .mind. */
+  fallback: boolean;
+  /** One `<folder>: <error>` per place that refused, in the order tried. */
+  refused: string[];
+}
+
+/**
+ * Spool `inputs` (content redacted again) beside the .mind at `mindPath` or, when that folder refuses
+ * (ENOSPC, EROFS, EACCES...), in the first of `dirs` (default {@link fallbackSpoolDirs}) that takes it;
+ * the replay of `mindPath` reads them from there too. Never throws: what refused is in `refused`.
+ */
+export function spoolFramesAnywhere(mindPath: string, inputs: readonly FrameInput[], opts: { now?: Date; dirs?: readonly string[] } = {}): SpoolOutcome {
+  const now = opts.now ?? new Date();
+  const lines = spoolLines(inputs, now);
+  const refused: string[] = [];
+  try {
+    return { path: writeSpoolFile(spoolPrefix(mindPath), lines, now), fallback: false, refused };
+  } catch (e) {
+    refused.push(`${dirname(mindPath)}: ${(e as Error).message}`);
+  }
+  for (const dir of opts.dirs ?? fallbackSpoolDirs()) {
+    if (!ownFallbackDir(dir, true)) {
+      refused.push(`${dir}: cannot be made, or is not a private folder of this user`);
+      continue;
+    }
+    try {
+      return { path: writeSpoolFile(fallbackSpoolPrefix(dir, mindPath), lines, now), fallback: true, refused };
+    } catch (e) {
+      refused.push(`${dir}: ${(e as Error).message}`);
+    }
+  }
+  return { fallback: false, refused };
+}
+
+/** Spool files of `mindPath` waiting to be replayed (claimed ones included), beside it and in the fallback folders, and the frames they hold. */
 export function pendingSpooled(mindPath: string): { files: string[]; frames: number } {
   const files = spoolFiles(mindPath);
   let frames = 0;
@@ -74,16 +179,22 @@ export function pendingSpooled(mindPath: string): { files: string[]; frames: num
   return { files, frames };
 }
 
+/** The spool files of `mindPath`: beside it, then in each private fallback folder (see {@link fallbackSpoolDirs}). */
 function spoolFiles(mindPath: string): string[] {
-  const prefix = basename(spoolPrefix(mindPath));
-  const dir = dirname(mindPath);
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.filter((n) => n.startsWith(prefix) && (n.endsWith('.jsonl') || n.includes('.jsonl.replay-'))).map((n) => join(dir, n));
+  const places = [spoolPrefix(mindPath), ...fallbackSpoolDirs().map((d) => fallbackSpoolPrefix(d, mindPath))];
+  return places.flatMap((prefix, i) => {
+    const dir = dirname(prefix);
+    let names: string[];
+    try {
+      names = readdirSync(dir); // ENOENT for a fallback folder never used: one failed call
+    } catch {
+      return [];
+    }
+    const base = basename(prefix);
+    const mine = names.filter((n) => n.startsWith(base) && (n.endsWith('.jsonl') || n.includes('.jsonl.replay-')));
+    if (i > 0 && mine.length && !ownFallbackDir(dir, false)) return []; // a folder someone else can write: never replayed
+    return mine.map((n) => join(dir, n));
+  });
 }
 
 /** What {@link replaySpool} did. */
@@ -162,7 +273,7 @@ export function replaySpool(mindPath: string, saveMany: (inputs: FrameInput[]) =
     if (busy) {
       // busy again: the frames not yet saved go back as a new spool file for the next writer
       const rest = inputs.slice(saved).map((input) => JSON.stringify({ v: 1, at: now.toISOString(), input } satisfies SpoolRecord) + '\n');
-      if (rest.length) writeSpoolFile(mindPath, rest, now);
+      if (rest.length) writeSpoolFile(spoolPrefix(mindPath), rest, now);
       report.deferred++;
     }
     if (badLines.length) appendFileSync(badPath, badLines.map((l) => l + '\n').join(''), { mode: 0o600 });

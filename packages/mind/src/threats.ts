@@ -1,6 +1,7 @@
 /**
- * Threat scan: content that tries to steer a future model (prompt-injection phrasing) or hides
- * text from a human reviewer (invisible or bidirectional-control Unicode, Unicode tag characters).
+ * Threat scan: content that tries to steer a future model (prompt-injection phrasing), hides
+ * text from a human reviewer (invisible or bidirectional-control Unicode, Unicode tag characters), or
+ * holds a command that destroys or fetches and runs code (`dangerous-command:*`, dangerous-commands.ts).
  * Flagged content is quarantined by the store: kept and visible in `doctor`, never recalled
  * automatically. Returns stable threat ids (`family:detail`).
  *
@@ -11,6 +12,8 @@
  * an emoji ZWJ sequence (🧘‍♀️, 👨‍👩‍👧, 🏳️‍🌈; Unicode TR51 §2.3) and a ZWJ/ZWNJ between two non-ASCII
  * letters or marks (Persian, Devanagari, Malayalam... spell with them); see {@link isLegitJoiner}.
  */
+
+import { dangerousCommands } from './dangerous-commands.js';
 
 interface PhraseRule {
   id: string;
@@ -114,5 +117,6 @@ export function scanThreats(text: string): string[] {
   // phrase rules see the text with invisible characters removed, so they cannot be split by them
   const visible = text.replace(HIDDEN_ALL, '');
   for (const r of PHRASES) if (r.re.test(visible)) found.push(r.id);
+  found.push(...dangerousCommands(visible));
   return found;
 }

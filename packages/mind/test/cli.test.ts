@@ -45,8 +45,8 @@ describe('hive-mind mind (built binary)', () => {
     const cl = json(await cli(['mind', 'cleanup', '--json']));
     expect(cl).toMatchObject({ mode: 'compact', folded: 1, expired: 0 });
     expect(json(await cli(['mind', 'cleanup', '--mode', 'reconcile', '--json']))).toMatchObject({ mode: 'reconcile', folded: 0, reindexed: 0 });
-    expect(json(await cli(['mind', 'forget', String(b.id), '--json']))).toEqual({ id: b.id, forgotten: true });
-    const st = json(await cli(['mind', 'stats', '--json']));
+    expect(json(await cli(['mind', 'forget', String(b.id), '--json']))).toEqual({ id: b.id, mind: 'personal', forgotten: true });
+    const st = json(await cli(['mind', 'stats', '--personal', '--json']));
     expect(st).toMatchObject({ frames: 1, history: 1, schemaVersion: SCHEMA_VERSION });
     expect(statSync(join(t.dir, 'personal.mind')).mode & 0o777).toBe(0o600);
   });
@@ -201,7 +201,7 @@ describe('hive-mind mind (built binary)', () => {
     const m = /inserted #(\d+) \((\d+) parts\)/.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
     expect(r.stdout).not.toMatch(/identical|not stored again/);
-    expect(json(await cli(['mind', 'stats', '--json'])).frames).toBe(Number(m![2]));
+    expect(json(await cli(['mind', 'stats', '--personal', '--json'])).frames).toBe(Number(m![2]));
     const shown = json(await cli(['mind', 'show', m![1]!, '--json']));
     expect(sha256(shown.frame.content)).toBe(sha256(text));
     const plain = await cli(['mind', 'show', m![1]!]);

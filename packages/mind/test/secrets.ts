@@ -36,6 +36,10 @@ const envVal = 'hunter2-' + a(12);
 const pgPass = 'S3cr3t-' + a(10);
 const googleKey = 'AIza' + a(35);
 const npmTok = 'npm_' + a(36);
+// Twilio API key SIDs: `SK` + 32 hex; SendGrid keys whose base64url parts hold `-` or `_` (the 22-character id, the 43-character secret)
+const twilio = 'SK' + a(32, '0123456789abcdef');
+const sgDashId = 'SG.' + a(9) + '-' + a(12) + '.' + a(43);
+const sgDashes = 'SG.' + a(22) + '.' + a(14) + '-' + a(9) + '_' + a(8) + '-' + a(9);
 
 export const SECRET_CASES: SecretCase[] = [
   { name: 'AWS access key id', type: 'aws-access-key', text: `aws creds: ${aws} in us-east-1`, secret: aws },
@@ -65,6 +69,9 @@ export const SECRET_CASES: SecretCase[] = [
   { name: 'Google API key', type: 'google-api-key', text: `maps key ${googleKey}`, secret: googleKey },
   { name: 'npm token', type: 'npm-token', text: `//registry.npmjs.org/:_authToken=${npmTok}`, secret: npmTok },
   { name: 'JSON api_key', type: 'secret-value', text: `{"api_key": "${envVal}q", "region": "eu"}`, secret: `${envVal}q` },
+  { name: 'Twilio API key', type: 'twilio-api-key', text: `the SMS worker signs in with Twilio API key ${twilio}, its secret is in the vault`, secret: twilio },
+  { name: 'SendGrid key with - in its id', type: 'sendgrid', text: `mail goes out via ${sgDashId} (rotated monthly)`, secret: sgDashId.slice(3) },
+  { name: 'SendGrid key with - and _ in its secret', type: 'sendgrid', text: `sendgrid: "${sgDashes}"`, secret: sgDashes.slice(26) },
 ];
 
 /** A case for one rule of the maintained preset (`@secretlint/secretlint-rule-preset-recommend`). */

@@ -500,5 +500,5 @@ describe('concurrency (real child processes)', () => {
       expect(m.stats().frames).toBe(5);
       m.close();
     }
-  });
+  }, 120_000); // 30 node processes, five at a time, each loading the mind
 });

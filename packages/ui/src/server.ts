@@ -29,6 +29,8 @@ export interface UiServerOptions {
   assetsDir?: string;
   /** How compacted files are written: the CLI passes its own rule (`hive-mind compact`'s output and backup). */
   compaction: CompactionIO;
+  /** The folder whose session's minds the page shows by default (its workspace mind and the personal mind; minds.ts). Default: the working directory. */
+  folder?: string;
 }
 
 /** A running server. `url` holds the token: it is what a person opens. */
@@ -41,9 +43,9 @@ export interface UiServer {
 }
 
 /** The hono app: security first (security.ts), then the API, then the page's files. */
-export function createApp(opts: { token: string; port: () => number; env: NodeJS.ProcessEnv; assetsDir?: string; compaction: CompactionIO }): { app: Hono; minds: MindRegistry } {
+export function createApp(opts: { token: string; port: () => number; env: NodeJS.ProcessEnv; assetsDir?: string; compaction: CompactionIO; folder?: string }): { app: Hono; minds: MindRegistry } {
   const assets = loadAssets(opts.assetsDir);
-  const minds = new MindRegistry(opts.env);
+  const minds = new MindRegistry(opts.env, opts.folder);
   const undo = new UndoSlot(minds);
   const app = new Hono();
   app.use('*', async (c, next) => {
@@ -85,7 +87,7 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   const token = opts.token ?? newToken();
   let port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0-65535, got ${opts.port}`);
-  const { app, minds } = createApp({ token, port: () => port, env: opts.env ?? process.env, compaction: opts.compaction, ...(opts.assetsDir ? { assetsDir: opts.assetsDir } : {}) });
+  const { app, minds } = createApp({ token, port: () => port, env: opts.env ?? process.env, compaction: opts.compaction, ...(opts.assetsDir ? { assetsDir: opts.assetsDir } : {}), ...(opts.folder ? { folder: opts.folder } : {}) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: UI_HOST }) as Server;
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} on ${UI_HOST} is already in use; pick another with --port, or 0 for a free one`) : e);

@@ -210,5 +210,5 @@ describe('in headless Chromium', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 120_000); // Chromium, two compactions and the CLI undo; its checkpoint wait alone allows 60 s
 });

@@ -40,9 +40,9 @@ export interface RunningUi {
   stop(): Promise<void>;
 }
 
-/** Spawn the real `hive-mind ui --no-open --port 0` with HIVE_MIND_HOME=home and wait for its URL. */
-export async function startUi(home: string, env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
-  const child = spawn(process.execPath, [CLI, 'ui', '--no-open', '--port', '0'], { env: { ...process.env, HIVE_MIND_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawn the real `hive-mind ui --no-open --port 0` with HIVE_MIND_HOME=home (in `cwd`, default this process's) and wait for its URL. */
+export async function startUi(home: string, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<RunningUi> {
+  const child = spawn(process.execPath, [CLI, 'ui', '--no-open', '--port', '0'], { env: { ...process.env, HIVE_MIND_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));

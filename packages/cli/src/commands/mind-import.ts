@@ -17,6 +17,7 @@ import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type 
 import { hostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
 import { addSummarizerFlags, checkBaseUrl, checkHostFlags, int, summarizerName } from '../summarizer-flags.js';
 import { CliError, printJson } from '../errors.js';
+import { workspaceNamed } from './mind-view.js';
 
 /** Frames per transaction of an import: short, so hooks writing the same mind get the lock in between. */
 const IMPORT_BATCH = 50;
@@ -56,7 +57,7 @@ interface ImportOptions {
   home?: string;
   json?: boolean;
   mind?: string;
-  workspace?: string;
+  workspace?: string | true;
 }
 
 /** One file's import report. */
@@ -140,7 +141,7 @@ async function expandInputs(inputs: string[], o: ImportOptions): Promise<{ files
 }
 
 /** Register `mind import` on the `mind` command. `common` merges the parent's `--mind/--workspace/--json`. */
-export function registerImport(mind: Command, common: (c: Command) => { mind?: string; workspace?: string; json?: boolean }): void {
+export function registerImport(mind: Command, common: (c: Command) => { mind?: string; workspace?: string | true; json?: boolean }): void {
   addSummarizerFlags(
     mind
     .command('import')
@@ -149,7 +150,7 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
     .option('--from <host>', `find the host's own session folders: ${Object.keys(HOST_SESSION_DIRS).join(', ')}`)
     .option('--home <dir>', 'home directory to look in with --from (default: yours)')
     .option('--lenient', 'skip bad lines (counted) instead of failing (always on for several files)')
-    .option('--personal', 'import into the personal memory even when the transcript records a working directory'),
+    .option('--personal', 'import into the personal memory even when the transcript records a working directory (--workspace [ID|PATH]: into that workspace mind)'),
     { summarizer: "extract the facts with extractive (the offline rules) | openai | anthropic | claude-code | codex (the host's own CLI with your login); a model that fails falls back to the offline rules and says so", use: 'extraction', parts: 'sessions' },
   )
     .option('--json', 'print the import report as JSON')
@@ -194,12 +195,13 @@ export function registerImport(mind: Command, common: (c: Command) => { mind?: s
             skipped.push({ file, error: msg.split('\n')[0]! });
             continue;
           }
-          // Where the frames go: --mind PATH / --workspace ID / --personal when given; else the
+          // Where the frames go: --mind PATH / --workspace [ID|PATH] / --personal when given; else the
           // workspace mind of the session's own directory (as the session-start hooks of that
           // project recall it); else the personal mind.
-          let target = o.mind ? resolve(o.mind) : o.workspace ? workspaceMindPath(o.workspace) : personalMindPath();
-          let workspaceId = o.workspace;
-          if (!o.mind && !o.workspace && !o.personal && h.cwd) {
+          const named = o.workspace !== undefined ? await workspaceNamed(o.workspace, process.cwd(), process.env) : undefined;
+          let target = o.mind ? resolve(o.mind) : named ? named.path : personalMindPath();
+          let workspaceId = named?.workspace;
+          if (!o.mind && o.workspace === undefined && !o.personal && h.cwd) {
             const { workspaceOf } = await import('@hive-mind/hooks');
             workspaceId = workspaceOf(h.cwd) ?? h.cwd;
             target = workspaceMindPath(workspaceId);

@@ -109,24 +109,35 @@ export function register(program: Command): void {
     .command('import')
     .description("adopt the notes another agent keeps: Hermes's MEMORY.md and USER.md (same § format and limits), and the memory blocks in a Hermes session's system prompt; Hermes's files are only read")
     .requiredOption('--from <agent>', 'hermes')
-    .option('--home <dir>', 'the Hermes home (a profile): default HERMES_HOME, else ~/.hermes')
+    .option('--home <dir>', 'the Hermes home (a profile) whose MEMORY.md and USER.md to read: default HERMES_HOME, else ~/.hermes; with --session, read only when given')
     .option('--session <file...>', "Hermes session files whose system prompt holds the memory blocks")
     .option('--json', 'print the report as JSON')
     .action((o: { from: string; home?: string; session?: string[]; json?: boolean }) => {
       if (o.from !== 'hermes') throw new CliError(`--from must be hermes, got ${JSON.stringify(o.from)}`, 2);
-      const home = hermesHome(o.home);
-      const stores = readHermesFiles(home);
-      for (const f of o.session ?? []) {
-        if (!existsSync(resolve(f))) throw new CliError(`${f}: no such session file`, 2);
-        stores.push(...readHermesSessionBlocks(resolve(f)));
+      // the sessions named are what to import; the profile's files too only when --home says so (or with no session)
+      const home = o.home || !o.session?.length ? hermesHome(o.home) : undefined;
+      const stores = home ? readHermesFiles(home) : [];
+      const sessions = (o.session ?? []).map((f) => resolve(f));
+      for (const f of sessions) {
+        if (!existsSync(f)) throw new CliError(`${f}: no such session file`, 2);
+        stores.push(...readHermesSessionBlocks(f));
       }
-      if (!stores.length) throw new CliError(`no Hermes notes found: ${home}/memories holds no MEMORY.md or USER.md${o.session?.length ? ', and the sessions hold no memory block' : ''}`, 2);
+      if (!stores.length) {
+        const where = [home ? `${home}/memories holds no MEMORY.md or USER.md` : '', sessions.length ? `${sessions.join(', ')} hold${sessions.length === 1 ? 's' : ''} no memory block` : ''].filter(Boolean).join(', and ');
+        throw new CliError(`no Hermes notes found: ${where}`, 2);
+      }
       const r = adoptHermesNotes(new Notes(), stores);
       if (o.json) return printJson(r);
-      const n = (s: string) => r.entries.filter((e) => e.status === s).length;
-      const out = [`from ${home}: ${n('added')} added, ${n('present')} already in your notes, ${n('conflict')} added beside an entry that says otherwise, ${n('refused')} refused`];
-      for (const e of r.entries.filter((x) => x.status === 'conflict')) out.push(`  conflict (${e.file === 'user' ? 'USER.md' : 'MEMORY.md'}): "${e.entry.slice(0, 100)}" vs yours "${e.with}"`);
-      for (const e of r.entries.filter((x) => x.status === 'refused')) out.push(`  refused (${e.reason}): "${e.entry.slice(0, 100)}" (kept as a pending frame in the mind)`);
+      const n = (s: string, source?: string) => r.entries.filter((e) => e.status === s && (source === undefined || e.source === source)).length;
+      // one line per file read, in the order read: each names its own source and counts what it gave
+      const sources = [...new Set(r.entries.map((e) => e.source))];
+      const out = sources.map((src) => {
+        const files = [...new Set(r.entries.filter((e) => e.source === src).map((e) => (e.file === 'user' ? 'USER.md' : 'MEMORY.md')))];
+        const kind = sessions.includes(src) ? ` (its ${files.join(' and ')} block${files.length > 1 ? 's' : ''})` : '';
+        return `from ${src}${kind}: ${n('added', src)} added, ${n('present', src)} already in your notes, ${n('conflict', src)} added beside an entry that says otherwise, ${n('refused', src)} refused`;
+      });
+      for (const e of r.entries.filter((x) => x.status === 'conflict')) out.push(`  conflict (${e.file === 'user' ? 'USER.md' : 'MEMORY.md'}): "${e.entry.replace(/\s+/g, ' ').slice(0, 100)}" vs yours "${e.with}"`);
+      for (const e of r.entries.filter((x) => x.status === 'refused')) out.push(`  refused (${e.reason}): "${e.entry.replace(/\s+/g, ' ').slice(0, 100)}" (kept as a pending frame in the mind)`);
       for (const l of r.limits) out.push(`  note: Hermes allows ${l.hermes} characters in ${l.file === 'user' ? 'USER.md' : 'MEMORY.md'}, yours ${l.ours}; raise HIVE_MIND_${l.file === 'user' ? 'USER' : 'MEMORY'}_CHAR_LIMIT to keep them all`);
       process.stdout.write(out.join('\n') + '\n');
       if (n('refused')) process.exitCode = 1;

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostId, InstalledPlugin } from '@hive-mind/hooks';
 import type { MindStats, NotesTarget } from '@hive-mind/mind';
+import { mindView } from './mind-view.js';
 
 /** Recent sessions whose last compaction is shown. */
 export const STATUS_SESSIONS = 5;
@@ -33,6 +34,10 @@ export interface MindStatus {
   path: string;
   /** `personal`, or the file name of a workspace mind under `<home>/workspaces`. */
   name: string;
+  /** The folder of a workspace mind, as its newest frame records it (the hooks store it on every capture). */
+  workspace?: string;
+  /** A mind a session started in the current folder recalls (and `hive-mind mind search|list|show|recall` read there by default). */
+  inView: boolean;
   /** Bytes of the file and of its WAL. */
   bytes: number;
   walBytes: number;
@@ -69,6 +74,8 @@ export interface StatusReport {
   home: { path: string; from: 'HIVE_MIND_HOME' | 'default'; exists: boolean };
   hosts: HostStatus[];
   minds: MindStatus[];
+  /** What a session started in `folder` (the current directory) sees: its workspace mind, then the personal mind (mind-view.ts). */
+  view: { folder: string; minds: Array<{ mind: 'workspace' | 'personal' | 'file'; label: string; path: string; exists: boolean }> };
   notes: NotesStatus[];
   hookLog: { path: string; entries: number; latest: string[] };
   sessions: SessionStatus[];
@@ -83,14 +90,16 @@ function size(p: string): number {
 }
 
 /** Gather the report for the environment `env` (HOME, HIVE_MIND_HOME, the hosts' variables). Never throws for a missing or unreadable part: that part says so. */
-export async function gatherStatus(env: NodeJS.ProcessEnv, version: string): Promise<StatusReport> {
+export async function gatherStatus(env: NodeJS.ProcessEnv, version: string, cwd: string = process.cwd()): Promise<StatusReport> {
   const mind = await import('@hive-mind/mind');
   const homePath = mind.mindHome(env);
+  const view = await mindView({}, env, cwd);
   const report: StatusReport = {
     version,
     home: { path: homePath, from: env.HIVE_MIND_HOME?.trim() ? 'HIVE_MIND_HOME' : 'default', exists: existsSync(homePath) },
     hosts: await hostStatuses(env),
-    minds: mindStatuses(mind, homePath),
+    minds: mindStatuses(mind, homePath, new Set(view.minds.map((m) => m.path))),
+    view: { folder: view.folder, minds: view.minds.map((m) => ({ mind: m.key, label: m.label, path: m.path, exists: existsSync(m.path) })) },
     notes: [],
     hookLog: { path: mind.hooksLogPath(env), entries: 0, latest: [] },
     sessions: await sessionStatuses(env),
@@ -148,7 +157,7 @@ async function hostStatuses(env: NodeJS.ProcessEnv): Promise<HostStatus[]> {
   return out;
 }
 
-function mindStatuses(mind: typeof import('@hive-mind/mind'), home: string): MindStatus[] {
+function mindStatuses(mind: typeof import('@hive-mind/mind'), home: string, inView: ReadonlySet<string>): MindStatus[] {
   const files: Array<{ path: string; name: string }> = [{ path: join(home, 'personal.mind'), name: 'personal' }];
   try {
     for (const f of readdirSync(join(home, 'workspaces')).sort()) if (f.endsWith('.mind')) files.push({ path: join(home, 'workspaces', f), name: `workspaces/${f}` });
@@ -158,12 +167,16 @@ function mindStatuses(mind: typeof import('@hive-mind/mind'), home: string): Min
   const out: MindStatus[] = [];
   for (const f of files) {
     if (!existsSync(f.path)) continue;
-    const s: MindStatus = { ...f, bytes: size(f.path), walBytes: size(`${f.path}-wal`) };
+    const s: MindStatus = { ...f, inView: inView.has(f.path), bytes: size(f.path), walBytes: size(`${f.path}-wal`) };
     let m: ReturnType<typeof mind.Mind.open> | undefined;
     try {
       m = mind.Mind.open(f.path, { readonly: true });
       const { frames, live, byImportance, quarantined, superseded, newest } = m.stats();
       s.stats = { frames, live, byImportance, quarantined, superseded, newest };
+      if (f.name !== 'personal') {
+        const ws = (m.database.prepare("SELECT workspace FROM frames WHERE workspace <> '' ORDER BY id DESC LIMIT 1").get() as { workspace: string } | undefined)?.workspace;
+        if (ws) s.workspace = ws;
+      }
     } catch (err) {
       s.error = (err as Error).message;
     } finally {

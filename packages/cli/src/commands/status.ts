@@ -52,7 +52,10 @@ export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.e
       const extra = [m.stats.quarantined ? `${n(m.stats.quarantined)} quarantined` : '', m.stats.superseded ? `${n(m.stats.superseded)} superseded` : ''].filter(Boolean).join(', ');
       out.push(`${head}  ${n(m.stats.frames)} ${m.stats.frames === 1 ? 'frame' : 'frames'}, ${n(m.stats.live)} live${imp ? ` (${imp})` : ''}${extra ? `; ${extra}` : ''}${m.stats.newest ? `; newest ${m.stats.newest.slice(0, 10)}` : ''}`);
     }
+    if (m.workspace) out.push(`  ${''.padEnd(28)} ${''.padStart(8)}  folder ${t(m.workspace)}${m.inView ? ' (in view here)' : ''}`);
   }
+  // what a session started here recalls, and what the mind commands read by default
+  out.push(`  in view here (${t(r.view.folder)}): ${r.view.minds.map((m) => `${m.mind === 'workspace' ? `workspace ${t(m.label.slice('workspace '.length))}` : m.label}${m.exists ? '' : ' (no file yet)'}`).join(', ')}; \`hive-mind mind search|list|show|recall\` read these, --personal or --workspace [ID|PATH] narrows`);
 
   out.push('', 'notes');
   if (!r.notes.length) out.push('  none yet (hive-mind notes add TEXT)');

@@ -33,7 +33,7 @@ export function browserCommand(env: NodeJS.ProcessEnv = process.env, platform: N
 export function register(program: Command): void {
   program
     .command('ui')
-    .description('open the local web app: browse, search and tend the mind and the notes, preview the next session and compactions (127.0.0.1 only, per-run token)')
+    .description("open the local web app: browse, search and tend the mind and the notes (by default this folder's workspace mind and the personal mind, merged), preview the next session and compactions (127.0.0.1 only, per-run token)")
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', portArg, 0)
     .option('--no-open', 'print the URL without opening a browser')
     .action(async (o: { port: number; open: boolean }) => {
@@ -42,6 +42,8 @@ export function register(program: Command): void {
       try {
         server = await startUiServer({
           port: o.port,
+          // the page opens on what a session started here sees: this folder's workspace mind and the personal mind
+          folder: process.cwd(),
           // the page compacts by `hive-mind compact`'s own code: output path, backup, the record
           // `compact --undo` reads, the retention rule, the check of a session a host is writing
           compaction: {

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
-import { IMPORTANCES, SCOPES, SOURCES, type Frame, type FrameSource, type Importance, type ListOptions, type Mind, type Scope } from '@hive-mind/mind';
+import { IMPORTANCES, SCOPES, SOURCES, mergeRanked, mergeRecent, type Frame, type FrameSource, type Importance, type ListOptions, type Mind, type Scope } from '@hive-mind/mind';
 import { highlight, type Marks } from '../highlight.js';
-import type { MindRegistry } from '../minds.js';
+import { VIEW_ID, type MindEntry, type MindRegistry } from '../minds.js';
 import type { UndoSlot } from '../undo.js';
 import { ApiError, readJson } from './errors.js';
 
@@ -12,7 +12,10 @@ import { ApiError, readJson } from './errors.js';
  *
  * Search is the CLI's (`Mind.search`, the same defaults as `hive-mind mind search`); the
  * filters of the page narrow its hits. Listing without a query pages `Mind.list` by
- * `updatedAt`, newest first, with `Mind.count` for the total.
+ * `updatedAt`, newest first, with `Mind.count` for the total. The view of the server's folder
+ * (`mind=here`, the page's default: that folder's workspace mind and the personal mind) merges
+ * its minds' pages as the CLI does (the mind's `mergeRanked` for a search, `mergeRecent` for a
+ * list); every row names its mind (`mind`), which a frame's detail and changes then use.
  */
 
 /** Frames per page at most. */
@@ -22,8 +25,8 @@ export const SEARCH_MAX = 1000;
 /** Characters of a frame's content sent in a list row (the detail view has the whole text). */
 export const ROW_CHARS = 1200;
 
-/** One row of a list or search page. `marks` index into `content` (already cut at {@link ROW_CHARS}). */
-export type FrameRow = Omit<Frame, 'content'> & { content: string; cut: boolean; marks: Marks; score?: number; expired: boolean };
+/** One row of a list or search page. `marks` index into `content` (already cut at {@link ROW_CHARS}); `mind` is the id of the mind it is in. */
+export type FrameRow = Omit<Frame, 'content'> & { content: string; cut: boolean; marks: Marks; score?: number; expired: boolean; mind: string };
 
 /** The filters of the page (query string of `GET /api/frames`). */
 export interface FrameQuery {
@@ -80,10 +83,10 @@ function isExpired(f: Frame, now: string): boolean {
   return f.expiresAt !== null && f.expiresAt <= now;
 }
 
-function row(f: Frame & { score?: number }, q: string | undefined, now: string): FrameRow {
+function row(f: Frame & { score?: number }, q: string | undefined, now: string, mind: string): FrameRow {
   const cut = f.content.length > ROW_CHARS;
   const content = cut ? f.content.slice(0, ROW_CHARS) : f.content;
-  return { ...f, content, cut, marks: q ? highlight(content, q) : [], expired: isExpired(f, now) };
+  return { ...f, content, cut, marks: q ? highlight(content, q) : [], expired: isExpired(f, now), mind };
 }
 
 /** A page of frames: `total` matching, `frames` from `offset`. `capped` when a search had more hits than {@link SEARCH_MAX}. */
@@ -117,7 +120,7 @@ export function framePage(m: Mind, fq: FrameQuery): FramePage {
         (fq.state !== 'expired' || isExpired(h, now)) &&
         (fq.state !== 'superseded' || h.supersededBy !== null),
     );
-    return { total: keep.length, offset: fq.offset, frames: keep.slice(fq.offset, fq.offset + fq.limit).map((h) => row(h, fq.q, now)), capped: hits.length >= SEARCH_MAX, searched: true };
+    return { total: keep.length, offset: fq.offset, frames: keep.slice(fq.offset, fq.offset + fq.limit).map((h) => row(h, fq.q, now, fq.mind)), capped: hits.length >= SEARCH_MAX, searched: true };
   }
   const filters: ListOptions = {
     ...(fq.kind ? { kind: fq.kind } : {}),
@@ -132,7 +135,26 @@ export function framePage(m: Mind, fq: FrameQuery): FramePage {
   };
   const total = m.count(filters);
   const frames = total > fq.offset ? m.list({ ...filters, limit: fq.limit, offset: fq.offset }) : [];
-  return { total, offset: fq.offset, frames: frames.map((f) => row(f, undefined, now)), capped: false, searched: false };
+  return { total, offset: fq.offset, frames: frames.map((f) => row(f, undefined, now, fq.mind)), capped: false, searched: false };
+}
+
+/**
+ * A page of the view (`members`: the ids and open minds it merges, the workspace mind first): each
+ * mind's first `offset + limit` rows, merged as one ranking (a search) or newest first (a list),
+ * then the page cut from it; `total` is the sum of the minds' totals.
+ */
+export function viewPage(members: ReadonlyArray<{ id: string; mind: Mind }>, fq: FrameQuery): FramePage {
+  const pages = members.map((m) => ({ id: m.id, page: framePage(m.mind, { ...fq, mind: m.id, offset: 0, limit: fq.offset + fq.limit }) }));
+  const merged = fq.q
+    ? mergeRanked(pages.map((p) => ({ mind: p.id, hits: p.page.frames.map((f) => ({ ...f, score: f.score ?? 0 })) })))
+    : mergeRecent(pages.map((p) => ({ mind: p.id, frames: p.page.frames })));
+  return {
+    total: pages.reduce((n, p) => n + p.page.total, 0),
+    offset: fq.offset,
+    frames: merged.slice(fq.offset, fq.offset + fq.limit),
+    capped: pages.some((p) => p.page.capped),
+    searched: !!fq.q,
+  };
 }
 
 /** The values the filters offer for one mind: kinds, hosts and threads with their counts. */
@@ -147,6 +169,16 @@ export function facets(m: Mind): { kinds: Array<[string, number]>; hosts: Array<
   };
 }
 
+/** The facets of several minds as one: the counts of a value added up, the largest first. */
+function mergeFacets(all: Array<ReturnType<typeof facets>>): ReturnType<typeof facets> {
+  const add = (key: 'kinds' | 'hosts' | 'threads') => {
+    const n = new Map<string, number>();
+    for (const f of all) for (const [v, c] of f[key]) n.set(v, (n.get(v) ?? 0) + c);
+    return [...n].sort((a, b) => b[1] - a[1]);
+  };
+  return { kinds: add('kinds'), hosts: add('hosts'), threads: add('threads'), total: all.reduce((n, f) => n + f.total, 0) };
+}
+
 function frameId(v: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n <= 0) throw new ApiError(400, `frame id must be a positive integer, got ${JSON.stringify(v)}`);
@@ -157,6 +189,7 @@ function frameId(v: string): number {
 export function mountFrames(app: Hono, minds: MindRegistry, undo: UndoSlot): void {
   const mindOf = (id: string | undefined, mustExist = true): Mind => {
     if (!id) throw new ApiError(400, 'mind is required (personal or workspace:<name>)');
+    if (id === VIEW_ID) throw new ApiError(400, `a frame is read and changed in its own mind: give the \`mind\` of its row (personal or workspace:<name>), not ${JSON.stringify(VIEW_ID)}`);
     if (!minds.entry(id)) throw new ApiError(404, `no mind ${JSON.stringify(id)}`);
     const m = minds.get(id, mustExist);
     if (!m) throw new ApiError(404, `mind ${JSON.stringify(id)} has no file yet`);
@@ -165,11 +198,15 @@ export function mountFrames(app: Hono, minds: MindRegistry, undo: UndoSlot): voi
 
   app.get('/api/minds', (c) => c.json({ minds: minds.list() }));
 
+  // the minds of the view entry that exist, opened
+  const membersOf = (e: MindEntry) => (e.members ?? []).map((id) => ({ id, mind: mindOf(id) }));
+
   app.get('/api/facets', (c) => {
     const id = c.req.query('mind');
     const e = id ? minds.entry(id) : undefined;
     if (!e) throw new ApiError(404, `no mind ${JSON.stringify(id ?? '')}`);
     if (!e.exists) return c.json({ kinds: [], hosts: [], threads: [], total: 0 });
+    if (e.kind === 'view') return c.json(mergeFacets(membersOf(e).map((m) => facets(m.mind))));
     return c.json(facets(mindOf(id)));
   });
 
@@ -178,6 +215,7 @@ export function mountFrames(app: Hono, minds: MindRegistry, undo: UndoSlot): voi
     const e = minds.entry(fq.mind);
     if (!e) throw new ApiError(404, `no mind ${JSON.stringify(fq.mind)}`);
     if (!e.exists) return c.json({ total: 0, offset: 0, frames: [], capped: false, searched: !!fq.q } satisfies FramePage);
+    if (e.kind === 'view') return c.json(viewPage(membersOf(e), fq));
     return c.json(framePage(mindOf(fq.mind), fq));
   });
 

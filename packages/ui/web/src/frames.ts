@@ -3,7 +3,8 @@ import { api, qs } from './api.js';
 import { html, marked, num, when, bytes } from './html.js';
 
 /**
- * Frames: pick a mind, list or search it (the CLI's search, matches marked), filter, page; open a
+ * Frames: pick a mind (by default "this folder": the folder's workspace mind and the personal
+ * mind, merged, each row naming its mind), list or search it (the CLI's search, matches marked), filter, page; open a
  * frame for its provenance and supersede history; change its importance, forget it, send it to
  * or release it from quarantine; undo the last change. Keys: `/` search, `j`/`k` or the arrows
  * move in the list, Enter opens, Esc closes, Ctrl+Z undoes.
@@ -29,7 +30,8 @@ const NO_FILTERS: Filters = { q: '', kind: '', importance: '', host: '', source:
 
 export function FramesView() {
   const [minds, setMinds] = useState<any[]>([]);
-  const [mind, setMind] = useState<string>(localStorage.getItem('hive-mind-mind') ?? 'personal');
+  // the pick lasts for this tab (a new `hive-mind ui` run opens on its folder's view)
+  const [mind, setMind] = useState<string>(sessionStorage.getItem('hive-mind-mind') ?? 'here');
   const [facets, setFacets] = useState<any>({ kinds: [], hosts: [], threads: [], total: 0 });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [query, setQuery] = useState('');
@@ -37,7 +39,9 @@ export function FramesView() {
   const [page, setPage] = useState<any>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [openId, setOpenId] = useState<number | null>(null);
+  // the open frame and the mind it is in (a row of the merged view names its own)
+  const [open, setOpen] = useState<{ id: number; mind: string } | null>(null);
+  const openId = open?.id ?? null;
   const [undo, setUndo] = useState<any>(null);
   const [notice, setNotice] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
@@ -47,15 +51,15 @@ export function FramesView() {
   useEffect(() => {
     api('/api/minds').then((r) => {
       setMinds(r.minds);
-      if (!r.minds.some((m: any) => m.id === mind)) setMind('personal');
+      if (!r.minds.some((m: any) => m.id === mind)) setMind('here');
     });
     api('/api/undo').then((r) => setUndo(r.undo));
   }, []);
   useEffect(() => {
-    localStorage.setItem('hive-mind-mind', mind);
+    sessionStorage.setItem('hive-mind-mind', mind);
     setFilters(NO_FILTERS);
     setQuery('');
-    setOpenId(null);
+    setOpen(null);
     setPage(null); // never show one mind's rows under another's name
     api(`/api/facets${qs({ mind })}`).then(setFacets, (e) => setError(e.message));
   }, [mind]);
@@ -99,7 +103,7 @@ export function FramesView() {
       setUndo(null);
       setNotice(`Undone: ${r.undone.label}.`);
       load();
-      if (openId !== null) setOpenId(openId); // the detail reloads on its own key below
+      // the detail reloads on its own key below
       setDetailKey((k) => k + 1);
     } catch (e: any) {
       setNotice(e.message);
@@ -119,7 +123,7 @@ export function FramesView() {
         e.preventDefault();
         searchRef.current?.focus();
       } else if (e.key === 'Escape' && keys.current.openId !== null) {
-        setOpenId(null);
+        setOpen(null);
       } else if ((e.key === 'z' || e.key === 'Z') && (e.ctrlKey || e.metaKey) && !typing && keys.current.undo) {
         e.preventDefault();
         void keys.current.doUndo();
@@ -141,6 +145,7 @@ export function FramesView() {
     setFilters((f) => ({ ...f, [k]: el.type === 'checkbox' ? el.checked : el.value }));
   };
   const entry = minds.find((m) => m.id === mind);
+  const isOpen = (f: any) => open !== null && open.id === f.id && open.mind === (f.mind ?? mind);
   const total = page?.total ?? 0;
   const active = Object.entries(filters).filter(([k, v]) => k !== 'q' && v).length;
 
@@ -151,7 +156,7 @@ export function FramesView() {
         <label class="field">
           <span>Mind</span>
           <select aria-label="Mind" value=${mind} onChange=${(e: Event) => setMind((e.currentTarget as HTMLSelectElement).value)}>
-            ${minds.map((m) => html`<option value=${m.id}>${m.kind === 'workspace' ? `workspace ${m.label}` : 'personal'}${m.exists ? '' : ' (empty)'}</option>`)}
+            ${minds.map((m) => html`<option value=${m.id}>${m.kind === 'view' ? m.label : m.kind === 'workspace' ? `workspace ${m.label}` : 'personal'}${m.exists ? '' : ' (empty)'}</option>`)}
           </select>
         </label>
         <form class="search" role="search" onSubmit=${(e: Event) => (e.preventDefault(), setFilters((f) => ({ ...f, q: query })))}>
@@ -190,15 +195,16 @@ export function FramesView() {
               ? html`<span class="error">${error}</span>`
               : page
                 ? html`${page.searched ? 'Matches' : 'Frames'} ${total ? `${num(offset + 1)}–${num(Math.min(offset + PAGE, total))}` : '0'} of ${num(total)}${page.capped ? ' (the best 1,000 hits)' : ''}
-                    ${entry ? html` · <span class="muted">${entry.path} · ${bytes(entry.bytes)}</span>` : ''}`
+                    ${entry ? html` · <span class="muted">${entry.kind === 'view' ? `${entry.members.length ? entry.members.map(mindName).join(' + ') : 'no mind yet'} · ${entry.folder}` : entry.path} · ${bytes(entry.bytes)}</span>` : ''}`
                 : 'Loading…'}
             ${busy ? html`<span class="muted"> · loading</span>` : ''}
           </div>
           <ol class="rows" ref=${listRef} aria-label="Frames">
             ${(page?.frames ?? []).map(
-              (f: any) => html`<li key=${f.id}>
-                <button type="button" class="row ${openId === f.id ? 'open' : ''}" aria-pressed=${openId === f.id} onClick=${() => setOpenId(f.id)}>
+              (f: any) => html`<li key=${`${f.mind}:${f.id}`}>
+                <button type="button" class="row ${isOpen(f) ? 'open' : ''}" aria-pressed=${isOpen(f)} onClick=${() => setOpen({ id: f.id, mind: f.mind ?? mind })}>
                   <span class="meta">
+                    ${entry?.kind === 'view' ? html`<span class="badge mind">${mindName(f.mind)}</span>` : ''}
                     <span class="id">#${f.id}</span>
                     <span class="badge imp-${f.importance}">${f.importance}</span>
                     <span class="kind">${f.kind}</span>
@@ -219,10 +225,15 @@ export function FramesView() {
             <button type="button" disabled=${offset + PAGE >= total} onClick=${() => setOffset(offset + PAGE)}>Older →</button>
           </nav>
         </div>
-        ${openId !== null ? html`<${FrameDetail} key=${`${openId}-${detailKey}`} mind=${mind} id=${openId} onClose=${() => setOpenId(null)} onChanged=${after} onOpen=${setOpenId} />` : ''}
+        ${open !== null ? html`<${FrameDetail} key=${`${open.mind}:${open.id}-${detailKey}`} mind=${open.mind} id=${open.id} onClose=${() => setOpen(null)} onChanged=${after} onOpen=${(id: number) => setOpen({ id, mind: open.mind })} />` : ''}
       </div>
     </section>
   `;
+}
+
+/** A mind id as a row's badge says it: `personal`, or `workspace`. */
+function mindName(id: string): string {
+  return id.startsWith('workspace:') ? 'workspace' : id;
 }
 
 function select(label: string, value: string, onChange: (e: Event) => void, options: Array<[string, string]>) {
