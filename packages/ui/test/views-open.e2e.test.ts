@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium, type Browser } from '../../../test-support/chromium.js';
 import { closeAll, REPO, requireBuilt, type RunningUi, startUi, tempHome } from './helpers.js';
-import { seedMinds, type Seeded } from './seed.js';
+import { seedMinds } from './seed.js';
 
 // What the page shows as soon as a view is opened, in headless Chromium with a fresh profile
 // (nothing remembered): "Next session" runs its preview for the first known workspace and
@@ -15,13 +15,12 @@ const SESSION_ID = 'c7d3d95c-57f0-4359-8f4b-926a9bef5a3f';
 let home: { home: string; cleanup: () => void };
 let ui: RunningUi;
 let browser: Browser;
-let seed: Seeded;
 let session: string;
 
 beforeAll(async () => {
   requireBuilt();
   home = tempHome();
-  seed = seedMinds(home.home);
+  seedMinds(home.home);
   // a Claude Code session where Claude Code keeps them (HOME below), from the repository's sample
   const project = join(home.home, 'os-home', '.claude', 'projects', '-tmp-tmpqwh7888i');
   mkdirSync(project, { recursive: true });
@@ -44,10 +43,12 @@ async function fresh(view: string): Promise<Page> {
 describe('views load their content on open', () => {
   it('Next session: the preview of the first known workspace is shown without pressing Preview', async () => {
     const page = await fresh('next');
-    await expect.poll(() => page.getByLabel('Workspace').inputValue()).toBe(seed.workspace);
+    // the first known workspace: the ui's own folder's (main's "this folder" view), else a workspace mind's
+    await expect.poll(() => page.getByLabel('Workspace').inputValue()).not.toBe('');
+    const ws = await page.getByLabel('Workspace').inputValue();
     await page.locator('pre.hook-stdout').waitFor({ state: 'attached', timeout: 30_000 });
-    expect(await page.locator('.summary').innerText()).toMatch(/[\d,]+ of 600 tokens .* workspace \/work\/projects\/shop · claude-code SessionStart/);
-    expect(await page.locator('ul.verdicts li').filter({ hasText: 'Stripe sandbox' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('.summary').innerText()).toContain(` of 600 tokens`);
+    expect(await page.locator('.summary').innerText()).toContain(`workspace ${ws} · claude-code SessionStart`);
     expect(await page.getByText('Pick a workspace').count()).toBe(0);
     await page.close();
   });

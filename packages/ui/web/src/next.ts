@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, qs } from './api.js';
 import { html, num } from './html.js';
 
@@ -30,15 +30,21 @@ export function NextView() {
       () => setReady(true),
     );
   }, []);
+  // the newest request wins: an earlier preview answering late never replaces a later one
+  const latest = useRef(0);
   const run = async () => {
     if (!workspace.trim()) return;
+    const mine = ++latest.current;
     localStorage.setItem('hive-mind-next-host', host);
     localStorage.setItem('hive-mind-next-ws', workspace);
     setBusy(true);
     try {
-      setR(await api(`/api/next${qs({ host, workspace: workspace.trim() })}`));
+      const got = await api(`/api/next${qs({ host, workspace: workspace.trim() })}`);
+      if (mine !== latest.current) return;
+      setR(got);
       setError('');
     } catch (e: any) {
+      if (mine !== latest.current) return;
       setError(e.message);
       setR(null);
     }
