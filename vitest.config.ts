@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { hasSharedData, SHARED_DATA, testsReadingSharedData } from './test-support/shared-data.js';
+
+// A clone with nothing beside it: leave out the test files that read ../shared/data, and say so.
+const withoutSharedData = hasSharedData() ? [] : testsReadingSharedData();
+if (withoutSharedData.length > 0) {
+  console.warn(`hive-mind: ${SHARED_DATA} is missing, so ${withoutSharedData.length} test files that read it are left out (put the shared data beside the checkout to run them):\n  ${withoutSharedData.join('\n  ')}`);
+}
 
 const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
 
@@ -31,6 +38,7 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test-support/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...withoutSharedData],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

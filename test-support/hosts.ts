@@ -115,7 +115,7 @@ async function sleep(ms: number): Promise<void> {
  * Serializes installs across processes (vitest runs test files in parallel
  * forks) with an mkdir lock in `dir`. A lock older than 10 minutes is stale.
  */
-async function withInstallLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+export async function withInstallLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, '.install.lock');
   const deadline = Date.now() + 15 * 60_000;

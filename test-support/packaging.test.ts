@@ -135,14 +135,14 @@ describe('installed from the tarballs into an empty folder', () => {
     expect(r.stdout.trim()).toBe(packages.find((p) => p.name === 'hive-mind')!.version);
   });
 
-  it("runs the README's main job: compacts the real pi session to a 50,000-token budget", async () => {
+  it("runs the README's main job: compacts the repository's real Claude Code session to an 8,000-token budget", async () => {
     const out = join(work, 'compacted.jsonl');
-    const r = await run(hiveMind, ['compact', join(DATA, 'transcripts/pi/before-compaction.jsonl'), '--budget', '50000', '--out', out], { cwd: app, env: env() });
+    const r = await run(hiveMind, ['compact', join(REPO_ROOT, 'examples/sessions/claude-code-python-to-rust-port.jsonl'), '--budget', '8000', '--out', out], { cwd: app, env: env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/-> \d+ tokens \(budget 50000\)/);
+    expect(r.stdout).toMatch(/-> \d+ tokens \(budget 8000\)/);
     expect(r.stdout).toContain('tool pairing: balanced');
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type?: string });
-    expect(lines.some((l) => l.type === 'compaction')).toBe(true);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { isCompactSummary?: boolean });
+    expect(lines.some((l) => l.isCompactSummary === true)).toBe(true);
   });
 
   it('saves a fact with mind save, finds it with mind search, and a SessionStart hook recalls it', async () => {

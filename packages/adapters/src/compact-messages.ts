@@ -193,15 +193,21 @@ export class MessageCompactor<M> {
 
   // --- reading new messages --------------------------------------------------------
 
-  /** Read `fresh` (input indexes from `from`) into the log in one batch; nothing is appended when one fails. */
+  /**
+   * Read `fresh` (the caller's array from index `from`, which names the field in errors) into the
+   * log in one batch; nothing is appended when one fails. Each event's `meta.index` is the
+   * message's place in `conv.inputs`, which differs from `from + k` when the caller's array
+   * extends the compactor's own output (shorter than the inputs once a compaction landed).
+   */
   private append(conv: Conversation<M>, fresh: readonly M[], from: number): void {
     if (!fresh.length) return;
     const renames = new Map<string, string>();
     const added = new Set<string>();
     const logId = (id: string) => renames.get(id) ?? conv.callIds.get(id);
+    const base = conv.inputs.length;
     const events: NewEvent[] = fresh.map((m, k) => {
-      const index = from + k;
-      const field = `${this.arrayName}[${index}]`;
+      const index = base + k;
+      const field = `${this.arrayName}[${from + k}]`;
       const { type, content, kind } = this.codec.read(m, field);
       const blocks = content.map((b, j): ContentBlock => {
         if (b.type === 'tool-call') {

@@ -74,6 +74,10 @@ describe('MessageCompactor', () => {
       if (step > 6) expect(report.cachedMessages).toBe(messages.length - 2);
       compactedOnce ||= report.compacted;
       expect(pairing(out)).toEqual([]);
+      // the newest round trip reaches the model as given, never an older message in its place
+      expect(out.at(-1)).toBe(messages.at(-1));
+      expect(out.at(-2)).toBe(messages.at(-2));
+      expect(JSON.stringify(out.at(-1))).toContain(`"toolCallId":"c${step - 1}"`);
       messages = [...out, ...loop(1, step)];
     }
     expect(compactedOnce).toBe(true);

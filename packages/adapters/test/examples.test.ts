@@ -18,6 +18,9 @@ import {
   type ScriptedServer,
 } from '../../../test-support/llm-servers.js';
 import { pairingProblems, requestTokens, runExample, type Wire } from './wire.js';
+import { ensureFrameworks, FRAMEWORK_VERSIONS, runFrameworkExample, runFrameworkScript } from '../../../test-support/frameworks.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 // @ts-expect-error: a plain .mjs module without types
 import { readFile } from '../../../examples/lib/task.mjs';
 
@@ -63,8 +66,8 @@ function lastResult(wire: Wire, body: any): { id: string; text: string } {
  */
 const PI_LISTENER_WARNING = /^\(node:\d+\) MaxListenersExceededWarning: Possible EventTarget memory leak detected\. \d+ abort listeners added to \[AbortSignal\]\. MaxListeners is 10\. Use events\.setMaxListeners\(\) to increase limit\n\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n/;
 
-async function check(example: string, wire: Wire, recorded: () => RecordedRequest[], args: string[]) {
-  const r = await runExample(example, args);
+async function check(example: string, wire: Wire, recorded: () => RecordedRequest[], args: string[], run = runExample) {
+  const r = await run(example, args);
   const requests = recorded();
   expect(example === 'pi.mjs' ? r.stderr.replace(PI_LISTENER_WARNING, '') : r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -113,5 +116,49 @@ describe('examples/ (each framework from npm, against the loopback model servers
     const r = await check('pi.mjs', 'chat', () => s.completionRequests, args(s.v1Url));
     // session.compact() went through session_before_compact: our summary, no model call (31 requests, no 32nd).
     expect(r.stdout).toMatch(/pi compaction: \d+ tokens summarized by hive-mind:extractive; summary starts: ## Goal/);
+  });
+});
+
+describe(`examples/ on the newest lines, installed beside the repository's (ai ${FRAMEWORK_VERSIONS.ai}, @openai/agents ${FRAMEWORK_VERSIONS['@openai/agents']}; engines >=22, run on this Node)`, () => {
+  // first run: npm installs test-support/frameworks.package.json into .e2e-frameworks/
+  const frameworks = ensureFrameworks();
+  const run = async (example: string, a: string[]) => runFrameworkExample(await frameworks, example, a);
+
+  it(`ai-sdk.mjs: ai ${FRAMEWORK_VERSIONS.ai} generateText + @ai-sdk/openai-compatible ${FRAMEWORK_VERSIONS['@ai-sdk/openai-compatible']} over Chat Completions`, { timeout: 600_000 }, async () => {
+    await frameworks;
+    const s = await startOpenAIChatServer({ script: chatScript });
+    server = s;
+    await check('ai-sdk.mjs', 'chat', () => s.completionRequests, args(s.v1Url), run);
+    expect(s.completionRequests[FILES]!.body.messages[0].role).toBe('system');
+  });
+
+  it(`openai-agents.mjs: @openai/agents ${FRAMEWORK_VERSIONS['@openai/agents']} run() over the Responses API`, { timeout: 600_000 }, async () => {
+    await frameworks;
+    const s = await startResponsesServer({ script: responsesScript });
+    server = s;
+    await check('openai-agents.mjs', 'responses', () => s.responseRequests, args(s.v1Url), run);
+  });
+
+  it("compaction's openai summarizer on the openai 7 that @openai/agents 0.20 brings (its optional peer accepts 6 and 7)", { timeout: 600_000 }, async () => {
+    const dir = await frameworks;
+    const openai = (JSON.parse(readFileSync(join(dir, 'node_modules', 'openai', 'package.json'), 'utf8')) as { version: string }).version;
+    expect(openai).toMatch(/^7\./);
+    writeFileSync(
+      join(dir, 'openai-summarizer.mjs'),
+      [
+        "import { createSummarizer } from '@hive-mind/compaction';",
+        "const s = createSummarizer('openai', { apiKey: 'sk-test', baseURL: process.argv[2], model: 'gpt-test', backoffMs: 5, requestTimeoutMs: 5000, deadlineMs: 20000 });",
+        "const out = await s.complete('Summarize.', 'The user asked for a Rust port.', { maxTokens: 200 });",
+        'console.log(JSON.stringify(out));',
+      ].join('\n'),
+    );
+    const s = await startOpenAIChatServer({ script: ['## Goal\n- Port the library to Rust.'] });
+    server = s;
+    const r = await runFrameworkScript(dir, 'openai-summarizer.mjs', [s.v1Url]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ text: expect.stringContaining('Port the library to Rust') });
+    expect(s.completionRequests).toHaveLength(1);
+    expect(s.completionRequests[0]!.headers['user-agent']).toMatch(/OpenAI\/JS 7\./);
   });
 });

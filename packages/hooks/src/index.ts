@@ -28,5 +28,6 @@ export { launcherScript, launcherRecord, isLauncher, type LauncherRecord } from 
 export { commandHealth, type CommandHealth } from './install/health.js';
 export { launcherPath } from './install/state.js';
 export { claudeCodePlugin, codexPlugin, pluginCli, PLUGIN_ID, type InstalledPlugin } from './install/plugins.js';
+export { removePlugin, MARKETPLACE, type PluginRemovalReport } from './install/plugin-remove.js';
 export { verifyCommands, type VerifyTarget } from './install/verify.js';
 export { statePath, readState, homeOf, type InstallState } from './install/state.js';

@@ -31,6 +31,7 @@ import {
   nearDuplicate,
   normalizeForHash,
   parseEntries,
+  recallBlockLabel,
   safeFileName,
   type EvidenceItem,
   type Importance,
@@ -302,7 +303,10 @@ interface Pass {
 function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean } {
   const { sources, budgetTokens, given, recall, open, seen, drop, saySkipped } = p;
   // each block's heading (and the blank line before it) is paid for out of the budget, counted as the text is
-  const headingOf = (src: RecallSource) => `## hive-mind memory (${src.label})${p.title ? `: ${p.title}` : ''}`;
+  // its label says `and team` (or `team`) when team frames came out of it (recallBlockLabel); the budget
+  // pays for the longest label before the frames are known
+  const headingOf = (src: RecallSource, frames: ReadonlyArray<{ scope: RecallResult['frames'][number]['scope'] }> | null) =>
+    `## hive-mind memory (${frames ? recallBlockLabel(src.label, frames) : `${src.label} and team`})${p.title ? `: ${p.title}` : ''}`;
   const ROUNDS = 8;
   const notes = seen.map((t) => sameAs(t));
   const kept: Array<{ key: RecallSource['key']; id: number; importance: Importance; same: (t: string) => boolean }> = [];
@@ -313,8 +317,7 @@ function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean }
   let redo = false;
   let left = budgetTokens;
   for (const src of sources) {
-    const heading = headingOf(src);
-    const headCost = estimateTokens(heading) + 2;
+    const headCost = estimateTokens(headingOf(src, null)) + 2;
     if (left <= headCost + 32 || !existsSync(src.path)) continue;
     let r: RecallResult | undefined;
     try {
@@ -362,7 +365,7 @@ function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean }
     if (!r || !r.text.trim()) continue;
     for (const f of r.frames) ids.push([src.key, f.id]);
     texts.push(...r.frames.map((f) => f.content));
-    parts.push(`${heading}\n${r.text.trim()}`);
+    parts.push(`${headingOf(src, r.frames)}\n${r.text.trim()}`);
     left -= r.tokens + headCost;
   }
   return { text: parts.join('\n\n'), tokens: budgetTokens - left, ids, skipped, redo, texts };

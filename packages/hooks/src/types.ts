@@ -7,6 +7,7 @@
 /** Hosts hive-mind installs into: derived from the host table (registry.ts). */
 export type { HostId } from './registry.js';
 import type { InstalledPlugin } from './install/plugins.js';
+import type { PluginRemovalReport } from './install/plugin-remove.js';
 import type { HostId } from './registry.js';
 
 /** hive-mind's lifecycle events (DESIGN.md "Hooks"). */
@@ -147,4 +148,6 @@ export interface HostInstaller {
   installed(opts?: InstallOptions): Array<{ event: string; command: string; file: string }>;
   /** The host's enabled hive-mind plugin (hosts with a plugin format: Claude Code, Codex), undefined when none. */
   plugin?(opts?: InstallOptions): InstalledPlugin | undefined;
+  /** Remove the hive-mind plugin with its marketplace entry and cached copies (Claude Code, Codex; see install/plugin-remove.ts). Throws HostConfigError for a config it cannot edit; nothing is changed then. */
+  removePlugin?(opts?: InstallOptions): PluginRemovalReport;
 }

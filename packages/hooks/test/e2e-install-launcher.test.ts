@@ -66,6 +66,6 @@ describe.skipIf(!claude)('hooks installed through the launcher, in the real Clau
     const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const l of lines) expect(l).toMatch(/Z claude-code (SessionStart|UserPromptSubmit|Stop|SessionEnd): hive-mind: the hive-mind CLI recorded by hive-mind install /);
-    expect(lines[0]).toMatch(new RegExp(`Z claude-code SessionStart: hive-mind: the hive-mind CLI recorded by hive-mind install \\(${bin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) is gone, and the hive-mind CLI is not on PATH nor in the project's node_modules; .*then run \`hive-mind install claude-code\` again$`));
+    expect(lines[0]).toMatch(new RegExp(`Z claude-code SessionStart: hive-mind: the hive-mind CLI recorded by hive-mind install \\(${bin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) is gone, and the hive-mind CLI is not on PATH, in ~\/.local\/bin nor in the project's node_modules; .*then run \`hive-mind install claude-code\` again$`));
   });
 });

@@ -4,7 +4,7 @@
  * <repository root>`, `claude plugin install hive-mind@hive-mind`, then sessions against a loopback
  * Anthropic server, then `claude plugin uninstall` and `claude plugin marketplace remove`.
  * The CLI is found by the plugin's launcher at run time: here a `hive-mind` on PATH (what
- * `npm install -g hive-mind` gives); a second suite runs the plugin with no CLI anywhere.
+ * `npm install -g --prefix ~/.local ./packages/cli` gives); a second suite runs the plugin with no CLI anywhere.
  * Needs the built CLI (`npx tsc -b packages/cli`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
   const bin = join(root, 'bin');
   const claudeDir = join(home, '.claude');
   const hmHome = join(home, '.hive-mind');
-  // `hive-mind` on PATH, as `npm install -g hive-mind` links it; node beside it for its shebang
+  // `hive-mind` on PATH, as `npm install -g --prefix ~/.local ./packages/cli` links it; node beside it for its shebang
   const env = { HOME: home, PATH: `${bin}:${dirname(process.execPath)}:${pathWithout('hive-mind')}` };
   const run = (args: string[]) => runClaude(args, { home, cwd, baseUrl: server.url, env });
 
@@ -83,7 +83,7 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code (marketpl
     const settings = readFileSync(join(claudeDir, 'settings.json'), 'utf8');
     const u = await runCli(['uninstall', 'claude-code'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined });
     expect(u.code).toBe(0);
-    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Claude Code; remove it with `claude plugin uninstall hive-mind@hive-mind`');
+    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Claude Code; remove it with its marketplace entry and cached copy: `hive-mind uninstall claude-code --plugin`');
     expect(readFileSync(join(claudeDir, 'settings.json'), 'utf8')).toBe(settings);
   });
 
@@ -167,11 +167,11 @@ describe.skipIf(!claude)('the hive-mind plugin in the real Claude Code with no h
     const startHook = responses.find((h) => h.hook_event === 'SessionStart')!;
     expect(startHook.exit_code).toBe(0);
     const start = JSON.parse(startHook.stdout!) as { systemMessage: string };
-    expect(start.systemMessage).toMatch(/^hive-mind: the hive-mind CLI is not on PATH .*`npm install -g hive-mind`/);
+    expect(start.systemMessage).toMatch(/^hive-mind: the hive-mind CLI is not on PATH.*`npm ci && npm install -g --prefix ~\/.local .\/packages\/cli`/);
     expect(server.messageRequests.some((q) => q.rawBody.includes('not on PATH'))).toBe(false); // for the user, not the model
     const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
     expect(lines.length).toBeGreaterThanOrEqual(3); // SessionStart, UserPromptSubmit, Stop (SessionEnd may be cut short by -p's exit)
-    for (const l of lines) expect(l).toMatch(/^\S+Z claude-code (SessionStart|UserPromptSubmit|Stop|SessionEnd): hive-mind: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind`/);
+    for (const l of lines) expect(l).toMatch(/^\S+Z claude-code (SessionStart|UserPromptSubmit|Stop|SessionEnd): hive-mind: the hive-mind CLI is not on PATH, in ~\/.local\/bin nor in the project's node_modules; install it from a hive-mind checkout with `npm ci && npm install -g --prefix ~\/.local .\/packages\/cli`/);
     expect(existsSync(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }))).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
   const bin = join(root, 'bin');
   const codexDir = join(home, '.codex');
   const hmHome = join(home, '.hive-mind');
-  // `hive-mind` on PATH, as `npm install -g hive-mind` links it; node beside it for its shebang
+  // `hive-mind` on PATH, as `npm install -g --prefix ~/.local ./packages/cli` links it; node beside it for its shebang
   const env = { HOME: home, PATH: `${bin}:${dirname(process.execPath)}:${pathWithout('hive-mind')}` };
   const codexRun = (args: string[]) => runCodex(args, { home, cwd, baseUrl: server.url, skipConfig: true, env });
   const exec = (prompt: string) => codexRun(['exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', prompt]);
@@ -71,7 +71,7 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI (marketplace
     const toml = readFileSync(join(codexDir, 'config.toml'), 'utf8');
     const u = await runCli(['uninstall', 'codex'], '', { ...process.env, ...env, HIVE_MIND_HOME: undefined, CODEX_HOME: undefined });
     expect(u.code).toBe(0);
-    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with `codex plugin remove hive-mind@hive-mind`');
+    expect(u.stdout).toContain('note: the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with its marketplace entry and cached copy: `hive-mind uninstall codex --plugin`');
     expect(readFileSync(join(codexDir, 'config.toml'), 'utf8')).toBe(toml);
   });
 
@@ -144,7 +144,7 @@ describe.skipIf(!codex)('the hive-mind plugin in the real Codex CLI with no hive
     expect(r.stdout).toContain('Noted.');
     const lines = logLines(join(hmHome, 'logs', 'hooks.log'));
     expect(lines.map((l) => l.split(' ')[2])).toEqual(['SessionStart:', 'UserPromptSubmit:', 'Stop:']);
-    for (const l of lines) expect(l).toMatch(/^\S+Z codex \w+: hive-mind: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind`/);
+    for (const l of lines) expect(l).toMatch(/^\S+Z codex \w+: hive-mind: the hive-mind CLI is not on PATH, in ~\/.local\/bin nor in the project's node_modules; install it from a hive-mind checkout with `npm ci && npm install -g --prefix ~\/.local .\/packages\/cli`/);
     expect(existsSync(workspaceMindPath(cwd, { HIVE_MIND_HOME: hmHome }))).toBe(false);
     expect(server.responseRequests.some((q) => q.rawBody.includes('not on PATH'))).toBe(false); // for the user, not the model
   });

@@ -14,7 +14,7 @@ import { CODEX_EVENTS } from '../src/hosts/codex.js';
 import { launcherScript } from '../src/install/launcher.js';
 import { HOST_HOOK_TIMEOUT_S } from '../src/install/installer.js';
 import { CLI, logLines } from './helpers.js';
-import { loadInstaller, shQuote } from '../src/index.js';
+import { loadInstaller, pluginCli, shQuote } from '../src/index.js';
 import { pathWithout, REPO_ROOT } from './plugin-helpers.js';
 
 const json = (p: string) => JSON.parse(readFileSync(join(REPO_ROOT, p), 'utf8')) as Record<string, unknown>;
@@ -96,6 +96,17 @@ describe('the plugin launcher (scripts/run-hive-mind)', () => {
     expect(r.stdout.trim()).toBe(CLI_VERSION);
   });
 
+  it('runs ~/.local/bin/hive-mind (where the documented install puts it) when PATH lacks it, as a host started outside a login shell has', () => {
+    const localHome = join(root, 'home-local');
+    mkdirSync(join(localHome, '.local', 'bin'), { recursive: true });
+    symlinkSync(CLI, join(localHome, '.local', 'bin', 'hive-mind'));
+    const r = run(['--version'], { HOME: localHome, PATH: `${dirname(process.execPath)}:${noCli}` });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(CLI_VERSION);
+    expect(pluginCli({ HOME: localHome, PATH: noCli })).toEqual({ found: true, cli: join(localHome, '.local', 'bin', 'hive-mind') });
+    expect(pluginCli({ HOME: home, PATH: noCli })).toMatchObject({ found: false, fix: expect.stringContaining('npm ci && npm install -g --prefix ~/.local ./packages/cli') });
+  });
+
   it("runs the project's node_modules/.bin/hive-mind, found from CLAUDE_PROJECT_DIR upwards", () => {
     const proj = join(root, 'with-dep');
     const nested = join(proj, 'packages', 'app');
@@ -114,7 +125,7 @@ describe('the plugin launcher (scripts/run-hive-mind)', () => {
     const stop = run(['hook', 'claude-code', 'Stop'], { HIVE_MIND_HOME: hmHome }, 'x'.repeat(1 << 20));
     expect(stop.status).toBe(0);
     expect(stop.stdout).toBe('');
-    expect(stop.stderr).toBe("hive-mind: the hive-mind CLI is not on PATH nor in the project's node_modules; install it with `npm install -g hive-mind` (or set HIVE_MIND_CLI to its bin/hive-mind.js)\n");
+    expect(stop.stderr).toBe("hive-mind: the hive-mind CLI is not on PATH, in ~/.local/bin nor in the project's node_modules; install it from a hive-mind checkout with `npm ci && npm install -g --prefix ~/.local ./packages/cli` (the command lands in ~/.local/bin), or set HIVE_MIND_CLI to its bin/hive-mind.js\n");
     const start = run(['hook', 'claude-code', 'SessionStart'], { HIVE_MIND_HOME: hmHome });
     expect(start.status).toBe(0);
     expect(JSON.parse(start.stdout)).toEqual({ systemMessage: stop.stderr.trim() });
@@ -130,7 +141,7 @@ describe('the plugin launcher (scripts/run-hive-mind)', () => {
     expect(r.stderr).toContain('HIVE_MIND_CLI=/gone/bin/hive-mind.js does not exist');
     const mcp = run(['mcp'], {});
     expect(mcp.status).toBe(127);
-    expect(mcp.stderr).toContain('install it with `npm install -g hive-mind`');
+    expect(mcp.stderr).toContain('install it from a hive-mind checkout with `npm ci && npm install -g --prefix ~/.local ./packages/cli`');
   });
 });
 

@@ -47,6 +47,7 @@ export {
   type HistoryRetention,
 } from './history.js';
 export { RECALL_HEADER, RECALL_LIST_LIMIT, RECALL_RULE_KINDS, RECALL_FACT_KINDS, type RecallSection } from './recall.js';
+export { recallBlockLabel, recallBlockLabels } from './recall-label.js';
 export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS, PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, type PromptHitsOptions } from './prompt-floor.js';
 export {
   validateEmbeddingsConfig,

@@ -56,6 +56,11 @@ describe.skipIf(!!skip)('SessionStart and the team cache', () => {
     // the next session is given the team's frame, labelled with who said it
     const second = await sessionStart(server, b!.home);
     expect(second.stdout).toMatch(/team hooked, hk0@[^ ]+ via cli · [0-9-]+\] the generated API client in src\/gen is never edited by hand/);
+    // the block holding it is headed as team memory, never as personal memory
+    const context = (JSON.parse(second.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const block = context.split(/\n(?=## hive-mind )/).find((s) => s.includes('the generated API client in src/gen'))!;
+    expect(block.split('\n')[0]).toMatch(/^## hive-mind memory \((personal and )?team\)$/);
+    expect(context).not.toContain('## hive-mind memory (personal)\n');
     // fresh cache: no new background sync
     const mark = statSync(started).mtimeMs;
     await sessionStart(server, b!.home);

@@ -35,7 +35,7 @@ async function preview(host: string, workspace: string): Promise<string> {
   await page.getByLabel('Host').selectOption(host);
   await page.getByLabel('Workspace').fill(workspace);
   await page.getByRole('button', { name: 'Preview' }).click();
-  await expect.poll(() => page.locator('.summary').innerText()).toContain(`${host} `);
+  await expect.poll(() => page.locator('.summary').innerText()).toContain(`workspace ${workspace} · ${host} `);
   return (await page.locator('pre.hook-stdout').textContent()) ?? '';
 }
 

@@ -448,8 +448,12 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     const seqs = result.shadowedSeqs;
     if (result.action === 'summarize') {
       lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
-      if (!estimate) lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
-      else lines.push(`  (an estimate: the ${usedSummarizer} summarizer is not called in a dry run)`);
+      if (estimate) lines.push(`  (an estimate: the ${usedSummarizer} summarizer is not called in a dry run)`);
+      else {
+        lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
+        const landing = landingLine(result, t.log.surface(), engine, budget, retain !== undefined);
+        if (landing) lines.push(`  ${landing}`);
+      }
     } else {
       lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} tool results by ${result.action === 'mask' ? 'one-line placeholders' : 'pruned versions (head, tail, error lines)'} (seqs ${seqs.join(', ')})`);
     }
@@ -475,6 +479,25 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   }
   process.stdout.write(lines.join('\n') + '\n');
   await interruptedAfterWrite(ac, written);
+}
+
+/**
+ * Why a summarizing compaction landed well under its budget (below the engine's headroom target,
+ * `targetRatio` 0.8 of the limit), or undefined when it did not: the span replaced is everything
+ * older than the verbatim tail, so what is left is the leading system messages, the checkpoint
+ * and that tail, whose size is `retainTokens` (`--retain`; the CLI's default is half the budget,
+ * {@link cliRetainDefault}) reached back to a cut that splits no tool call. Tokens as the
+ * engine's meter counts them on `surface` (the surface after the compaction).
+ */
+export function landingLine(result: CompactionResult, surface: ReturnType<Transcript['log']['surface']>, engine: BasicCompactionEngine, budget: number, retainGiven: boolean): string | undefined {
+  if (result.action !== 'summarize' || result.tokensAfter >= engine.target()) return undefined;
+  const at = surface.findIndex((n) => n.kind === 'checkpoint');
+  if (at < 0) return undefined;
+  const lead = engine.meter.countEvents(surface.slice(0, at));
+  const tail = engine.meter.countEvents(surface.slice(at + 1));
+  const retain = engine.config.retainTokens;
+  const rule = retainGiven ? `--retain ${retain}` : `the default --retain of ${retain}, half the budget less any overhead`;
+  return `why ${result.tokensAfter} of ${budget}: the newest ${tail} tokens are kept verbatim (${rule}, to the nearest cut that splits no tool call) and everything older is in the checkpoint${lead ? `, after ${lead} tokens of leading system messages` : ''}; nothing older is left to compact; --retain N keeps more of the conversation verbatim`;
 }
 
 /** One line saying which checkpoint sections the model's reply lacked and what wrote them. */

@@ -11,6 +11,7 @@ import { matcherGroupList } from '../install/matcher-groups.js';
 import { readText } from '../install/files.js';
 import { lineColumn } from '../install/errors.js';
 import { hostDirOf } from '../install/state.js';
+import { removePlugin } from '../install/plugin-remove.js';
 import { claudeCodePlugin } from '../install/plugins.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CLAUDE_CODE_EVENTS } from './claude-code.js';
@@ -89,7 +90,7 @@ export const claudeCodeSpec: InstallerSpec = {
       const plugin = claudeCodePlugin(claudeDir(opts), CLAUDE_CODE_EVENTS);
       return [
         c!.after !== c!.before ? 'hive-mind hooks removed from Claude Code; your other settings and hooks are unchanged.' : 'no hive-mind hooks were installed in Claude Code.',
-        ...(plugin ? [`the hive-mind plugin (${plugin.id}) is still installed in Claude Code; remove it with \`claude plugin uninstall ${plugin.id}\``] : []),
+        ...(plugin ? [`the hive-mind plugin (${plugin.id}) is still installed in Claude Code; remove it with its marketplace entry and cached copy: \`hive-mind uninstall claude-code --plugin\``] : []),
       ];
     }
     const problem = c!.after === undefined ? undefined : strictJsonProblem(c!.spec.file, c!.after, { bomAllowed: true });
@@ -110,6 +111,7 @@ export const installer: HostInstaller = {
   uninstall: (opts = {}) => runInstaller(claudeCodeSpec, 'uninstall', opts),
   installed: (opts = {}) => installedHooks(claudeCodeSpec, opts),
   plugin: (opts = {}) => claudeCodePlugin(claudeDir(opts), CLAUDE_CODE_EVENTS),
+  removePlugin: (opts = {}) => removePlugin('claude-code', hostDirOf('claude-code', opts), opts),
   verify: (opts = {}) =>
     verifyInstalled(claudeCodeSpec, opts, {
       // UserPromptSubmit first, SessionStart last: the recall then shows what the prompt stored

@@ -17,6 +17,7 @@ import { TOML_FORMAT } from '../install/format-toml.js';
 import { installedHooks, runInstaller, verifyInstalled, type InstallerSpec } from '../install/installer.js';
 import { matcherGroupList } from '../install/matcher-groups.js';
 import { hostDirOf } from '../install/state.js';
+import { removePlugin } from '../install/plugin-remove.js';
 import { codexPlugin } from '../install/plugins.js';
 import type { HostInstaller, InstallOptions } from '../types.js';
 import { CODEX_EVENTS } from './codex.js';
@@ -90,7 +91,7 @@ export const codexSpec: InstallerSpec = {
       );
     }
     notes.push(json!.after !== json!.before ? 'hive-mind hooks removed from Codex; your other hooks and settings are unchanged.' : 'no hive-mind hooks were installed in Codex.');
-    if (pluginToo(toml!.spec.file, toml!.after)) notes.push('the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with `codex plugin remove hive-mind@hive-mind`');
+    if (pluginToo(toml!.spec.file, toml!.after)) notes.push('the hive-mind plugin (hive-mind@hive-mind) is still installed in Codex; remove it with its marketplace entry and cached copy: `hive-mind uninstall codex --plugin`');
     return notes;
   },
 };
@@ -119,6 +120,7 @@ export const installer: HostInstaller = {
   uninstall: (opts = {}) => runInstaller(codexSpec, 'uninstall', opts),
   installed: (opts = {}) => installedHooks(codexSpec, opts),
   plugin: (opts = {}) => codexPlugin(codexDir(opts), CODEX_EVENTS),
+  removePlugin: (opts = {}) => removePlugin('codex', hostDirOf('codex', opts), opts),
   verify: (opts = {}) =>
     verifyInstalled(codexSpec, opts, {
       events: ['UserPromptSubmit', 'Stop', 'PreCompact', 'SessionStart'],

@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { HostId } from '../types.js';
-import { launcherRecord, shUnquote } from './launcher.js';
+import { CLI_INSTALL, launcherRecord, shUnquote } from './launcher.js';
 
 /** One command's health: `problems` (the hooks cannot run as installed) and `notes` (they run through a fallback). */
 export interface CommandHealth {
@@ -36,6 +36,23 @@ export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined
 }
 
 /**
+ * The `hive-mind` the launcher falls back to outside a project: the first on `PATH`, else
+ * `$HOME/.local/bin/hive-mind` (where {@link CLI_INSTALL} puts it, which a host started outside a
+ * login shell may not have on its PATH); undefined when neither is executable.
+ */
+export function globalCli(env: NodeJS.ProcessEnv): string | undefined {
+  const found = onPath('hive-mind', env);
+  if (found || !env.HOME) return found;
+  const local = join(env.HOME, '.local', 'bin', 'hive-mind');
+  try {
+    accessSync(local, constants.X_OK);
+    return local;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Check the paths in one installed hook command of `host`: the launcher
  * (`<…>/run-hive-mind hook …`, with the node and CLI it recorded) or an older absolute
  * `<node> <…/hive-mind.js> hook …`. A command of another shape (`hive-mind hook …` on PATH, a
@@ -47,7 +64,7 @@ export function commandHealth(command: string, host: HostId, env: NodeJS.Process
   const words = shWords(command);
   const [first, second] = words;
   if (!first || !isAbsolute(first)) return out;
-  const globalCli = onPath('hive-mind', env);
+  const fallback = globalCli(env);
   const nodeOnPath = onPath('node', env);
   if (/\/run-hive-mind$/.test(first)) {
     if (!existsSync(first)) {
@@ -63,8 +80,8 @@ export function commandHealth(command: string, host: HostId, env: NodeJS.Process
     if (!record) return out;
     if (!existsSync(record.cli)) {
       const why = `the hive-mind CLI recorded at install, ${record.cli}, no longer exists (a moved checkout or a removed package)`;
-      if (globalCli) out.notes.push(`${why}; the hooks run ${globalCli} from PATH instead; ${fix} to record it`);
-      else out.problems.push(`${why} and no hive-mind is on PATH: the hooks do nothing but log it; ${fix} (or \`npm install -g hive-mind\`)`);
+      if (fallback) out.notes.push(`${why}; the hooks run ${fallback} instead; ${fix} to record it`);
+      else out.problems.push(`${why} and no hive-mind is on PATH: the hooks do nothing but log it; ${fix} (or \`${CLI_INSTALL}\` in a hive-mind checkout)`);
     } else if (!existsSync(record.node)) {
       const why = `node ${record.node}, recorded at install, no longer exists (a Node upgrade?)`;
       if (nodeOnPath) out.notes.push(`${why}; the hooks run the CLI with ${nodeOnPath} from PATH instead; ${fix} to record it`);

@@ -11,6 +11,17 @@
  */
 import { shQuote } from './command.js';
 
+/**
+ * How to get a `hive-mind` command, said the same way by the launcher, `status`, the READMEs and
+ * the plugin manifests: no package of hive-mind is on the npm registry, so it comes from a
+ * checkout; `--prefix ~/.local` needs no root (Debian's `~/.profile` puts `~/.local/bin` on PATH)
+ * and links the checkout, so the checkout must stay where it is.
+ */
+export const CLI_INSTALL = 'npm ci && npm install -g --prefix ~/.local ./packages/cli';
+
+/** The fix a message gives when no CLI is found: {@link CLI_INSTALL}, where to run it, and the alternative. */
+export const CLI_INSTALL_FIX = `install it from a hive-mind checkout with \`${CLI_INSTALL}\` (the command lands in ~/.local/bin), or set HIVE_MIND_CLI to its bin/hive-mind.js`;
+
 /** The node and CLI an install recorded: absolute paths (`process.execPath`, the real path of bin/hive-mind.js). */
 export interface LauncherRecord {
   node: string;
@@ -27,9 +38,9 @@ export function launcherScript(record?: LauncherRecord): string {
 # (packages/hooks/src/install/launcher.ts). The first that exists wins:
 #   1. $HIVE_MIND_CLI: the CLI to run (an executable, or a .js file run with \`node\`)
 #   2. the CLI \`hive-mind install\` recorded below, with the node it recorded, else \`node\` on PATH
-#   3. \`hive-mind\` on PATH (\`npm install -g hive-mind\`)
+#   3. \`hive-mind\` on PATH, else ~/.local/bin/hive-mind (from a checkout: \`${CLI_INSTALL}\`)
 #   4. node_modules/.bin/hive-mind in the project directory or one of its parents
-#      ($CLAUDE_PROJECT_DIR, else the working directory; \`npm install -D hive-mind\`)
+#      ($CLAUDE_PROJECT_DIR, else the working directory: a project that depends on hive-mind)
 # When none does: for \`hook HOST EVENT\` it prints one line saying what is missing and how to
 # install it to stderr, appends it to <hive-mind home>/logs/hooks.log, prints the host's empty
 # answer (SessionStart: a \`systemMessage\` for the user) and exits 0, since a hook never breaks
@@ -63,18 +74,19 @@ if [ -z "\${HIVE_MIND_CLI:-}" ] && ! command -v node >/dev/null 2>&1; then
   case "$hm_missing" in *"no node is on PATH"*) ;; *) hm_missing="\${hm_missing:+$hm_missing, and }no node is on PATH" ;; esac
 elif [ -z "\${HIVE_MIND_CLI:-}" ]; then
   if command -v hive-mind >/dev/null 2>&1; then exec hive-mind "$@"; fi
+  if [ -n "\${HOME:-}" ] && [ -x "$HOME/.local/bin/hive-mind" ]; then exec "$HOME/.local/bin/hive-mind" "$@"; fi
   hm_dir=\${CLAUDE_PROJECT_DIR:-$PWD}
   while [ -n "$hm_dir" ]; do
     if [ -x "$hm_dir/node_modules/.bin/hive-mind" ]; then exec "$hm_dir/node_modules/.bin/hive-mind" "$@"; fi
     [ "$hm_dir" = / ] && break
     hm_dir=$(dirname -- "$hm_dir")
   done
-  hm_missing="\${hm_missing:+$hm_missing, and }the hive-mind CLI is not on PATH nor in the project's node_modules"
+  hm_missing="\${hm_missing:+$hm_missing, and }the hive-mind CLI is not on PATH, in ~/.local/bin nor in the project's node_modules"
 fi
 
 case "$hm_missing" in
   *"no node is on PATH"*) hm_fix='put node on PATH (Node.js 20 or later)' ;;
-  *) hm_fix='install it with \`npm install -g hive-mind\` (or set HIVE_MIND_CLI to its bin/hive-mind.js)' ;;
+  *) hm_fix='${CLI_INSTALL_FIX}' ;;
 esac
 if [ -n "$HM_CLI" ] && [ "\${1:-}" = hook ]; then hm_fix="$hm_fix, then run \\\`hive-mind install \${2:-HOST}\\\` again"; fi
 hm_line="hive-mind: $hm_missing; $hm_fix"

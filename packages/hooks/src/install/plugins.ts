@@ -11,7 +11,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostId } from '../types.js';
-import { onPath } from './health.js';
+import { globalCli } from './health.js';
+import { CLI_INSTALL, CLI_INSTALL_FIX } from './launcher.js';
 import { listOurs } from './core.js';
 import { readText } from './files.js';
 import { JSON_FORMAT } from './format-json.js';
@@ -84,16 +85,16 @@ export function codexPlugin(codexDir: string, events: readonly string[]): Instal
 
 /**
  * The CLI a plugin's `scripts/run-hive-mind` would run outside any project: `HIVE_MIND_CLI`
- * when that file exists, else `hive-mind` on `PATH` (the launcher then tries the project's
+ * when that file exists, else `hive-mind` on `PATH` or in `~/.local/bin` (the launcher then tries the project's
  * `node_modules/.bin/hive-mind`, which only a session in that project sees). For `hive-mind status`.
  */
 export function pluginCli(env: NodeJS.ProcessEnv = process.env): { found: true; cli: string } | { found: false; fix: string } {
   const fromEnv = env.HIVE_MIND_CLI?.trim();
   if (fromEnv) {
     if (existsSync(fromEnv)) return { found: true, cli: fromEnv };
-    return { found: false, fix: `HIVE_MIND_CLI=${fromEnv} does not exist; point it at the hive-mind bin, or unset it and \`npm install -g hive-mind\`` };
+    return { found: false, fix: `HIVE_MIND_CLI=${fromEnv} does not exist; point it at the hive-mind bin, or unset it and run \`${CLI_INSTALL}\` in a hive-mind checkout` };
   }
-  const cli = onPath('hive-mind', env);
+  const cli = globalCli(env);
   if (cli) return { found: true, cli };
-  return { found: false, fix: 'hive-mind is not on PATH, so its hooks do nothing outside projects that have it in node_modules/.bin; run `npm install -g hive-mind` (or set HIVE_MIND_CLI to its bin/hive-mind.js)' };
+  return { found: false, fix: `hive-mind is not on PATH nor in ~/.local/bin, so its hooks do nothing outside projects that have it in node_modules/.bin; ${CLI_INSTALL_FIX}` };
 }

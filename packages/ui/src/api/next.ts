@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { Readable } from 'node:stream';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { Mind, Notes, estimateTokens, neutralize, parseEntries, redactSecrets, scanThreats, workspaceMindPath, personalMindPath, type Frame, type NotesTarget } from '@hive-mind/mind';
+import { Mind, Notes, estimateTokens, neutralize, parseEntries, recallBlockLabels, redactSecrets, scanThreats, workspaceMindPath, personalMindPath, type Frame, type NotesTarget } from '@hive-mind/mind';
 import { runHook, recallBudget, workspaceOf } from '@hive-mind/hooks';
 import { ApiError } from './errors.js';
 
@@ -137,7 +137,9 @@ const SHOWN = 60;
 function explainMind(label: string, path: string, injected: string): NextSession['minds'][number] {
   if (!existsSync(path)) return { label, path, exists: false, items: [], left: {} };
   // the ids of this mind's section of the injection
-  const section = injected.split(/\n(?=## hive-mind )/).find((s) => s.startsWith(`## hive-mind memory (${neutralize(label)})`)) ?? '';
+  const sections = injected.split(/\n(?=## hive-mind )/);
+  // its heading says `and team` (or `team`) when team frames came out of it (recallBlockLabel)
+  const section = recallBlockLabels(label).map((l) => sections.find((s) => s.startsWith(`## hive-mind memory (${neutralize(l)})\n`) || s.startsWith(`## hive-mind memory (${neutralize(l)}):`))).find((s) => s !== undefined) ?? '';
   const given = new Set([...section.matchAll(/^- \[#(\d+) /gm)].map((m) => Number(m[1])));
   const m = Mind.open(path, { readonly: true });
   try {

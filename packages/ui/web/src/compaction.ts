@@ -19,8 +19,22 @@ export function CompactionView() {
   const [confirmInPlace, setConfirmInPlace] = useState(false);
   // a host writing the session refused the in-place write: its reason, and "Compact anyway" when it can be forced
   const [refused, setRefused] = useState<{ message: string; forcible: boolean } | null>(null);
+  // on open: the file opened last, else the newest session in the hosts' folders, so the view is never empty until Open
   useEffect(() => {
-    api('/api/sessions').then((r) => setSessions(r.sessions), () => setSessions([]));
+    api('/api/sessions').then(
+      (r) => {
+        setSessions(r.sessions);
+        const first = path.trim() || r.sessions.find((s: any) => !s.problem)?.path;
+        if (first) {
+          setPath(first);
+          void open(first);
+        }
+      },
+      () => {
+        setSessions([]);
+        if (path.trim()) void open(path);
+      },
+    );
   }, []);
   const open = async (which = path) => {
     if (!which.trim()) return;
@@ -65,7 +79,7 @@ export function CompactionView() {
             <input type="text" aria-label="Session file" list="sessions" value=${path} onInput=${(e: Event) => setPath((e.currentTarget as HTMLInputElement).value)} placeholder="~/.claude/projects/…/session.jsonl" />
           </label>
           <datalist id="sessions">${sessions.map((s) => html`<option value=${s.path}>${s.host} · ${s.cwd ?? ''} · ${when(s.mtime)}</option>`)}</datalist>
-          <label class="field"><span>Window (tokens)</span>
+          <label class="field window"><span>Window (tokens)</span>
             <input type="number" aria-label="Window" min="1000" step="1000" value=${win} placeholder="from the file, else 200000" onInput=${(e: Event) => setWin((e.currentTarget as HTMLInputElement).value)} />
           </label>
           <button type="submit" disabled=${busy || !path.trim()}>${busy ? 'Opening…' : 'Open'}</button>

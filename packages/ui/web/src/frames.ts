@@ -211,7 +211,7 @@ export function FramesView() {
                     ${f.quarantined ? html`<span class="badge warn">quarantined</span>` : ''}
                     ${f.supersededBy ? html`<span class="badge old">superseded by #${f.supersededBy}</span>` : ''}
                     ${f.expired ? html`<span class="badge old">expired</span>` : ''}
-                    <span class="muted">${f.host || 'no host'} · ${f.createdAt.slice(0, 10)}</span>
+                    <span class="muted">${f.host || 'no host'} · ${when(f.createdAt)}</span>
                   </span>
                   <span class="content">${marked(f.content, f.marks)}${f.cut ? '…' : ''}</span>
                 </button>

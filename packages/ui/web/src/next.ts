@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, qs } from './api.js';
 import { html, num } from './html.js';
 
@@ -16,29 +16,44 @@ export function NextView() {
   const [r, setR] = useState<any>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // the workspace the first preview runs for: the last one previewed, else the first known mind's
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     api('/api/next/hosts').then((x) => setHosts(x.hosts));
-    api('/api/minds').then((x) => {
-      const ws = x.minds.filter((m: any) => m.workspace).map((m: any) => m.workspace);
-      setKnown(ws);
-      if (!workspace && ws.length) setWorkspace(ws[0]);
-    });
+    api('/api/minds').then(
+      (x) => {
+        const ws = x.minds.filter((m: any) => m.workspace).map((m: any) => m.workspace);
+        setKnown(ws);
+        if (!workspace && ws.length) setWorkspace(ws[0]);
+        setReady(true);
+      },
+      () => setReady(true),
+    );
   }, []);
+  // the newest request wins: an earlier preview answering late never replaces a later one
+  const latest = useRef(0);
   const run = async () => {
     if (!workspace.trim()) return;
+    const mine = ++latest.current;
     localStorage.setItem('hive-mind-next-host', host);
     localStorage.setItem('hive-mind-next-ws', workspace);
     setBusy(true);
     try {
-      setR(await api(`/api/next${qs({ host, workspace: workspace.trim() })}`));
+      const got = await api(`/api/next${qs({ host, workspace: workspace.trim() })}`);
+      if (mine !== latest.current) return;
+      setR(got);
       setError('');
     } catch (e: any) {
+      if (mine !== latest.current) return;
       setError(e.message);
       setR(null);
     }
     setBusy(false);
   };
-  useEffect(() => void run(), [host]);
+  // on open (once the known workspaces are in) and on a host change: no empty view until Preview
+  useEffect(() => {
+    if (ready) void run();
+  }, [host, ready]);
   const over = r && r.tokens > r.budget;
   return html`
     <section class="view next" aria-labelledby="next-h">
