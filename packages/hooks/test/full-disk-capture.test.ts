@@ -93,7 +93,7 @@ describe.skipIf(!canMount)('hook captures on a full disk (a real 1 MiB tmpfs; ne
     expect([next.code, next.stderr]).toEqual([0, '']);
     expect(spoolIn(spoolDir)).toEqual([]);
     const m = Mind.open(mindPath, { readonly: true });
-    const contents = m.list({ limit: 100, includeRetired: true }).map((f) => f.content);
+    const contents = m.list({ limit: 100, includeRetired: true, history: true }).map((f) => f.content);
     m.close();
     expect(contents).toContain('The staging database is db-7.internal, always use it for migrations');
     expect(contents).toContain('now add the changelog entry');
@@ -117,7 +117,7 @@ describe.skipIf(!canMount)('hook captures on a full disk (a real 1 MiB tmpfs; ne
     expect((await runCli(['hook', 'claude-code', 'UserPromptSubmit'], prompt('ok, thanks'), env)).code).toBe(0);
     expect(spoolIn(spoolDir)).toEqual([]);
     const m = Mind.open(workspaceMindPath(s.project, env), { readonly: true });
-    expect(m.list({ limit: 100, includeRetired: true }).map((f) => f.content)).toContain('Never push to main directly, open a pull request');
+    expect(m.list({ limit: 100, includeRetired: true, history: true }).map((f) => f.content)).toContain('Never push to main directly, open a pull request');
     m.close();
   });
 });
