@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, root } from './lib.mjs';
+import { cli, root, parseLocomoDate } from './lib.mjs';
 import { freshUser } from './memory-e2e/driver.mjs';
 import { replay, turnsPlan } from './memory-e2e/replay.mjs';
 
@@ -69,14 +69,6 @@ function report(label, r) {
   console.log(`  per 1,000 turns: ${Math.round((r.turns + r.others) * per)} frames (1,000 turns + ${Math.round(r.others * per)} beside them), ${((r.bytes * per) / 1e6).toFixed(2)} MB`);
 }
 
-function parseLocomoDate(s) {
-  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(s ?? '');
-  if (!m) return undefined;
-  let h = Number(m[1]) % 12;
-  if (m[3].toLowerCase() === 'pm') h += 12;
-  const d = new Date(`${m[5]} ${m[4]}, ${m[6]} ${String(h).padStart(2, '0')}:${m[2]}:00 UTC`);
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
 
 if (parts.has('chat')) {
   const dir = join(data, 'locomo-dev');

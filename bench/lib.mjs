@@ -57,3 +57,16 @@ export async function importTs(path) {
   writeFileSync(file, out);
   return import(pathToFileURL(file).href);
 }
+
+/**
+ * A LoCoMo session's `session_N_date_time` ("1:56 pm on 8 May, 2023") as a UTC Date, or undefined
+ * when it is not in that form (the dataset's own format; shared by locomo, memory-e2e, history-cost).
+ */
+export function parseLocomoDate(s) {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(s ?? '');
+  if (!m) return undefined;
+  let h = Number(m[1]) % 12;
+  if (m[3].toLowerCase() === 'pm') h += 12;
+  const d = new Date(`${m[5]} ${m[4]}, ${m[6]} ${String(h).padStart(2, '0')}:${m[2]}:00 UTC`);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}

@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { arg, root } from './lib.mjs';
+import { arg, root, parseLocomoDate } from './lib.mjs';
 import { existsSync } from 'node:fs';
 
 const argStr = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -36,22 +36,12 @@ const meter = new TokenMeter();
 // the baseline's stop list: short, English, as the data README describes it
 const BASE_STOP = new Set('a an the is are was were be been being do does did have has had what when where who whom which why how i you he she it we they me him her us them my your his its our their of in on at to for with from by about as into than then that this these those and or but not no yes did will would can could should shall may might must so if there here'.split(' '));
 
-function parseDate(s) {
-  // "1:56 pm on 8 May, 2023"
-  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(s ?? '');
-  if (!m) return undefined;
-  let h = Number(m[1]) % 12;
-  if (m[3].toLowerCase() === 'pm') h += 12;
-  const d = new Date(`${m[5]} ${m[4]}, ${m[6]} ${String(h).padStart(2, '0')}:${m[2]}:00 UTC`);
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
-
 function turnsOf(conv) {
   const c = conv.conversation ?? conv;
   const out = [];
   const sessions = Object.keys(c).filter((k) => /^session_\d+$/.test(k) && Array.isArray(c[k])).sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]));
   for (const s of sessions) {
-    const t0 = parseDate(c[`${s}_date_time`]) ?? new Date('2023-01-01T00:00:00Z');
+    const t0 = parseLocomoDate(c[`${s}_date_time`]) ?? new Date('2023-01-01T00:00:00Z');
     c[s].forEach((t, i) => {
       const text = `${t.speaker}: ${t.text}${t.blip_caption ? ` ${t.blip_caption}` : ''}`;
       out.push({ id: t.dia_id, session: s, speaker: t.speaker, text, createdAt: new Date(t0.getTime() + i * 30_000).toISOString() });

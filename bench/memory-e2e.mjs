@@ -37,7 +37,7 @@
 // Needs a build (`npm run build`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { arg, root } from './lib.mjs';
+import { arg, root, parseLocomoDate } from './lib.mjs';
 import { freshUser, hookStats, setClock, snapshots } from './memory-e2e/driver.mjs';
 import { ask, claudeCodePlan, piPlan, replay, turnsPlan } from './memory-e2e/replay.mjs';
 import { delivered, foundAny, goldOf, injectionItems, norm, pct, turnIn, words } from './memory-e2e/score.mjs';
@@ -104,15 +104,6 @@ const starts = [];
 
 // ---------------------------------------------------------------- (a) LoCoMo
 
-function parseLocomoDate(s) {
-  // "1:56 pm on 8 May, 2023" (as bench/locomo.mjs reads it)
-  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(s ?? '');
-  if (!m) return undefined;
-  let h = Number(m[1]) % 12;
-  if (m[3].toLowerCase() === 'pm') h += 12;
-  const d = new Date(`${m[5]} ${m[4]}, ${m[6]} ${String(h).padStart(2, '0')}:${m[2]}:00 UTC`);
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
 
 const CATS = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 
