@@ -6,6 +6,7 @@ import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH } from './paths.js';
 import { PRESERVED_HEADING } from './summarizer.js';
+import { parseJson } from './results.js';
 import type { TokenMeter } from './tokens.js';
 
 /** Kinds of facts that must survive a compaction, most important first. */
@@ -129,16 +130,6 @@ function values(v: unknown, out: string[], key = ''): void {
   else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) values(x, out, k);
 }
 
-/** A JSON object or array text parsed, else undefined. */
-function parseJson(text: string): unknown {
-  const t = text.trim();
-  if (!/^[[{]/.test(t)) return undefined;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Text of a node for identifier matching: tool-call inputs and JSON tool results (Codex's

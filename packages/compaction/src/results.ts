@@ -140,3 +140,14 @@ export function resultValue(kind: string, command: string | undefined, path: str
   if (share(/^(?:[0-9a-f]{4,8}:?\s+)?(?:[0-9a-f]{2,4}\s+){4,}/i) >= 0.6) return 'dump';
   return 'normal';
 }
+
+/** A tool result's text parsed when it is a JSON object or array (trimmed), else undefined; never throws. */
+export function parseJson(text: string): unknown {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
+}

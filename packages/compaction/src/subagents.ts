@@ -15,7 +15,7 @@
  *
  * An interrupted or timed-out sub-agent is never "ok", whatever text it left.
  */
-import { withoutHostTrailer } from './results.js';
+import { parseJson, withoutHostTrailer } from './results.js';
 import { leadSentences, splitSentences } from './sentences.js';
 
 /** How a sub-agent ended. */
@@ -34,16 +34,6 @@ export interface SubAgentOutcome {
 
 /** An interruption notice in place of a result (Claude Code, and hosts that say it in words). */
 const INTERRUPTED = /^\s*\[?(?:Request interrupted by user(?: for tool use)?|Interrupted by user|Tool (?:use|call) (?:was )?interrupted|Operation (?:was )?(?:interrupted|aborted|cancelled))\b/i;
-
-function parseJson(text: string): unknown {
-  const t = text.trim();
-  if (!/^[[{]/.test(t)) return undefined;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
