@@ -97,7 +97,8 @@ export function runFrameworkExample(dir: string, file: string, args: string[], t
   return runIn(dir, join(dir, 'examples', file), args, timeoutMs);
 }
 
-function runIn(dir: string, script: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Run `script` with this Node in `dir`, killed after `timeoutMs`; resolves with its exit code and output. */
+export function runIn(dir: string, script: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

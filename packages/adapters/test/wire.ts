@@ -3,11 +3,11 @@
  * Pairing is checked on the raw wire body (a transcript reader would repair an orphan), tokens
  * with the engine's own meter over the request read as a transcript, plus the tool definitions.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseTranscript } from '@hive-mind/transcripts';
 import { TokenMeter } from '@hive-mind/compaction';
 import type { ContentBlock } from '@hive-mind/session';
+import { runIn } from '../../../test-support/frameworks.js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -92,17 +92,5 @@ export function requestTokens(wire: Wire, body: any, meter: TokenMeter): number 
 
 /** Run an example script with node; resolves with its exit code and output. */
 export function runExample(file: string, args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${REPO}examples/${file}`, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runIn(REPO, `${REPO}examples/${file}`, args, timeoutMs);
 }
