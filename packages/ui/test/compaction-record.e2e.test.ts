@@ -182,7 +182,7 @@ describe('in headless Chromium', () => {
       const page = await browser.newPage();
       await page.goto(`${h.ui.url}#/compaction`);
       await page.getByText("Sessions in the hosts' folders").click();
-      await page.getByLabel('Window').fill('15000');
+      await page.getByLabel('Window', { exact: true }).fill('15000');
       justWritten(h.cc);
       await page.getByRole('button', { name: /^claude-code · / }).click();
       await page.locator('pre.checkpoint').waitFor({ timeout: 60_000 });

@@ -33,7 +33,7 @@ afterAll(() => closeAll(browser, ui, home));
 describe('Compaction view', () => {
   it('opens a shared transcript: size against the window, the cut, the checkpoint beside its span, the anchors', async () => {
     await page.getByLabel('Session file').fill(file);
-    await page.getByLabel('Window').fill(WINDOW);
+    await page.getByLabel('Window', { exact: true }).fill(WINDOW);
     await page.getByRole('button', { name: 'Open' }).click();
     await page.locator('pre.checkpoint').waitFor({ timeout: 60_000 });
     const cliReport = JSON.parse(cli(home.home, ['compact', file, '--window', WINDOW, '--dry-run', '--json']).stdout);
@@ -77,7 +77,7 @@ describe('Compaction view', () => {
   it('has no serious accessibility violation', async () => {
     const found = await a11yViolations(ui, 'compaction', async (p) => {
       await p.getByLabel('Session file').fill(join(home.home, 'session.compacted.jsonl'));
-      await p.getByLabel('Window').fill(WINDOW);
+      await p.getByLabel('Window', { exact: true }).fill(WINDOW);
       await p.getByRole('button', { name: 'Open' }).click();
       await p.locator('.gauge').waitFor({ timeout: 60_000 });
     });
