@@ -20,13 +20,15 @@
  *   workspace and personal minds;
  * - `session-end`: the turns of the host's transcript the hooks missed (history.ts
  *   `backfillTranscript`, bounded in bytes and time), then the `stop` capture from the transcript (a
- *   turn interrupted before Stop is still kept; a turn Stop already saved is not saved twice).
+ *   turn interrupted before Stop is still kept; a turn Stop already saved is not saved twice), and
+ *   what a hook that blocked the agent requires, as `mind import` keeps it (mind `hookPolicyOf`).
  *
  * Idempotency: every save carries (host, session id, turn id, kind), which the mind
  * treats as an idempotency key, so a retried or doubly installed hook stores nothing twice.
  * Workspace scoping: the workspace is the git root above the event's cwd (workspace.ts),
  * stored in `<home>/workspaces/<id>.mind`.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
@@ -101,6 +103,7 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
       // the backfill saved the transcript's newest turns (with their own times and ids): the reply
       // capture then only adds what the last reply establishes, not the turn a second time
       captureReply(input, env, now(), busy, { turns: r.saved === 0 });
+      saveHookPolicies(input, minds, r.hookPolicies, env, busy);
       return {};
     }
     case 'pre-compact':
@@ -292,6 +295,27 @@ function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, 
   const where = { host: input.host, event: input.nativeEvent };
   saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
   if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
+}
+
+/**
+ * What a hook that blocked the agent requires ("The Stop hook (stop.sh) blocks the agent: Uncommitted
+ * Changes Detected. Cannot exit with unstaged changes."), read from the transcript at session end: one
+ * `environment` frame each in the workspace mind, as `mind import` keeps it (the host wrote it, so it
+ * is `tool_verified`; the same wording again is the same frame).
+ */
+function saveHookPolicies(input: LifecycleInput, minds: ReturnType<typeof mindsFor>, policies: readonly string[], env: NodeJS.ProcessEnv, busy: number): void {
+  if (!policies.length || !input.sessionId) return;
+  const frames: FrameInput[] = policies.map((content) => ({
+    ...base(input, minds.workspace?.id),
+    content,
+    kind: 'environment',
+    importance: 'normal',
+    source: 'tool_verified',
+    tags: ['environment', 'hook'],
+    turnId: `hook:${createHash('sha1').update(content).digest('hex').slice(0, 16)}`,
+    scope: minds.workspace ? 'workspace' : 'personal',
+  }));
+  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, { host: input.host, event: input.nativeEvent });
 }
 
 /** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */
