@@ -4,11 +4,16 @@
  * and renders a lifecycle's output in the host's expected stdout JSON.
  */
 
-/** Hosts hive-mind installs into: derived from the host table (registry.ts). */
-export type { HostId } from './registry.js';
+import type { HookHost } from '@hive-mind/transcripts/hosts';
 import type { InstalledPlugin } from './install/plugins.js';
 import type { PluginRemovalReport } from './install/plugin-remove.js';
-import type { HostId } from './registry.js';
+
+/**
+ * Hosts hive-mind installs into: the host table's rows with `hooks` (`@hive-mind/transcripts/hosts`).
+ * Imported from the table, not from registry.ts, so the adapters that import this file are not
+ * in an import circle with the registry that loads them.
+ */
+export type HostId = HookHost;
 
 /** hive-mind's lifecycle events (DESIGN.md "Hooks"). */
 export type Lifecycle = 'session-start' | 'user-prompt-submit' | 'stop' | 'pre-compact' | 'session-end';

@@ -9,7 +9,7 @@ import { chmodSync, rmSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { HostDir } from '@hive-mind/transcripts/host-dirs';
 import type { HostConfigDir, HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
-import { HOSTS } from '../registry.js';
+import { hostRow } from '@hive-mind/transcripts/hosts';
 import { locateCli, shQuote } from './command.js';
 import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
 import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
@@ -128,9 +128,9 @@ export function configDirOf(spec: InstallerSpec, opts: InstallOptions): HostConf
   return { dir: d.dir, source: d.source, ...(d.variable ? { variable: d.variable } : {}), why: d.why };
 }
 
-/** Human name of a host (registry.ts). */
+/** Human name of a host (the host table). */
 function hostName(host: HostId): string {
-  return HOSTS.find((h) => h.id === host)?.name ?? host;
+  return hostRow(host)?.name ?? host;
 }
 
 /** A config file holding hooks of ours that the host does not read under the current options. */
