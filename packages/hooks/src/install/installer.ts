@@ -8,14 +8,13 @@
 import { chmodSync, rmSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { HostDir } from '@hive-mind/transcripts/host-dirs';
-import type { HostConfigDir, HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import type { HostConfigDir, HostId, InstalledPlugin, InstallOptions, InstallReport, VerifyReport } from '../types.js';
 import { hostRow } from '@hive-mind/transcripts/hosts';
 import { locateCli, shQuote } from './command.js';
 import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
 import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
 import { HostConfigError } from './errors.js';
 import { isLauncher, launcherScript } from './launcher.js';
-import type { InstalledPlugin } from './plugins.js';
 import { dropState, envOf, launcherPath, otherInstalls, readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands, type VerifyTarget } from './verify.js';
 
