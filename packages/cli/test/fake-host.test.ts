@@ -33,6 +33,9 @@ const { TOUCHED } = await import('./fixtures/fake-host/materialize.js');
 
 const home = mkdtempSync(join(tmpdir(), 'hm-fake-host-home-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
+// the real table has no fakeclaw, so the type checker does not know it: the mocked modules do
+const FAKE = 'fakeclaw' as never;
+const table = HOST_TABLE as unknown as Record<string, (typeof HOST_TABLE)['claude-code']>;
 const env = { HOME: home, HIVE_MIND_HOME: join(home, 'hm'), FAKECLAW_HOME: join(home, 'fc') };
 
 describe('a host added by the recipe alone (fixtures/fake-host)', () => {
@@ -63,17 +66,17 @@ describe('a host added by the recipe alone (fixtures/fake-host)', () => {
   });
 
   it('has its folder from its own variable, and its sessions listed', () => {
-    expect(hostDir('fakeclaw', env)).toMatchObject({ dir: join(home, 'fc'), variable: 'FAKECLAW_HOME', source: 'env' });
+    expect(hostDir(FAKE, env)).toMatchObject({ dir: join(home, 'fc'), variable: 'FAKECLAW_HOME', source: 'env' });
     expect(SESSION_HOSTS).toContain('fakeclaw');
     const id = '0f0f0f0f-0000-4000-8000-00000000fa6e';
     const cwd = join(home, 'proj');
-    const dir = join(home, 'fc', 'projects', HOST_TABLE.fakeclaw!.projectDir!(cwd));
+    const dir = join(home, 'fc', 'projects', table.fakeclaw!.projectDir!(cwd));
     mkdirSync(dir, { recursive: true });
     const line = { type: 'user', sessionId: id, cwd, version: '1.0.0', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hello' } };
     writeFileSync(join(dir, `${id}.jsonl`), JSON.stringify(line) + '\n');
-    const found = listSessions({ host: 'fakeclaw', env });
+    const found = listSessions({ host: FAKE, env });
     expect(found.map((s) => [s.host, s.id, s.cwd, s.version])).toEqual([['fakeclaw', id, cwd, '1.0.0']]);
-    expect(HOST_TABLE.fakeclaw!.resume({ id, path: '', cwd }).argv).toEqual(['fakeclaw', '--resume', id]);
+    expect(table.fakeclaw!.resume({ id, path: '', cwd }).argv).toEqual(['fakeclaw', '--resume', id]);
   });
 
   it("is in the web page's preview list, with its SessionStart payload", () => {

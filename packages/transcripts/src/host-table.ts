@@ -42,6 +42,8 @@ export interface SessionRule {
   sub: string;
   /** A variable that replaces the whole sessions folder when set and not empty. */
   variable?: string;
+  /** Folders beside {@link sub}, under the host's folder, where the host moves sessions it archives (read by `hive-mind mind import`, not listed by `listSessions`). */
+  archives?: readonly string[];
   /** Folder depth of the session files under the sessions folder (files deeper or shallower are not sessions). */
   depth: number;
   /** How the host's session files end (`.jsonl`, `.json`): a file so named that is not a session is reported, not skipped silently. */
@@ -182,6 +184,8 @@ export const HOSTS = [
     format: 'codex',
     sessions: {
       sub: 'sessions',
+      // codex-rs `ARCHIVED_SESSIONS_SUBDIR`: `codex` archives a rollout by moving it there
+      archives: ['archived_sessions'],
       depth: 3,
       ext: '.jsonl',
       isSessionFile: (n) => CODEX_ROLLOUT.test(n),
