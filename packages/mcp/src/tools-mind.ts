@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, historyRetention, mergeRanked, type FrameInput, type Mind, type RecallResult, type SaveResult, type SearchHit } from '@hive-mind/mind';
+import { settingDefault } from '@hive-mind/mind/settings';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -17,8 +18,8 @@ export const MAX_QUERY_CHARS = 1_000;
 export const MAX_SEARCH_LIMIT = 50;
 /** Largest `offset` of `search_memory` (deeper pages are not useful to a model). */
 export const MAX_SEARCH_OFFSET = 1_000;
-/** Default and largest `budgetTokens` of `recall`. */
-export const DEFAULT_RECALL_TOKENS = 1_500;
+/** Default (the session-start budget, `HIVE_MIND_RECALL_TOKENS`'s default) and largest `budgetTokens` of `recall`. */
+export const DEFAULT_RECALL_TOKENS = settingDefault('HIVE_MIND_RECALL_TOKENS');
 export const MAX_RECALL_TOKENS = 8_000;
 
 const importance = z
