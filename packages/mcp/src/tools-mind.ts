@@ -157,8 +157,18 @@ async function syncTeamCacheOnce(ctx: ServerContext): Promise<void> {
 
 /** Register save_memory, search_memory, get_memory, recall, forget_memory, cleanup_frames, mind_stats. */
 export function registerMindTools(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
-  const max = ctx.limits.maxResultChars;
+  registerSaveMemory(server, ctx, session);
+  registerSearchMemory(server, ctx, session);
+  registerGetMemory(server, ctx, session);
+  registerRecall(server, ctx, session);
+  registerForgetMemory(server, ctx, session);
+  registerCleanupFrames(server, ctx, session);
+  registerMindStats(server, ctx, session);
+}
 
+/** The `save_memory` tool. */
+function registerSaveMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'save_memory',
     {
@@ -235,7 +245,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `search_memory` tool. */
+function registerSearchMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'search_memory',
     {
@@ -294,7 +307,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `get_memory` tool. */
+function registerGetMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'get_memory',
     {
@@ -332,7 +348,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `recall` tool. */
+function registerRecall(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'recall',
     {
@@ -413,7 +432,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `forget_memory` tool. */
+function registerForgetMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'forget_memory',
     {
@@ -431,7 +453,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult({ id: args.id, mind: src!.name, forgotten: true }, max);
     }),
   );
-
+}
+/** The `cleanup_frames` tool. */
+function registerCleanupFrames(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'cleanup_frames',
     {
@@ -452,7 +477,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `mind_stats` tool. */
+function registerMindStats(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'mind_stats',
     {
