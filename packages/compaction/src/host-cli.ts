@@ -154,7 +154,7 @@ export function oneLine(s: string): string {
 }
 
 /** The last non-empty line of `s` that is not a host's harmless warning, or undefined. */
-export function lastLine(s: string): string | undefined {
+function lastLine(s: string): string | undefined {
   const lines = s.split('\n').map((l) => l.trim()).filter((l) => l && !/^WARNING: proceeding\b/.test(l));
   return lines.length ? lines[lines.length - 1] : undefined;
 }

@@ -26,9 +26,9 @@ import { envFlag, envNumber, settingDefault } from '@hive-mind/mind/settings';
 import { ensureDir } from './mkdir.js';
 
 /** Default window between two cleanups, in minutes. */
-export const DEFAULT_COMPACT_WINDOW_MIN = settingDefault('HIVE_MIND_HERMES_COMPACT_WINDOW_MIN');
+const DEFAULT_COMPACT_WINDOW_MIN = settingDefault('HIVE_MIND_HERMES_COMPACT_WINDOW_MIN');
 /** Name of the state file inside the Hermes home. */
-export const COMPACT_STATE_FILE = '.hive-mind-last-compact';
+const COMPACT_STATE_FILE = '.hive-mind-last-compact';
 
 /** `HIVE_MIND_HERMES_COMPACT_ON_STOP` truth (a switch of the mind's settings.ts): false only for unset, empty, `0` or `false` (any case). */
 export function compactOnStopEnabled(env: NodeJS.ProcessEnv): boolean {
@@ -61,7 +61,7 @@ export interface HermesStopGateOptions {
   log?: (message: string) => void;
 }
 
-export type CompactDecision = 'disabled' | 'inside-window' | 'ran' | 'failed';
+type CompactDecision = 'disabled' | 'inside-window' | 'ran' | 'failed';
 
 export interface HermesStopGateResult {
   /** The save ran without throwing. */

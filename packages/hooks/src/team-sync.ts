@@ -16,7 +16,7 @@ import { isStorageFailure } from './storage-failure.js';
  */
 
 /** Default age of the team cache that starts a background sync, minutes. */
-export const DEFAULT_TEAM_SYNC_AGE_MIN = settingDefault('HIVE_MIND_TEAM_SYNC_AGE_MIN');
+const DEFAULT_TEAM_SYNC_AGE_MIN = settingDefault('HIVE_MIND_TEAM_SYNC_AGE_MIN');
 
 const mtimeMs = (p: string) => {
   try {
@@ -51,7 +51,7 @@ export function startTeamSyncIfStale(env: NodeJS.ProcessEnv, command: readonly s
 }
 
 /** Kinds of hook captures the user shares with the team: `HIVE_MIND_TEAM_KINDS`, comma-separated (e.g. `decision,instruction`); none by default. */
-export function teamKinds(env: NodeJS.ProcessEnv): Set<string> {
+function teamKinds(env: NodeJS.ProcessEnv): Set<string> {
   return new Set((env.HIVE_MIND_TEAM_KINDS ?? '').split(',').map((k) => k.trim()).filter(Boolean));
 }
 

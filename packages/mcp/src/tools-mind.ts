@@ -50,7 +50,7 @@ const sources = z
   .describe('Which memory stores to use: all (default: the current project\'s workspace memory, then the personal one), personal, or workspace.');
 
 /** A memory store the tools read: the personal mind, or the workspace mind of the session's project. */
-export interface MindSource {
+interface MindSource {
   name: 'personal' | 'workspace';
   /** Workspace id (its git root directory) for the workspace mind. */
   id?: string;
@@ -62,7 +62,7 @@ export interface MindSource {
  * The minds to read for `which`: the workspace mind (when the session has a workspace and its
  * file exists) then the personal mind. Reads never create a file.
  */
-export async function readSources(ctx: ServerContext, session: SessionInfo, which: 'all' | 'personal' | 'workspace' = 'all'): Promise<MindSource[]> {
+async function readSources(ctx: ServerContext, session: SessionInfo, which: 'all' | 'personal' | 'workspace' = 'all'): Promise<MindSource[]> {
   await syncTeamCacheOnce(ctx);
   const out: MindSource[] = [];
   if (which !== 'personal') {
@@ -142,7 +142,7 @@ async function saveTeam(
 }
 
 /** Time budget of the MCP server's background team sync, ms. */
-export const TEAM_SYNC_DEADLINE_MS = 20_000;
+const TEAM_SYNC_DEADLINE_MS = 20_000;
 
 let startupSync = false;
 

@@ -8,7 +8,7 @@ import { notesPath, type NotesContext } from './notes-context.js';
 import type { ArchiveRecord, NotesTarget } from './notes-types.js';
 
 /** `ARCHIVE.jsonl` beside `target`'s file. */
-export function archivePath(ctx: NotesContext, target: NotesTarget): string {
+function archivePath(ctx: NotesContext, target: NotesTarget): string {
   const p = notesPath(ctx, target);
   return join(p, '..', 'ARCHIVE.jsonl');
 }

@@ -24,7 +24,7 @@ export function failureCount(ctx: NotesContext, turnId: string | undefined): num
 }
 
 /** Count one more failed write for `turnId` (in this process when there is none); the new count. */
-export function bumpFailures(ctx: NotesContext, turnId: string | undefined): number {
+function bumpFailures(ctx: NotesContext, turnId: string | undefined): number {
   if (!turnId) {
     const n = (ctx.localFailures.get(ctx.instanceTurn) ?? 0) + 1;
     ctx.localFailures.set(ctx.instanceTurn, n);

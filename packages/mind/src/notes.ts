@@ -29,7 +29,7 @@ import { notesInventory, notesLocks } from './notes-inventory.js';
 import type { ArchiveRecord, NotesFileInventory, NotesOp, NotesOptions, NotesResult, NotesState, NotesTarget, NotesUsage, WriteOptions } from './notes-types.js';
 
 export type { ArchiveRecord, EntrySize, NotesFileInventory, NotesOp, NotesOptions, NotesResult, NotesState, NotesTarget, NotesUsage, WriteOptions } from './notes-types.js';
-export { NOTES_DELIMITER, STRUCTURE_WARNING, flaggedCommandEntry, isPinned, parseEntries, renderEntries } from './notes-entries.js';
+export { NOTES_DELIMITER, STRUCTURE_WARNING, isPinned, parseEntries, renderEntries } from './notes-entries.js';
 
 /** Default character limits (Hermes defaults; settings.ts `HIVE_MIND_MEMORY_CHAR_LIMIT`, `HIVE_MIND_USER_CHAR_LIMIT`). */
 export const DEFAULT_MEMORY_CHAR_LIMIT = settingDefault('HIVE_MIND_MEMORY_CHAR_LIMIT');

@@ -71,7 +71,7 @@ interface CompactCliOptions {
  * `backup` is the copy of the input kept before an in-place write (a dry run names the one it
  * would make), else null.
  */
-export type CompactJson = CompactionReport & {
+type CompactJson = CompactionReport & {
   /**
    * What the model receives beside the surface, counted against the budget (tokens): tool
    * definitions the file records, the fixed `--overhead`, and (already on the surface, shown
@@ -125,7 +125,7 @@ const FLAG_OF: Record<string, string> = {
  * flags (`retainTokens` -> `--retain`, "the threshold" -> "the budget (--budget)"), and the flag
  * of the failing key is appended only when the message does not already name it.
  */
-export function cliConfigMessage(message: string, key: string): string {
+function cliConfigMessage(message: string, key: string): string {
   let m = message;
   for (const [k, flag] of Object.entries(FLAG_OF)) {
     if (/^[a-z]+$/.test(k) && k !== 'threshold') continue; // plain words (summarizer, model...) stay words
@@ -489,7 +489,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
  * {@link cliRetainDefault}) reached back to a cut that splits no tool call. Tokens as the
  * engine's meter counts them on `surface` (the surface after the compaction).
  */
-export function landingLine(result: CompactionResult, surface: ReturnType<Transcript['log']['surface']>, engine: BasicCompactionEngine, budget: number, retainGiven: boolean): string | undefined {
+function landingLine(result: CompactionResult, surface: ReturnType<Transcript['log']['surface']>, engine: BasicCompactionEngine, budget: number, retainGiven: boolean): string | undefined {
   if (result.action !== 'summarize' || result.tokensAfter >= engine.target()) return undefined;
   const at = surface.findIndex((n) => n.kind === 'checkpoint');
   if (at < 0) return undefined;
@@ -501,14 +501,14 @@ export function landingLine(result: CompactionResult, surface: ReturnType<Transc
 }
 
 /** One line saying which checkpoint sections the model's reply lacked and what wrote them. */
-export function repairLine(summarizer: string, repaired: NonNullable<CompactionResult['repairedSections']>): string {
+function repairLine(summarizer: string, repaired: NonNullable<CompactionResult['repairedSections']>): string {
   const of = (by: 'follow-up' | 'extractive') => repaired.filter((r) => r.by === by).map((r) => r.section);
   const parts = [of('follow-up').length ? `asked again for ${of('follow-up').join(', ')}` : '', of('extractive').length ? `filled ${of('extractive').join(', ')} from the extractive checkpoint` : ''].filter(Boolean);
   return `the ${summarizer} reply lacked ${repaired.length} checkpoint section${repaired.length === 1 ? '' : 's'}: ${parts.join('; ')}`;
 }
 
 /** The lines that say what the retention rule removed or spared (none when it did nothing). */
-export function pruneReport(p: PruneResult): string[] {
+function pruneReport(p: PruneResult): string[] {
   const out: string[] = [];
   if (p.removed.length) {
     const mb = (p.removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1);

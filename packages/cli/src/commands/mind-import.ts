@@ -35,7 +35,7 @@ function saveBatch(m: Mind, batch: FrameInput[]): SaveResult[] {
 }
 
 /** The folders under each host's own folder (transcripts' `hostDir`: its variable, else its default) that hold its session transcripts. */
-export const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = {
+const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = {
   'claude-code': { host: 'claude-code', subs: ['projects'] },
   codex: { host: 'codex', subs: ['sessions', 'archived_sessions'] },
   pi: { host: 'pi', subs: ['sessions'] },

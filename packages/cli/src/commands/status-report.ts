@@ -12,13 +12,13 @@ import type { MindStats, NotesTarget } from '@hive-mind/mind';
 import { mindView } from './mind-view.js';
 
 /** Recent sessions whose last compaction is shown. */
-export const STATUS_SESSIONS = 5;
+const STATUS_SESSIONS = 5;
 /** Hook-log entries shown (newest last). */
-export const STATUS_HOOK_ENTRIES = 5;
+const STATUS_HOOK_ENTRIES = 5;
 /** A session file larger than this (bytes) is not read for the host's own compactions (hive-mind's record still counts). */
-export const STATUS_SESSION_READ_MAX_BYTES = 16 * 1024 * 1024;
+const STATUS_SESSION_READ_MAX_BYTES = 16 * 1024 * 1024;
 
-export interface HostStatus {
+interface HostStatus {
   host: HostId;
   /** How hive-mind is installed: a plugin the host manages (enabled), hooks `hive-mind install` wrote, both, or neither. */
   via: Array<'plugin' | 'hooks'>;
@@ -30,7 +30,7 @@ export interface HostStatus {
   notes: string[];
 }
 
-export interface MindStatus {
+interface MindStatus {
   path: string;
   /** `personal`, or the file name of a workspace mind under `<home>/workspaces`. */
   name: string;
@@ -45,7 +45,7 @@ export interface MindStatus {
   error?: string;
 }
 
-export interface NotesStatus {
+interface NotesStatus {
   path: string;
   target: NotesTarget;
   /** Characters used and the limit (characters), entries in the file. */
@@ -55,7 +55,7 @@ export interface NotesStatus {
   overLimit: boolean;
 }
 
-export interface SessionStatus {
+interface SessionStatus {
   host: string;
   id: string;
   path: string;

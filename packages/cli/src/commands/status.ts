@@ -22,7 +22,7 @@ function tilde(path: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** The report as one screen of text (plain, no colour), lines of at most about 120 characters except quoted paths and log lines. */
-export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.env): string {
+function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.env): string {
   const t = (p: string) => tilde(p, env);
   const out: string[] = [];
   out.push(`hive-mind ${r.version}  home ${t(r.home.path)} (${r.home.from === 'HIVE_MIND_HOME' ? 'from HIVE_MIND_HOME' : 'default; set HIVE_MIND_HOME to move it'})${r.home.exists ? '' : ', not created yet'}`);

@@ -27,7 +27,7 @@ import { OPENCLAW_INSTALLED_EVENTS } from './openclaw.js';
 /** Directory name of our hook under `~/.openclaw/hooks/`. */
 export const OPENCLAW_HOOK_NAME = 'hive-mind';
 /** Default debounce of `message:sent`, in ms. */
-export const OPENCLAW_DEBOUNCE_MS = settingDefault('HIVE_MIND_OPENCLAW_DEBOUNCE_MS');
+const OPENCLAW_DEBOUNCE_MS = settingDefault('HIVE_MIND_OPENCLAW_DEBOUNCE_MS');
 
 /** HOOK.md text. */
 export function openclawHookMd(): string {

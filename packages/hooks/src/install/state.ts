@@ -51,7 +51,7 @@ export function hostDirOf(host: HostDirHost, opts: InstallOptions = {}): HostDir
 }
 
 /** The hive-mind home of an install: `HIVE_MIND_HOME`, else `<home>/.hive-mind`. */
-export function hiveMindHomeOf(opts: InstallOptions = {}): string {
+function hiveMindHomeOf(opts: InstallOptions = {}): string {
   return mindHome({ ...(opts.env ?? process.env), HOME: homeOf(opts) });
 }
 
