@@ -121,19 +121,15 @@ const FLAG_OF: Record<string, string> = {
 };
 
 /**
- * Rewrite a {@link CompactionConfigError} message in CLI terms: config key names become their
- * flags (`retainTokens` -> `--retain`, "the threshold" -> "the budget (--budget)"), and the flag
- * of the failing key is appended only when the message does not already name it.
+ * A {@link CompactionConfigError} in CLI terms: the error words its message with our names for the
+ * keys (`retainTokens` -> `--retain`, the threshold -> the budget; a key that is a plain word, such
+ * as `summarizer` or `model`, stays a word), and the flag of the failing key is appended when the
+ * message does not already name it.
  */
-function cliConfigMessage(message: string, key: string): string {
-  let m = message;
-  for (const [k, flag] of Object.entries(FLAG_OF)) {
-    if (/^[a-z]+$/.test(k) && k !== 'threshold') continue; // plain words (summarizer, model...) stay words
-    m = m.replace(new RegExp(`\\b${k}\\b(?: \\(${flag}\\))?`, 'g'), k === 'threshold' ? 'budget' : flag);
-  }
-  const flag = FLAG_OF[key];
-  if (flag && !m.includes(flag)) m += ` (${flag})`;
-  return m;
+function cliConfigMessage(err: CompactionConfigError): string {
+  const m = err.messageWith((k) => (k === 'threshold' ? 'budget' : k === k.toLowerCase() ? k : (FLAG_OF[k] ?? k)));
+  const flag = FLAG_OF[err.key];
+  return flag && !m.includes(flag) ? `${m} (${flag})` : m;
 }
 
 /** How the budget is shared between what the model receives beside the surface and the surface (tokens). */
@@ -357,7 +353,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     };
     engine = new BasicCompactionEngine(cfg);
   } catch (err) {
-    if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err.message, err.key), 2);
+    if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err), 2);
     throw err;
   }
   const budget = engine.config.threshold;

@@ -77,6 +77,8 @@ export interface StatusReport {
   /** What a session started in `folder` (the current directory) sees: its workspace mind, then the personal mind (mind-view.ts). */
   view: { folder: string; minds: Array<{ mind: 'workspace' | 'personal' | 'file'; label: string; path: string; exists: boolean }> };
   notes: NotesStatus[];
+  /** The `HIVE_MIND_*` settings set in the environment (the mind's `ENV_SETTINGS`, in its order), each with its problem when its value is unusable. */
+  settings: Array<{ name: string; value: string; what: string; problem?: string }>;
   hookLog: { path: string; entries: number; latest: string[] };
   sessions: SessionStatus[];
 }
@@ -101,13 +103,19 @@ export async function gatherStatus(env: NodeJS.ProcessEnv, version: string, cwd:
     minds: mindStatuses(mind, homePath, new Set(view.minds.map((m) => m.path))),
     view: { folder: view.folder, minds: view.minds.map((m) => ({ mind: m.key, label: m.label, path: m.path, exists: existsSync(m.path) })) },
     notes: [],
+    settings: mind.ENV_SETTINGS.flatMap((st) => {
+      const value = env[st.name];
+      if (value === undefined || value.trim() === '') return [];
+      const p = mind.envProblem(st, value);
+      return [{ name: st.name, value, what: st.what, ...(p ? { problem: p.problem } : {}) }];
+    }),
     hookLog: { path: mind.hooksLogPath(env), entries: 0, latest: [] },
     sessions: await sessionStatuses(env),
   };
   try {
     report.notes = new mind.Notes({ env, home: homePath }).inventory().map(({ path, target, chars, limit, entries, overLimit }) => ({ path, target, chars, limit, entries, overLimit }));
   } catch {
-    // a bad notes limit in the environment: `mind doctor` lists it
+    // a bad notes limit in the environment: `settings` lists it
   }
   const tail = mind.tailHookLog(report.hookLog.path, STATUS_HOOK_ENTRIES);
   report.hookLog.entries = tail.count;

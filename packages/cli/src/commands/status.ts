@@ -65,6 +65,10 @@ function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.env): st
     out.push(`  ${name.padEnd(28)} ${n(x.chars)} / ${n(x.limit)} chars (${pct}%), ${x.entries} ${x.entries === 1 ? 'entry' : 'entries'}${x.overLimit ? '  OVER THE LIMIT' : pct >= 90 ? '  nearly full' : ''}`);
   }
 
+  out.push('', 'settings');
+  if (!r.settings.length) out.push('  none set: every HIVE_MIND_* setting has its default (README of the mind, "Settings")');
+  for (const x of r.settings) out.push(`  ${x.name}=${JSON.stringify(x.value)}  ${x.problem ? `PROBLEM: ${x.problem}` : x.what}`);
+
   out.push('', `hook failures (${t(r.hookLog.path)})`);
   if (!r.hookLog.entries) out.push('  none logged');
   else {
