@@ -90,6 +90,8 @@ export interface CompactReport extends CompactionReport {
   action?: string;
   /** Import repairs: tool calls given a synthetic result, orphan results turned into notes, lines skipped (lenient). */
   repairs: { repairedCalls: number; orphanResults: number; skippedLines: number };
+  /** Set when a checkpoint landed well under the budget: one line saying why (the verbatim tail's size, `retainTokens`). */
+  why?: string;
 }
 
 /** The host session a `session` argument named, with how to compact it in place and resume it. */
@@ -317,6 +319,11 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
     ...(result.fallback ? { fallback: result.fallback } : {}),
     repairs: { repairedCalls: t.report.repairedCalls, orphanResults: t.report.orphanResults, skippedLines: t.report.skippedLines },
   };
+  const landing = compaction.compactionLanding(result, surface, engine, args.budget);
+  if (landing) {
+    const rule = args.retainTokens !== undefined ? `retainTokens ${landing.retainTokens}` : `the default retainTokens of ${landing.retainTokens}, min(20000, 30% of the budget)`;
+    report.why = compaction.landingSentence(landing, rule, 'a larger retainTokens keeps more of the conversation verbatim');
+  }
   return { report, output, text };
 }
 
