@@ -23,6 +23,7 @@ export default defineConfig({
       '@hive-mind/mind/redact': fileURLToPath(new URL('./packages/mind/src/redact.ts', import.meta.url)),
       '@hive-mind/mind/neutralize': fileURLToPath(new URL('./packages/mind/src/neutralize.ts', import.meta.url)),
       '@hive-mind/mind/settings': fileURLToPath(new URL('./packages/mind/src/settings.ts', import.meta.url)),
+      '@hive-mind/mind/paths': fileURLToPath(new URL('./packages/mind/src/paths.ts', import.meta.url)),
       '@hive-mind/mind/history': fileURLToPath(new URL('./packages/mind/src/history.ts', import.meta.url)),
       '@hive-mind/compaction/tokens': fileURLToPath(new URL('./packages/compaction/src/tokens.ts', import.meta.url)),
       '@hive-mind/compaction': pkg('compaction'),

@@ -130,7 +130,7 @@ export async function hook(user, event, payload, { processes = false } = {}) {
 }
 
 /** The failure lines of the user's hook log (`<home>/logs/hooks.log`), if any. */
-export function hookLogLines(user) {
+function hookLogLines(user) {
   const p = join(user.home, 'logs', 'hooks.log');
   return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : [];
 }

@@ -4,7 +4,7 @@
 import { hexId, uuidOf } from './script.mjs';
 
 /** codex-rs SUMMARY_PREFIX: the text Codex puts before its compaction summary in the new history. */
-export const CODEX_SUMMARY_PREFIX =
+const CODEX_SUMMARY_PREFIX =
   'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:';
 /** The opening of Claude Code's continuation summary (seen in native-compact-2.1.332.jsonl). */
 export const CLAUDE_CONTINUATION =

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 
 /** Seeded PRNG (mulberry32): the same seed gives the same dumps and ids. */
-export function rng(seed) {
+function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

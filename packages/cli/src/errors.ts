@@ -15,7 +15,7 @@ export class CliError extends Error {
 }
 
 /** Exit code for an arbitrary thrown value: its numeric `exitCode` when it has one, else 1. */
-export function exitCodeOf(err: unknown): number {
+function exitCodeOf(err: unknown): number {
   const c = (err as { exitCode?: unknown } | null)?.exitCode;
   return typeof c === 'number' && Number.isInteger(c) && c > 0 ? c : 1;
 }

@@ -10,11 +10,11 @@ import { heredocDisplay } from './scripts.js';
 import { stripHeredocs } from './toolinfo.js';
 
 /** Commands that matter: build, test, run, deploy, version control that changes state. */
-export const MATTERS = /^(?:\.\/\S*(?:test|build|run|deploy|check|lint)|(?:\S+\/)?(?:test|build|check|lint|typecheck|tsc|make|cargo|npm|npx|pnpm|yarn|bun|pytest|go (?:test|build|run|vet)|mvn|gradle|just|deploy|docker|kubectl|terraform|pip3? install|uv (?:run|sync|add)|poetry|vitest|jest|mocha|eslint|biome|prettier|ruff|mypy|clippy|rustc|gcc|clang|dotnet|swift|git (?:commit|push|merge|rebase|checkout|switch|tag|reset|revert|cherry-pick|init|clone|apply|am)|node(?= )|python3?(?= )(?! -c\b)|deno|rake|bundle))\b/i;
+const MATTERS = /^(?:\.\/\S*(?:test|build|run|deploy|check|lint)|(?:\S+\/)?(?:test|build|check|lint|typecheck|tsc|make|cargo|npm|npx|pnpm|yarn|bun|pytest|go (?:test|build|run|vet)|mvn|gradle|just|deploy|docker|kubectl|terraform|pip3? install|uv (?:run|sync|add)|poetry|vitest|jest|mocha|eslint|biome|prettier|ruff|mypy|clippy|rustc|gcc|clang|dotnet|swift|git (?:commit|push|merge|rebase|checkout|switch|tag|reset|revert|cherry-pick|init|clone|apply|am)|node(?= )|python3?(?= )(?! -c\b)|deno|rake|bundle))\b/i;
 /** First programs that only look (never a command that matters on their own). */
-export const LOOK_ONLY = /^(?:cat|ls|ll|grep|egrep|rg|ag|find|fd|head|tail|less|more|sed -n|awk|wc|echo|printf|pwd|which|type|tree|stat|file|du|df|env|date|whoami|sleep|true|git (?:status|log|diff|show|branch|remote|rev-parse|ls-files|blame|config --get))\b/;
+const LOOK_ONLY = /^(?:cat|ls|ll|grep|egrep|rg|ag|find|fd|head|tail|less|more|sed -n|awk|wc|echo|printf|pwd|which|type|tree|stat|file|du|df|env|date|whoami|sleep|true|git (?:status|log|diff|show|branch|remote|rev-parse|ls-files|blame|config --get))\b/;
 /** A summary line of test/build output. */
-export const SUMMARY_LINE = /^TOTAL\s+\d|\b(?:\d+ (?:passed|failed|passing|failing|tests?|errors?|warnings?|skipped)|test result:|tests?:\s+\d|Tests?\s+\d+ (?:passed|failed)|Finished\b|Compiled\b|Built\b|Successfully\b|No (?:errors|issues|fixes)|found \d+ (?:error|problem)|Checked \d+ files|\d+(?:\.\d+)?% (?:coverage|lines)|coverage|ok\s+\S+\s+\d|PASS\b|FAIL\b|error TS\d+|\[main [0-9a-f]{6,}\]|\d+ files? changed)/i;
+const SUMMARY_LINE = /^TOTAL\s+\d|\b(?:\d+ (?:passed|failed|passing|failing|tests?|errors?|warnings?|skipped)|test result:|tests?:\s+\d|Tests?\s+\d+ (?:passed|failed)|Finished\b|Compiled\b|Built\b|Successfully\b|No (?:errors|issues|fixes)|found \d+ (?:error|problem)|Checked \d+ files|\d+(?:\.\d+)?% (?:coverage|lines)|coverage|ok\s+\S+\s+\d|PASS\b|FAIL\b|error TS\d+|\[main [0-9a-f]{6,}\]|\d+ files? changed)/i;
 
 // --- Commands -----------------------------------------------------------------------
 

@@ -123,7 +123,7 @@ function posInt(cfg: Record<string, unknown>, key: string, allowZero = false): n
   const v = cfg[key];
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (!allowZero && v === 0)) {
-    throw new CompactionConfigError(`${key} must be a ${allowZero ? 'non-negative' : 'positive'} integer (tokens/count), got ${JSON.stringify(v)}`, key);
+    throw new CompactionConfigError((n) => `${n(key)} must be a ${allowZero ? 'non-negative' : 'positive'} integer (tokens/count), got ${JSON.stringify(v)}`, key);
   }
   return v;
 }
@@ -145,46 +145,46 @@ export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfi
   let thresholdRatio = 0.8;
   if (raw.thresholdRatio !== undefined) {
     const r = raw.thresholdRatio;
-    if (typeof r !== 'number' || !(r > 0) || !(r <= 1)) throw new CompactionConfigError(`thresholdRatio must be a number in (0, 1], got ${JSON.stringify(r)}`, 'thresholdRatio');
+    if (typeof r !== 'number' || !(r > 0) || !(r <= 1)) throw new CompactionConfigError((n) => `${n('thresholdRatio')} must be a number in (0, 1], got ${JSON.stringify(r)}`, 'thresholdRatio');
     thresholdRatio = r;
   }
   let threshold = posInt(raw, 'threshold');
-  if (threshold !== undefined && contextWindow !== undefined) throw new CompactionConfigError('give contextWindow or threshold, not both', 'threshold');
-  if (threshold !== undefined && raw.thresholdRatio !== undefined) throw new CompactionConfigError('thresholdRatio applies to contextWindow; it cannot be combined with an absolute threshold', 'thresholdRatio');
+  if (threshold !== undefined && contextWindow !== undefined) throw new CompactionConfigError((n) => `give ${n('contextWindow')} or ${n('threshold')}, not both`, 'threshold');
+  if (threshold !== undefined && raw.thresholdRatio !== undefined) throw new CompactionConfigError((n) => `${n('thresholdRatio')} applies to ${n('contextWindow')}; it cannot be combined with an absolute ${n('threshold')}`, 'thresholdRatio');
   if (threshold === undefined) {
-    if (contextWindow === undefined) throw new CompactionConfigError('one of contextWindow or threshold is required', 'threshold');
+    if (contextWindow === undefined) throw new CompactionConfigError((n) => `one of ${n('contextWindow')} or ${n('threshold')} is required`, 'threshold');
     threshold = Math.floor(contextWindow * thresholdRatio);
-    if (threshold < 1) throw new CompactionConfigError(`contextWindow × thresholdRatio is below 1 token (${contextWindow} × ${thresholdRatio})`, 'contextWindow');
+    if (threshold < 1) throw new CompactionConfigError((n) => `${n('contextWindow')} × ${n('thresholdRatio')} is below 1 token (${contextWindow} × ${thresholdRatio})`, 'contextWindow');
   }
   const overheadTokens = posInt(raw, 'overheadTokens', true) ?? 0;
-  if (overheadTokens >= threshold) throw new CompactionConfigError(`overheadTokens (${overheadTokens}) must be below the threshold (${threshold})`, 'overheadTokens');
+  if (overheadTokens >= threshold) throw new CompactionConfigError((n) => `${n('overheadTokens')} (${overheadTokens}) must be below the ${n('threshold')} (${threshold})`, 'overheadTokens');
   // What the surface may take: the threshold less what the model receives beside it.
   const budget = threshold - overheadTokens;
-  const of = overheadTokens ? ` less overheadTokens (${threshold} - ${overheadTokens} = ${budget})` : ` (${threshold})`;
+  const of = (n: (key: string) => string) => (overheadTokens ? ` less ${n('overheadTokens')} (${threshold} - ${overheadTokens} = ${budget})` : ` (${threshold})`);
   const retainTokens = posInt(raw, 'retainTokens') ?? Math.max(1, Math.min(20000, Math.floor(budget * 0.3)));
-  if (retainTokens >= budget) throw new CompactionConfigError(`retainTokens (${retainTokens}) must be below the threshold${of}`, 'retainTokens');
+  if (retainTokens >= budget) throw new CompactionConfigError((n) => `${n('retainTokens')} (${retainTokens}) must be below the ${n('threshold')}${of(n)}`, 'retainTokens');
   const summaryMaxTokens = posInt(raw, 'summaryMaxTokens') ?? Math.max(1, Math.min(4096, Math.floor(budget * 0.15)));
   if (summaryMaxTokens + retainTokens >= budget) {
     throw new CompactionConfigError(
-      `summaryMaxTokens + retainTokens (${summaryMaxTokens} + ${retainTokens} = ${summaryMaxTokens + retainTokens}) must be below the threshold${of}`,
+      (n) => `${n('summaryMaxTokens')} + ${n('retainTokens')} (${summaryMaxTokens} + ${retainTokens} = ${summaryMaxTokens + retainTokens}) must be below the ${n('threshold')}${of(n)}`,
       raw.summaryMaxTokens !== undefined ? 'summaryMaxTokens' : 'retainTokens',
     );
   }
   let targetRatio = 0.8;
   if (raw.targetRatio !== undefined) {
     const r = raw.targetRatio;
-    if (typeof r !== 'number' || !(r > 0) || !(r <= 1)) throw new CompactionConfigError(`targetRatio must be a number in (0, 1], got ${JSON.stringify(r)}`, 'targetRatio');
+    if (typeof r !== 'number' || !(r > 0) || !(r <= 1)) throw new CompactionConfigError((n) => `${n('targetRatio')} must be a number in (0, 1], got ${JSON.stringify(r)}`, 'targetRatio');
     targetRatio = r;
   }
-  if (raw.fallback !== undefined && typeof raw.fallback !== 'boolean') throw new CompactionConfigError(`fallback must be a boolean, got ${JSON.stringify(raw.fallback)}`, 'fallback');
+  if (raw.fallback !== undefined && typeof raw.fallback !== 'boolean') throw new CompactionConfigError((n) => `${n('fallback')} must be a boolean, got ${JSON.stringify(raw.fallback)}`, 'fallback');
   const compactionRetries = posInt(raw, 'compactionRetries', true) ?? 2;
   const strategy = (raw.strategy ?? 'summarize') as CompactionStrategy;
   if (strategy !== 'summarize' && strategy !== 'mask' && strategy !== 'auto') {
-    throw new CompactionConfigError(`strategy must be one of summarize, mask, auto; got ${JSON.stringify(raw.strategy)}`, 'strategy');
+    throw new CompactionConfigError((n) => `${n('strategy')} must be one of summarize, mask, auto; got ${JSON.stringify(raw.strategy)}`, 'strategy');
   }
   const summarizer = raw.summarizer as Summarizer | undefined;
   if (summarizer !== undefined && (typeof summarizer !== 'object' || summarizer === null || typeof summarizer.summarize !== 'function' || typeof summarizer.name !== 'string')) {
-    throw new CompactionConfigError('summarizer must be an object with a name and a summarize(input) method', 'summarizer');
+    throw new CompactionConfigError((n) => `${n('summarizer')} must be an object with a name and a summarize(input) method`, 'summarizer');
   }
   const meter = raw.meter as TokenMeter | undefined;
   if (meter !== undefined && !(meter instanceof TokenMeter)) throw new CompactionConfigError('meter must be a TokenMeter', 'meter');

@@ -109,7 +109,7 @@ export interface CompactionEngine {
 }
 
 /** Smallest checkpoint body (tokens) worth landing: room for the primary request and the next step. */
-export const MIN_CHECKPOINT_BODY_TOKENS = 128;
+const MIN_CHECKPOINT_BODY_TOKENS = 128;
 
 interface Gauge {
   generation: number;
@@ -767,5 +767,3 @@ function replacementEvents(reps: readonly Replacement[]): NewEvent[] {
     ...(r.orig.model ? { model: r.orig.model } : {}),
   })) as NewEvent[];
 }
-
-export type { MessageEvent };

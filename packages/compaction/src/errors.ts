@@ -11,14 +11,30 @@ export class CompactionError extends Error {
   }
 }
 
-/** Invalid engine or summarizer configuration. `key` names the offending config key. */
+/** A message that names config keys through `name` (the key itself in `message`; a caller's own name for it, such as a CLI flag, in {@link CompactionConfigError.messageWith}). */
+export type ConfigMessage = (name: (key: string) => string) => string;
+
+/**
+ * Invalid engine or summarizer configuration. `key` names the offending config key; the message
+ * names it (and any other key it mentions) by its config name, and {@link messageWith} words it
+ * again with the caller's names for the keys (the CLI: its flags), so no caller rewrites messages.
+ */
 export class CompactionConfigError extends CompactionError {
+  private readonly words: ConfigMessage;
+
   constructor(
-    message: string,
+    message: string | ConfigMessage,
     readonly key: string,
   ) {
-    super(message, 'CONFIG');
+    const words: ConfigMessage = typeof message === 'function' ? message : () => message;
+    super(words((k) => k), 'CONFIG');
+    this.words = words;
     this.name = 'CompactionConfigError';
+  }
+
+  /** The message with every key it names given as `name(key)`. */
+  messageWith(name: (key: string) => string): string {
+    return this.words(name);
   }
 }
 

@@ -41,7 +41,7 @@ export function createLlmClient(name: SummarizerName | string, opts: LlmSummariz
   switch (name) {
     case 'openai':
     case 'anthropic':
-      if (command !== undefined || env !== undefined) throw new CompactionConfigError(`${command !== undefined ? 'command' : 'env'} applies to the claude-code and codex summarizers only`, command !== undefined ? 'command' : 'env');
+      if (command !== undefined || env !== undefined) throw new CompactionConfigError((n) => `${n(command !== undefined ? 'command' : 'env')} applies to the claude-code and codex summarizers only`, command !== undefined ? 'command' : 'env');
       return name === 'openai' ? new OpenAISummarizer(api) : new AnthropicSummarizer(api);
     case 'claude-code':
       return new ClaudeCodeSummarizer(host);

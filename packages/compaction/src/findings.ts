@@ -20,7 +20,7 @@ import { reportFindings, type SubAgentOutcome } from './subagents.js';
 import { modifiesFiles } from './toolinfo.js';
 
 /** Longest finding (characters): at most what budget fitting keeps whole (it shortens longer items by sentences, which would cut a quoted rule), so a longer finding names fewer items. */
-export const FINDING_CHARS = 240;
+const FINDING_CHARS = 240;
 
 /** The search program of a call's shell command, if it is one. */
 function searchProgramOf(c: CallFact): string | undefined {
@@ -136,7 +136,7 @@ export function findingOf(c: CallFact, lim = 6): string | undefined {
 }
 
 /** Longest sub-agent or research finding (characters): its report in whole sentences. */
-export const REPORT_CHARS = 420;
+const REPORT_CHARS = 420;
 /** A report's shorter form, for budget fitting (characters). */
 const SHORT_REPORT_CHARS = 160;
 

@@ -32,7 +32,7 @@ const GOAL_SENTENCES = 2;
  * venting left out, and its rules (they go to Constraints) when something else is left; the
  * whole lead when nothing is.
  */
-export function objectiveSentences(text: string): string[] {
+function objectiveSentences(text: string): string[] {
   if (pastedError(text)) return [distillRequest(text, GOAL_CHARS)];
   const ss = splitSentences(withoutPaste(text)).map(stripMarker).filter(Boolean);
   const keep = ss.filter((s) => {

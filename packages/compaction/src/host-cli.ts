@@ -79,11 +79,11 @@ export abstract class HostCliSummarizer extends LlmSummarizer {
    */
   constructor(model: string | undefined, o: HostCliOptions, d: { command: string; window: number; reserve: number }) {
     for (const k of API_ONLY) {
-      if ((o as LlmSummarizerOptions)[k] !== undefined) throw new CompactionConfigError(`${k} applies to the openai and anthropic summarizers, not to a host CLI (it uses the login and config the user already has)`, k);
+      if ((o as LlmSummarizerOptions)[k] !== undefined) throw new CompactionConfigError((n) => `${n(k)} applies to the openai and anthropic summarizers, not to a host CLI (it uses the login and config the user already has)`, k);
     }
     const window = o.window ?? d.window;
     if (!Number.isInteger(window) || window <= d.reserve + 1024) {
-      throw new CompactionConfigError(`window must be an integer above ${d.reserve + 1024} tokens for this host (its own prompt takes about ${d.reserve}), got ${JSON.stringify(window)}`, 'window');
+      throw new CompactionConfigError((n) => `${n('window')} must be an integer above ${d.reserve + 1024} tokens for this host (its own prompt takes about ${d.reserve}), got ${JSON.stringify(window)}`, 'window');
     }
     super(model, { model, requestTimeoutMs: o.requestTimeoutMs, deadlineMs: o.deadlineMs, requestRetries: o.requestRetries ?? 0, window: window - d.reserve });
     this.command = o.command ?? d.command;
@@ -154,7 +154,7 @@ export function oneLine(s: string): string {
 }
 
 /** The last non-empty line of `s` that is not a host's harmless warning, or undefined. */
-export function lastLine(s: string): string | undefined {
+function lastLine(s: string): string | undefined {
   const lines = s.split('\n').map((l) => l.trim()).filter((l) => l && !/^WARNING: proceeding\b/.test(l));
   return lines.length ? lines[lines.length - 1] : undefined;
 }

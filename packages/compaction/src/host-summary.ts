@@ -18,7 +18,7 @@ export interface HostSummaryForm {
 }
 
 /** The hosts' summary openings. */
-export const HOST_SUMMARY_FORMS: readonly HostSummaryForm[] = [
+const HOST_SUMMARY_FORMS: readonly HostSummaryForm[] = [
   {
     host: 'claude-code',
     // "... ran out of context. The conversation is summarized below:" (1.x), "... The summary below covers the earlier portion of the conversation." (2.x)

@@ -216,13 +216,13 @@ export abstract class LlmSummarizer implements Summarizer {
     this.model = model;
     for (const k of ['requestTimeoutMs', 'deadlineMs', 'backoffMs', 'window'] as const) {
       const v = o[k];
-      if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new CompactionConfigError(`${k} must be a positive integer, got ${JSON.stringify(v)}`, k);
+      if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new CompactionConfigError((n) => `${n(k)} must be a positive integer, got ${JSON.stringify(v)}`, k);
     }
     if (o.requestRetries !== undefined && (!Number.isInteger(o.requestRetries) || o.requestRetries < 0)) {
-      throw new CompactionConfigError(`requestRetries must be a non-negative integer, got ${JSON.stringify(o.requestRetries)}`, 'requestRetries');
+      throw new CompactionConfigError((n) => `${n('requestRetries')} must be a non-negative integer, got ${JSON.stringify(o.requestRetries)}`, 'requestRetries');
     }
     this.window = o.window ?? (model ? knownModelWindow(model) : undefined) ?? UNKNOWN_MODEL_WINDOW;
-    if (this.window < 1024) throw new CompactionConfigError(`window must be at least 1024 tokens, got ${this.window}`, 'window');
+    if (this.window < 1024) throw new CompactionConfigError((n) => `${n('window')} must be at least 1024 tokens, got ${this.window}`, 'window');
     this.opts = {
       stream: o.stream ?? false,
       requestTimeoutMs: o.requestTimeoutMs ?? 120_000,
@@ -384,7 +384,7 @@ function keyFrom(o: LlmSummarizerOptions, defEnv: string, summarizer: string): s
   if (o.apiKey) return o.apiKey;
   const env = o.apiKeyEnv ?? defEnv;
   const v = process.env[env];
-  if (!v) throw new CompactionConfigError(`the ${summarizer} summarizer needs an API key: set ${env}${o.apiKeyEnv ? '' : ' or name another variable with apiKeyEnv (--api-key-env)'}`, 'apiKeyEnv');
+  if (!v) throw new CompactionConfigError((n) => `the ${summarizer} summarizer needs an API key: set ${env}${o.apiKeyEnv ? '' : ` or name another variable with ${n('apiKeyEnv')}`}`, 'apiKeyEnv');
   return v;
 }
 

@@ -35,7 +35,7 @@ const HEADING_LINE = /^#{1,4}[ \t]+\S|^#{1,4}\*\*/;
  * ignored, any case), or one of the aliases of prior summaries (`## Next steps`, `## Current work`;
  * merge.ts `canonicalHeading`). Undefined for a line that is no heading or names none of ours.
  */
-export function headingOf(line: string): { heading: CheckpointSection; rest: string } | undefined {
+function headingOf(line: string): { heading: CheckpointSection; rest: string } | undefined {
   if (!HEADING_LINE.test(line)) return undefined;
   const raw = line.replace(/^#{1,4}[ \t]*/, '').replace(/[ \t]*#*[ \t]*$/, '');
   const colon = raw.indexOf(':');

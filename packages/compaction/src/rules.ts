@@ -198,7 +198,7 @@ const wordsOf = (s: string) => [...normalizeQuotes(s).toLowerCase().matchAll(/[\
  * "le premier créneau", "der erste Dienst") while `earlier` says it bare ("the cooldown"). Latin
  * script only; Japanese and Korean are compared as before.
  */
-export function narrows(earlier: string, later: string): boolean {
+function narrows(earlier: string, later: string): boolean {
   const a = wordsOf(earlier);
   const b = wordsOf(later);
   const ea = new Set(a);
@@ -216,7 +216,7 @@ export function narrows(earlier: string, later: string): boolean {
 }
 
 /** What a changed rule is marked with: it says the rule changed, never the old value (the rule stands in its final form only). */
-export const CHANGED_MARK = ' (changed)';
+const CHANGED_MARK = ' (changed)';
 
 /** `rule` marked as changed, before its final period (once). */
 function markChanged(rule: string): string {

@@ -10,7 +10,7 @@
  */
 
 /** One heredoc of a command line: the line that opens it, its body, and the commands after its terminator. */
-export interface Heredoc {
+interface Heredoc {
   /** The line holding `<<TAG` (what the body is given to). */
   head: string;
   body: string;
@@ -19,7 +19,7 @@ export interface Heredoc {
 }
 
 /** The heredocs of a command line, in order. */
-export function heredocs(cmd: string): Heredoc[] {
+function heredocs(cmd: string): Heredoc[] {
   const out: Heredoc[] = [];
   const re = /^([^\n]*?<<-?\s*(['"]?)(\w+)\2[^\n]*)\n([\s\S]*?)\n\s*\3\s*(?:\n|$)/gm;
   let m: RegExpExecArray | null;
@@ -52,7 +52,7 @@ function pathLike(s: string): boolean {
 const STR = String.raw`(?:'([^'\n]+)'|"([^"\n]+)"|` + '`([^`\\n$]+)`)';
 
 /** Files a script reads and writes by literal paths, the programs it runs, what else it opens. */
-export interface ScriptEffects {
+interface ScriptEffects {
   reads: string[];
   writes: string[];
   deletes: string[];
@@ -63,7 +63,7 @@ export interface ScriptEffects {
 }
 
 /** What a script body does (see the module comment). */
-export function scriptEffects(body: string): ScriptEffects {
+function scriptEffects(body: string): ScriptEffects {
   const fx: ScriptEffects = { reads: [], writes: [], deletes: [], other: [], replaces: /\bre\.sub\b|\.replace(?:All)?\(|\bsed\s+-i\b|\.sub\(/.test(body) };
   const lit = (m: RegExpMatchArray, from = 1) => m[from] ?? m[from + 1] ?? m[from + 2];
   // names bound to a literal path (`p = Path('src/a.ts')`, `const f = 'data.json'`)
@@ -112,7 +112,7 @@ function few(ps: readonly string[]): string {
 }
 
 /** What a script does in a few words: "rewrites src/a.ts by regex", "reads a.json; writes b.json", "runs git log", else its first statement. */
-export function scriptDoes(body: string): string {
+function scriptDoes(body: string): string {
   const fx = scriptEffects(body);
   const both = fx.writes.filter((p) => fx.reads.includes(p));
   const reads = fx.reads.filter((p) => !both.includes(p));

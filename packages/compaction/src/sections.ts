@@ -23,7 +23,6 @@ import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
 import { commandKey, commands, displayCommand, failingTests, wholeLine } from './commands.js';
 import { findingOf, findings, unfinishedSubAgents } from './findings.js';
 
-export { GOAL_CHARS } from './goal.js';
 export { lastingInstructions } from './rules.js';
 
 /** One checkpoint item: a whole fact. `key` identifies what it is about (a path, a command) for merging. */
@@ -305,7 +304,7 @@ export function fixedLater(c: CallFact, later: readonly CallFact[]): boolean {
 }
 
 /** A file tool that failed and then succeeded on the same path: a retry, not an error worth keeping (`later`: the calls after it). */
-export function retried(c: CallFact, later: readonly CallFact[]): boolean {
+function retried(c: CallFact, later: readonly CallFact[]): boolean {
   return !c.info.command && c.info.paths.length > 0 && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]);
 }
 
@@ -484,7 +483,7 @@ function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, l
 const INTENT = /^(?:(?:now|next|then|first|so|ok(?:ay)?|great|perfect|good|alright)[,!]?\s+)?(?:let me|let's|i'll|i will|i need to|i'm going to|i am going to|i should|we need to|we'll)\s+(?:now\s+|also\s+|first\s+)?(.{8,200}?)[.:!]?$/i;
 
 /** The last stated intent of `text`, as an instruction, if it states one (in the other languages of cues.ts, the sentence as said). */
-export function intentOf(text: string): string | undefined {
+function intentOf(text: string): string | undefined {
   for (const s of splitSentences(text).map(stripMarker).reverse()) {
     if (/[?？]$/.test(s) || CODE_LIKE.test(s)) continue;
     const m = INTENT.exec(s.trim());

@@ -19,7 +19,7 @@ import { parseJson, withoutHostTrailer } from './results.js';
 import { leadSentences, splitSentences } from './sentences.js';
 
 /** How a sub-agent ended. */
-export type SubAgentStatus = 'ok' | 'failed' | 'interrupted' | 'timed out' | 'running';
+type SubAgentStatus = 'ok' | 'failed' | 'interrupted' | 'timed out' | 'running';
 
 /** One sub-agent's outcome: its status, what it reported (prose, host trailer removed), its error. */
 export interface SubAgentOutcome {

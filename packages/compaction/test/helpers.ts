@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MemorySessionLog, type NewEvent } from '@hive-mind/session';
 
 /** The built CLI entry (build first: npx tsc -b packages/cli). */
-export const cliBin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'packages/cli/bin/hive-mind.js');
+const cliBin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'packages/cli/bin/hive-mind.js');
 
 
 /** Builds realistic coding-agent logs by hand (user turns, tool calls with results). */

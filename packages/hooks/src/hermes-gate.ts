@@ -22,27 +22,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { hostDir } from '@hive-mind/transcripts/host-dirs';
 import { dirname, join } from 'node:path';
+import { envFlag, envNumber, settingDefault } from '@hive-mind/mind/settings';
 import { ensureDir } from './mkdir.js';
 
 /** Default window between two cleanups, in minutes. */
-export const DEFAULT_COMPACT_WINDOW_MIN = 10;
+const DEFAULT_COMPACT_WINDOW_MIN = settingDefault('HIVE_MIND_HERMES_COMPACT_WINDOW_MIN');
 /** Name of the state file inside the Hermes home. */
-export const COMPACT_STATE_FILE = '.hive-mind-last-compact';
+const COMPACT_STATE_FILE = '.hive-mind-last-compact';
 
-/** `HIVE_MIND_HERMES_COMPACT_ON_STOP` truth: false only for unset, empty, `0` or `false` (any case). */
+/** `HIVE_MIND_HERMES_COMPACT_ON_STOP` truth (a switch of the mind's settings.ts): false only for unset, empty, `0` or `false` (any case). */
 export function compactOnStopEnabled(env: NodeJS.ProcessEnv): boolean {
-  const v = env.HIVE_MIND_HERMES_COMPACT_ON_STOP;
-  if (v === undefined) return false;
-  const t = v.trim().toLowerCase();
-  return !(t === '' || t === '0' || t === 'false');
+  return envFlag(env, 'HIVE_MIND_HERMES_COMPACT_ON_STOP');
 }
 
 /** The window in minutes: `override` when a positive finite number, else the env value when one, else 10. */
 export function compactWindowMin(env: NodeJS.ProcessEnv, override?: number): number {
   if (typeof override === 'number' && Number.isFinite(override) && override > 0) return override;
-  const raw = env.HIVE_MIND_HERMES_COMPACT_WINDOW_MIN;
-  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_COMPACT_WINDOW_MIN;
+  return envNumber(env, 'HIVE_MIND_HERMES_COMPACT_WINDOW_MIN');
 }
 
 /** `$HERMES_HOME/.hive-mind-last-compact`, else `<HOME or os.homedir()>/.hermes/.hive-mind-last-compact` (transcripts' `hostDir`). */
@@ -65,7 +61,7 @@ export interface HermesStopGateOptions {
   log?: (message: string) => void;
 }
 
-export type CompactDecision = 'disabled' | 'inside-window' | 'ran' | 'failed';
+type CompactDecision = 'disabled' | 'inside-window' | 'ran' | 'failed';
 
 export interface HermesStopGateResult {
   /** The save ran without throwing. */

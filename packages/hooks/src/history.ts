@@ -15,9 +15,9 @@ import { lastTurnFromTranscript, TRANSCRIPT_BACKFILL_BYTES, transcriptTurns } fr
 import type { LifecycleInput } from './types.js';
 
 /** Time the session-end backfill may spend saving, in ms (the hook's watchdog is 10 s by default). */
-export const BACKFILL_TIME_MS = 4000;
+const BACKFILL_TIME_MS = 4000;
 /** Turns saved per transaction by the backfill: short, so other hooks get the lock in between, and a cut run leaves whole turns. */
-export const BACKFILL_BATCH = 50;
+const BACKFILL_BATCH = 50;
 
 /** Where an event's turns go: the workspace (id) and the .mind file. */
 export interface TurnTarget {

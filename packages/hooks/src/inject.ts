@@ -38,15 +38,16 @@ import {
   type NotesTarget,
   type RecallResult,
 } from '@hive-mind/mind';
+import { envNumber, settingDefault } from '@hive-mind/mind/settings';
 import { ensureDir } from './mkdir.js';
 
 /** Default total budget of session start, in tokens (under Codex's ~2,500-token inline limit for additional context). */
-export const DEFAULT_RECALL_TOKENS = 1500;
+export const DEFAULT_RECALL_TOKENS = settingDefault('HIVE_MIND_RECALL_TOKENS');
 /**
  * Default cap of the per-prompt recall, in tokens: the evidence of a strong match fills it, a weak
  * one gets a fifth of it (the mind's `evidenceBudget`), none when nothing clears the floor.
  */
-export const DEFAULT_PROMPT_RECALL_TOKENS = 1200;
+export const DEFAULT_PROMPT_RECALL_TOKENS = settingDefault('HIVE_MIND_PROMPT_RECALL_TOKENS');
 /** Share of the session-start budget the notes may take; the recall gets the rest. */
 export const NOTES_SHARE = 0.6;
 /**
@@ -65,22 +66,14 @@ export interface RecallSource {
   path: string;
 }
 
-/** A non-negative integer setting from `env[name]`, else `def` (an unusable value is logged by the runner, see mind settings.ts). */
-export function envBudget(env: NodeJS.ProcessEnv, name: string, def: number, allowZero: boolean): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const v = Number(raw);
-  return Number.isInteger(v) && (v > 0 || (allowZero && v === 0)) ? v : def;
-}
-
 /** The session-start budget from `HIVE_MIND_RECALL_TOKENS` (a positive integer), else {@link DEFAULT_RECALL_TOKENS}. */
 export function recallBudget(env: NodeJS.ProcessEnv): number {
-  return envBudget(env, 'HIVE_MIND_RECALL_TOKENS', DEFAULT_RECALL_TOKENS, false);
+  return envNumber(env, 'HIVE_MIND_RECALL_TOKENS');
 }
 
 /** The per-prompt budget from `HIVE_MIND_PROMPT_RECALL_TOKENS` (0 turns per-prompt recall off), else {@link DEFAULT_PROMPT_RECALL_TOKENS}. */
 export function promptRecallBudget(env: NodeJS.ProcessEnv): number {
-  return envBudget(env, 'HIVE_MIND_PROMPT_RECALL_TOKENS', DEFAULT_PROMPT_RECALL_TOKENS, true);
+  return envNumber(env, 'HIVE_MIND_PROMPT_RECALL_TOKENS');
 }
 
 /** The session's record file, or undefined when the event names no session. */

@@ -126,6 +126,8 @@ const openReadonly = (busy: number) => (path: string) => Mind.open(path, { busyT
 
 // What frameInjection adds around an injection (nonce tags, one note line), out of the same budget.
 const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
+/** What the blocks of an injection may take out of `budget` (tokens): the budget less the framing. */
+const insideFrame = (budget: number) => Math.max(0, budget - FRAME_RESERVE);
 
 /**
  * Session start (inject.ts): the notes; for a host whose session starts with its first prompt
@@ -138,7 +140,7 @@ const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
  * the history.
  */
 function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): LifecycleOutput {
-  const budget = Math.max(0, recallBudget(env) - FRAME_RESERVE);
+  const budget = insideFrame(recallBudget(env));
   const notes = notesBlock(env, Math.floor(budget * NOTES_SHARE), notesThread(input, env));
   const sources = sourcesFor(input, env);
   const open = openReadonly(busy);
@@ -163,7 +165,7 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     const session = input.sessionId ? { host: input.host, sessionId: input.sessionId } : undefined;
     const ev = evidenceBlocks(
       sources,
-      Math.min(left, Math.max(0, promptRecallBudget(env) - FRAME_RESERVE)),
+      Math.min(left, insideFrame(promptRecallBudget(env))),
       given,
       (m, exclude, src) => m.promptEvidence(query, { exclude, mindName: src.key, ...(session ? { session } : {}) }),
       open,
@@ -210,7 +212,7 @@ function logSkipped(skipped: readonly SkippedMind[], log?: (line: string) => voi
  * (prompt-vector.ts, bounded in time; the lexical side alone when the endpoint fails).
  */
 async function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): Promise<LifecycleOutput> {
-  const cap = Math.max(0, promptRecallBudget(env) - FRAME_RESERVE);
+  const cap = insideFrame(promptRecallBudget(env));
   const prompt = input.prompt?.trim();
   if (!cap || !prompt) return {};
   const query = prompt.slice(0, 1000);

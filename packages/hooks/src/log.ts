@@ -1,17 +1,16 @@
 import { appendFileSync, renameSync, statSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { hooksLogPath } from '@hive-mind/mind/paths';
 import { redactSecrets } from '@hive-mind/mind/redact';
 import { ensureDir } from './mkdir.js';
 
 /** Rotate `hooks.log` to `hooks.log.1` once it reaches this many bytes (one generation kept: at most ~2 × 512 KiB on disk). */
 export const HOOK_LOG_MAX_BYTES = 512 * 1024;
 
-/** `<home>/logs/hooks.log`; mirrors `@hive-mind/mind` `hooksLogPath` without loading the mind (and SQLite) for a failing run. */
+/** `<home>/logs/hooks.log`: the mind's `hooksLogPath`, from its paths module alone (no SQLite load for a failing run). */
 export function hookLogPath(env: NodeJS.ProcessEnv): string {
-  const h = env.HIVE_MIND_HOME;
-  const home = h && h.trim() ? resolve(h) : join(env.HOME && env.HOME.trim() ? env.HOME : homedir(), '.hive-mind');
-  return join(home, 'logs', 'hooks.log');
+  return hooksLogPath(env);
 }
 
 /**

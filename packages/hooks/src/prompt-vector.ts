@@ -14,7 +14,7 @@ import { envNumber } from '@hive-mind/mind/settings';
 import type { RecallSource } from './inject.js';
 
 /** Frames without a vector embedded with a prompt, at most (a short request keeps the hook within its time limit). */
-export const PROMPT_BACKFILL = 8;
+const PROMPT_BACKFILL = 8;
 
 /** The prompt's vector for the per-prompt recall, and the settings the recall uses with it. */
 export interface PromptVector {

@@ -17,7 +17,7 @@
  * Imports only the adapter of the host being run, and the mind only when an event needs it.
  */
 import { redactJson } from '@hive-mind/mind/redact';
-import { envFlag, envProblems, formatEnvProblem } from '@hive-mind/mind/settings';
+import { envFlag, envNumber, envProblems, formatEnvProblem, settingDefault } from '@hive-mind/mind/settings';
 import { hookLogPath, logHookLine } from './log.js';
 import { hostList } from '@hive-mind/transcripts/hosts';
 import { HOST_IDS, loadAdapter } from './registry.js';
@@ -27,7 +27,7 @@ import type { HookContext, HostAdapter, LifecycleInput, LifecycleOutput } from '
 export { hookLogPath };
 
 /** Default watchdog of one hook run, in ms. */
-export const HOOK_TIMEOUT_MS = 10_000;
+export const HOOK_TIMEOUT_MS = settingDefault('HIVE_MIND_HOOK_TIMEOUT_MS');
 /** Default time cap on reading stdin, in ms. */
 export const STDIN_TIMEOUT_MS = 3_000;
 
@@ -38,7 +38,7 @@ export interface RunHookOptions {
   write?: (text: string) => void;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
-  /** Watchdog in ms; default `HIVE_MIND_HOOK_TIMEOUT_MS` when a positive number, else 10,000. */
+  /** Watchdog in ms; default `HIVE_MIND_HOOK_TIMEOUT_MS` when a positive integer, else 10,000. */
   timeoutMs?: number;
   stdinTimeoutMs?: number;
   /** argv of the background team sync a SessionStart may start (the CLI passes its own `team sync`). */
@@ -55,11 +55,6 @@ export interface RunHookResult {
   error?: string;
   /** The log file written, when a line was logged. */
   logPath?: string;
-}
-
-function positive(v: unknown): number | undefined {
-  const n = Number(v);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 class HookInputError extends Error {}
@@ -94,7 +89,7 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
     if (!result.logPath) process.stderr.write(`hive-mind ${host || '-'} ${event || '-'}: ${msg.replace(/\s+/g, ' ').slice(0, 2000)} (the hook log could not be written)\n`);
   };
 
-  const timeoutMs = opts.timeoutMs ?? positive(env.HIVE_MIND_HOOK_TIMEOUT_MS) ?? HOOK_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? envNumber(env, 'HIVE_MIND_HOOK_TIMEOUT_MS');
   const watchdog = setTimeout(() => {
     if (finished) return;
     fail(`timed out after ${timeoutMs} ms; printed the empty response`);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Mind, cacheMindPath, connectionFor, mindHome, readTeamFile, teamFilePath, teamSyncStampPath, type FrameInput, type TeamConnection } from '@hive-mind/mind';
-import { envBudget } from './inject.js';
+import { envNumber, settingDefault } from '@hive-mind/mind/settings';
 import { ensureDir } from './mkdir.js';
 import { isStorageFailure } from './storage-failure.js';
 
@@ -16,7 +16,7 @@ import { isStorageFailure } from './storage-failure.js';
  */
 
 /** Default age of the team cache that starts a background sync, minutes. */
-export const DEFAULT_TEAM_SYNC_AGE_MIN = 15;
+const DEFAULT_TEAM_SYNC_AGE_MIN = settingDefault('HIVE_MIND_TEAM_SYNC_AGE_MIN');
 
 const mtimeMs = (p: string) => {
   try {
@@ -35,7 +35,7 @@ export function startTeamSyncIfStale(env: NodeJS.ProcessEnv, command: readonly s
   try {
     const home = mindHome(env);
     if (!command.length || !existsSync(join(home, 'team.json'))) return false;
-    const ageMs = envBudget(env, 'HIVE_MIND_TEAM_SYNC_AGE_MIN', DEFAULT_TEAM_SYNC_AGE_MIN, false) * 60_000;
+    const ageMs = envNumber(env, 'HIVE_MIND_TEAM_SYNC_AGE_MIN') * 60_000;
     const stamp = teamSyncStampPath(env);
     const started = join(dirname(stamp), 'sync-started');
     if (mtimeMs(stamp) > now - ageMs || mtimeMs(started) > now - ageMs) return false;
@@ -51,7 +51,7 @@ export function startTeamSyncIfStale(env: NodeJS.ProcessEnv, command: readonly s
 }
 
 /** Kinds of hook captures the user shares with the team: `HIVE_MIND_TEAM_KINDS`, comma-separated (e.g. `decision,instruction`); none by default. */
-export function teamKinds(env: NodeJS.ProcessEnv): Set<string> {
+function teamKinds(env: NodeJS.ProcessEnv): Set<string> {
   return new Set((env.HIVE_MIND_TEAM_KINDS ?? '').split(',').map((k) => k.trim()).filter(Boolean));
 }
 

@@ -130,7 +130,7 @@ export interface TranscriptLineTurn {
  * messages. The same turns `mind import` reads from the file (the mind's history-import.ts), so
  * what a hook backfills and what an import adds later are one. Lines that are not JSON are skipped.
  */
-export function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): TranscriptLineTurn[] {
+function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): TranscriptLineTurn[] {
   const out: TranscriptLineTurn[] = [];
   let hostTurnId: string | undefined;
   let reply: { text: string[]; messageId?: string; ts?: string; turnId?: string } | undefined;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { EmbeddingsConfig, Mind, Notes } from '@hive-mind/mind';
+import { envNumber, SettingError } from '@hive-mind/mind/settings';
 import { resolveLimits, type Limits } from './limits.js';
 
 /** Options of the hive-mind MCP server. */
@@ -70,10 +71,10 @@ export class ServerContext {
     this.busyTimeoutMs = opts.busyTimeoutMs;
     this.notesOpts = opts.notes;
     this.workspaceOption = opts.workspace;
-    const gapEnv = this.env.HIVE_MIND_MCP_TURN_GAP_MS;
-    this.notesTurnGapMs = opts.notesTurnGapMs ?? (gapEnv !== undefined && gapEnv !== '' ? Number(gapEnv) : 30_000);
-    if (!Number.isInteger(this.notesTurnGapMs) || this.notesTurnGapMs < 0) {
-      throw new RangeError(`notesTurnGapMs (env HIVE_MIND_MCP_TURN_GAP_MS) must be a non-negative integer of milliseconds, got ${JSON.stringify(opts.notesTurnGapMs ?? gapEnv)}`);
+    try {
+      this.notesTurnGapMs = envNumber(this.env, 'HIVE_MIND_MCP_TURN_GAP_MS', { value: opts.notesTurnGapMs, option: 'notesTurnGapMs' });
+    } catch (e) {
+      throw e instanceof SettingError ? new RangeError(e.message) : e;
     }
     if (opts.busyTimeoutMs !== undefined && (!Number.isInteger(opts.busyTimeoutMs) || opts.busyTimeoutMs < 0)) {
       throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${opts.busyTimeoutMs}`);

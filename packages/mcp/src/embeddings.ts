@@ -11,7 +11,7 @@ import type { ServerContext } from './context.js';
  */
 
 /** After the endpoint failed, searches use BM25 alone for this long before trying it again, ms. */
-export const EMBEDDINGS_RETRY_MS = 60_000;
+const EMBEDDINGS_RETRY_MS = 60_000;
 
 /** How one read was ranked: `hybrid`, or `bm25` with `notice` saying why when the plug-in is configured. */
 export interface Ranked {

@@ -96,7 +96,7 @@ const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || (typeof v 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The recorded answer to `msg` with its id, or undefined when the real server must answer (anything not exactly an initialize, a first-page tools/list or a ping). */
-export function recordedAnswer(m: StartManifest, msg: Message): Record<string, unknown> | undefined {
+function recordedAnswer(m: StartManifest, msg: Message): Record<string, unknown> | undefined {
   if (msg.jsonrpc !== '2.0' || !isId(msg.id)) return undefined;
   const p = msg.params;
   if (msg.method === 'initialize') {

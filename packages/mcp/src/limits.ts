@@ -14,7 +14,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({ maxResultChars: 16_000, previewChars: 1_000 });
 
 /** Smallest accepted `maxResultChars` (room for an error or a page note). */
-export const MIN_RESULT_CHARS = 2_000;
+const MIN_RESULT_CHARS = 2_000;
 
 /** Validate user-supplied limits (from options or env); throws RangeError naming the key. */
 export function resolveLimits(partial: Partial<Limits> | undefined): Limits {

@@ -80,4 +80,4 @@ async function findWorkspace(session: SessionInfo, ctx: ServerContext): Promise<
   return cwd;
 }
 
-export { ServerContext, type ServerOptions };
+export { ServerContext };

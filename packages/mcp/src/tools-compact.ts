@@ -18,10 +18,10 @@ export const MAX_INLINE_MESSAGES = 20_000;
 /** Compaction results kept for paging (`offset` on a repeated call is served from here). */
 const CACHE_SIZE = 4;
 /** Summarizers the tool takes: the offline one (default), the API ones (keys from the server's environment), the host CLIs (the user's own login). */
-export const COMPACT_SUMMARIZERS = ['extractive', 'openai', 'anthropic', 'claude-code', 'codex'] as const;
+const COMPACT_SUMMARIZERS = ['extractive', 'openai', 'anthropic', 'claude-code', 'codex'] as const;
 /** Default and largest deadline of a model summarizer in one call (seconds). */
-export const DEFAULT_SUMMARIZER_DEADLINE_S = 180;
-export const MAX_SUMMARIZER_DEADLINE_S = 600;
+const DEFAULT_SUMMARIZER_DEADLINE_S = 180;
+const MAX_SUMMARIZER_DEADLINE_S = 600;
 /** File name endings `path` may have: the hosts' session files are JSONL or JSON. */
 const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json'];
 
@@ -31,7 +31,7 @@ const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json'];
  * of each host as the transcripts package finds it (`sessionRoots`: `$CLAUDE_CONFIG_DIR`,
  * `$CODEX_HOME`, `$PI_CODING_AGENT_DIR`, `$HERMES_HOME`, else their defaults under `HOME`).
  */
-export async function hostSessionDirs(env: NodeJS.ProcessEnv): Promise<string[]> {
+async function hostSessionDirs(env: NodeJS.ProcessEnv): Promise<string[]> {
   const { sessionRoots } = await import('@hive-mind/transcripts');
   return sessionRoots({ ...env, HOME: env.HOME || homedir() });
 }
@@ -46,7 +46,7 @@ function inside(dir: string, file: string): boolean {
  * format detection quote the start of the file (`"root:x:0:0:"...`), which must never reach the
  * client when the path names a file that is not a transcript.
  */
-export function withoutFileText(message: string): string {
+function withoutFileText(message: string): string {
   // greedy per line: a quoted snippet may itself hold quotes (`"{"a": SECRET}" is not valid JSON`)
   return message.replace(/"[^\n]*"(?:\.\.\.)?/g, '"…"').replace(/'[^'\n]'/g, "'…'");
 }
@@ -96,7 +96,7 @@ export interface CompactReport extends CompactionReport {
 }
 
 /** The host session a `session` argument named, with how to compact it in place and resume it. */
-export interface FoundSession {
+interface FoundSession {
   host: string;
   id: string;
   path: string;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RECALL_HEADER, RECALL_LIST_LIMIT, estimateTokens, historyRetention, mergeRanked, type FrameInput, type Mind, type RecallResult, type SaveResult, type SearchHit } from '@hive-mind/mind';
+import { settingDefault } from '@hive-mind/mind/settings';
 import type { ServerContext } from './context.js';
 import { clip, jsonResult } from './limits.js';
 import { frameView, type FrameView } from './frames.js';
@@ -17,8 +18,8 @@ export const MAX_QUERY_CHARS = 1_000;
 export const MAX_SEARCH_LIMIT = 50;
 /** Largest `offset` of `search_memory` (deeper pages are not useful to a model). */
 export const MAX_SEARCH_OFFSET = 1_000;
-/** Default and largest `budgetTokens` of `recall`. */
-export const DEFAULT_RECALL_TOKENS = 1_500;
+/** Default (the session-start budget, `HIVE_MIND_RECALL_TOKENS`'s default) and largest `budgetTokens` of `recall`. */
+export const DEFAULT_RECALL_TOKENS = settingDefault('HIVE_MIND_RECALL_TOKENS');
 export const MAX_RECALL_TOKENS = 8_000;
 
 const importance = z
@@ -49,7 +50,7 @@ const sources = z
   .describe('Which memory stores to use: all (default: the current project\'s workspace memory, then the personal one), personal, or workspace.');
 
 /** A memory store the tools read: the personal mind, or the workspace mind of the session's project. */
-export interface MindSource {
+interface MindSource {
   name: 'personal' | 'workspace';
   /** Workspace id (its git root directory) for the workspace mind. */
   id?: string;
@@ -61,7 +62,7 @@ export interface MindSource {
  * The minds to read for `which`: the workspace mind (when the session has a workspace and its
  * file exists) then the personal mind. Reads never create a file.
  */
-export async function readSources(ctx: ServerContext, session: SessionInfo, which: 'all' | 'personal' | 'workspace' = 'all'): Promise<MindSource[]> {
+async function readSources(ctx: ServerContext, session: SessionInfo, which: 'all' | 'personal' | 'workspace' = 'all'): Promise<MindSource[]> {
   await syncTeamCacheOnce(ctx);
   const out: MindSource[] = [];
   if (which !== 'personal') {
@@ -141,7 +142,7 @@ async function saveTeam(
 }
 
 /** Time budget of the MCP server's background team sync, ms. */
-export const TEAM_SYNC_DEADLINE_MS = 20_000;
+const TEAM_SYNC_DEADLINE_MS = 20_000;
 
 let startupSync = false;
 
@@ -156,8 +157,18 @@ async function syncTeamCacheOnce(ctx: ServerContext): Promise<void> {
 
 /** Register save_memory, search_memory, get_memory, recall, forget_memory, cleanup_frames, mind_stats. */
 export function registerMindTools(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
-  const max = ctx.limits.maxResultChars;
+  registerSaveMemory(server, ctx, session);
+  registerSearchMemory(server, ctx, session);
+  registerGetMemory(server, ctx, session);
+  registerRecall(server, ctx, session);
+  registerForgetMemory(server, ctx, session);
+  registerCleanupFrames(server, ctx, session);
+  registerMindStats(server, ctx, session);
+}
 
+/** The `save_memory` tool. */
+function registerSaveMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'save_memory',
     {
@@ -234,7 +245,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `search_memory` tool. */
+function registerSearchMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'search_memory',
     {
@@ -293,7 +307,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `get_memory` tool. */
+function registerGetMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'get_memory',
     {
@@ -331,7 +348,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `recall` tool. */
+function registerRecall(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'recall',
     {
@@ -412,7 +432,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `forget_memory` tool. */
+function registerForgetMemory(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'forget_memory',
     {
@@ -430,7 +453,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult({ id: args.id, mind: src!.name, forgotten: true }, max);
     }),
   );
-
+}
+/** The `cleanup_frames` tool. */
+function registerCleanupFrames(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'cleanup_frames',
     {
@@ -451,7 +477,10 @@ export function registerMindTools(server: McpServer, ctx: ServerContext, session
       return jsonResult(out, max);
     }),
   );
-
+}
+/** The `mind_stats` tool. */
+function registerMindStats(server: McpServer, ctx: ServerContext, session: SessionInfo): void {
+  const max = ctx.limits.maxResultChars;
   server.registerTool(
     'mind_stats',
     {

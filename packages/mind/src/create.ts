@@ -17,7 +17,7 @@ import { migrateSchema } from './schema.js';
  */
 
 /** What the temporary name of a mind being created holds between the mind's name and the creator's pid. */
-export const CREATING_INFIX = '.creating-';
+const CREATING_INFIX = '.creating-';
 
 /**
  * Age after which a creation's temporary file (or one of its SQLite sidecars) is taken to be left by
@@ -116,7 +116,7 @@ function removeCreation(tmp: string): void {
  * a mind's way (another name), this only gives the space back. Returns how many were removed; never
  * throws (a file another sweeper removed first, an unreadable folder).
  */
-export function sweepStaleCreations(dir: string, now = Date.now()): number {
+function sweepStaleCreations(dir: string, now = Date.now()): number {
   let names: string[];
   try {
     names = readdirSync(dir);

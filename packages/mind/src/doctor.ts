@@ -11,11 +11,11 @@ import { breakLock, readLock, type LockState } from './lock.js';
 import { redactSecrets } from './redact.js';
 import { contentHash } from './text.js';
 import { hooksLogPath } from './paths.js';
-import { envProblems, type EnvProblem } from './settings.js';
+import { envNumber, envProblems, settingDefault, type EnvProblem } from './settings.js';
 import { pendingSpooled } from './spool.js';
 
 /** Default size above which `doctor` warns about a .mind file (bytes, file + WAL): 512 MiB. Env `HIVE_MIND_MIND_SIZE_WARN`. */
-export const DEFAULT_MIND_SIZE_WARN = 512 * 1024 * 1024;
+export const DEFAULT_MIND_SIZE_WARN = settingDefault('HIVE_MIND_MIND_SIZE_WARN');
 
 /** What `doctor` found. */
 export interface DoctorReport {
@@ -89,8 +89,7 @@ export function tailHookLog(path: string, n: number): { lines: string[]; count: 
  */
 export function doctor(opts: { mindPath: string; notes: Notes; env?: NodeJS.ProcessEnv; maxHookErrors?: number }): DoctorReport {
   const env = opts.env ?? process.env;
-  const warnSetting = Number(env.HIVE_MIND_MIND_SIZE_WARN);
-  const warn = Number.isInteger(warnSetting) && warnSetting > 0 ? warnSetting : DEFAULT_MIND_SIZE_WARN; // a bad value is listed in `settings`
+  const warn = envNumber(env, 'HIVE_MIND_MIND_SIZE_WARN'); // a bad value is listed in `settings`
   const mp = opts.mindPath;
   const report: DoctorReport = {
     mind: { path: mp, exists: existsSync(mp), ok: false, bytes: size(mp), walBytes: size(`${mp}-wal`), sizeLimit: warn, quarantined: [], pendingNotes: 0, spooled: 0, spooledIn: [] },

@@ -25,10 +25,10 @@ export interface EmbeddingsConfig {
 }
 
 const KEYS = ['baseUrl', 'model', 'apiKeyEnv', 'dimensions', 'timeoutMs', 'batchSize'] as const;
-export const EMBEDDINGS_DEFAULT_TIMEOUT_MS = 10_000;
-export const EMBEDDINGS_DEFAULT_BATCH = 64;
+const EMBEDDINGS_DEFAULT_TIMEOUT_MS = 10_000;
+const EMBEDDINGS_DEFAULT_BATCH = 64;
 /** Characters of a frame sent to be embedded (longer content is cut; a part of a long save is at most `chunkChars`). */
-export const EMBED_MAX_CHARS = 8000;
+const EMBED_MAX_CHARS = 8000;
 
 /** Environment variables of the plug-in: {@link embeddingsConfigFromEnv}. */
 export const EMBEDDINGS_ENV = {

@@ -1,5 +1,5 @@
 import type { FrameInput, FrameSource, Scope } from './frame.js';
-import { envNumber } from './settings.js';
+import { envNumber, settingDefault } from './settings.js';
 
 /**
  * The history: every user prompt and agent reply a hook sees (and what `mind import` reads from a
@@ -151,7 +151,7 @@ export interface HistoryRetention {
 }
 
 /** The defaults: a year of turns, at most 100,000 of them per .mind (README "History" gives what that costs). */
-export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { maxAgeDays: 365, maxTurns: 100_000 };
+export const DEFAULT_HISTORY_RETENTION: HistoryRetention = { maxAgeDays: settingDefault('HIVE_MIND_HISTORY_DAYS'), maxTurns: settingDefault('HIVE_MIND_HISTORY_MAX_TURNS') };
 
 /** The retention `HIVE_MIND_HISTORY_DAYS` and `HIVE_MIND_HISTORY_MAX_TURNS` set in `env` (settings.ts), else the defaults. */
 export function historyRetention(env: NodeJS.ProcessEnv): HistoryRetention {

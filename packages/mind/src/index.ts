@@ -7,7 +7,7 @@ export { MindError, type MindErrorCode } from './errors.js';
 export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName, teamSyncStampPath } from './paths.js';
 export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
 export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
-export { ENV_SETTINGS, envNumber, envFlag, envProblems, envProblem, formatEnvProblem, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
+export { ENV_SETTINGS, envNumber, envFlag, envProblems, envProblem, formatEnvProblem, setting, settingDefault, SettingError, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
 export { spoolPrefix, spoolFrames, spoolFramesAnywhere, fallbackSpoolDirs, fallbackSpoolPrefix, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport, type SpoolOutcome } from './spool.js';
 export { neutralize, escapeStructure, imitatesStructure, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';

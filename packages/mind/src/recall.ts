@@ -13,9 +13,9 @@ import { HISTORY_KINDS_SQL } from './history.js';
 /** Recall: choose the frames to inject and render them as one labelled block within a token budget. */
 
 /** Characters of one recalled item at most, by default (README "Recall"). */
-export const RECALL_ITEM_CHARS = 600;
+const RECALL_ITEM_CHARS = 600;
 /** Pending notes recalled at most, by default. */
-export const RECALL_MAX_PENDING = 2;
+const RECALL_MAX_PENDING = 2;
 /** Kinds of the standing rules: what the user asked for and what was decided. A recall lists them before the facts. */
 export const RECALL_RULE_KINDS = ['instruction', 'preference', 'decision'] as const;
 /** Kinds of `normal` facts that a recall without a query brings back, after the rules, newest first. */

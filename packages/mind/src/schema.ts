@@ -11,12 +11,14 @@ export const SCHEMA_VERSION = 8;
 export const APP_ID = 'hive-mind';
 
 /**
- * Migrations: `MIGRATIONS[i]` upgrades a file from version `i` to `i + 1`. Each runs inside one
- * `BEGIN IMMEDIATE` transaction together with the `user_version` bump, so a crash leaves the
- * file at the old or the new version, never in between.
+ * Migrations, one named step per version (`migrateV0ToV1` … `migrateV7ToV8`): `MIGRATIONS[i]`
+ * upgrades a file from version `i` to `i + 1`. Each runs inside one `BEGIN IMMEDIATE` transaction
+ * together with the `user_version` bump, so a crash leaves the file at the old or the new version,
+ * never in between.
  */
 export const MIGRATIONS: Array<(db: Database.Database) => void> = [
-  (db) => {
+  // v0 -> v1: the meta table, the frames and their FTS index
+  function migrateV0ToV1(db: Database.Database): void {
     db.exec(`
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE frames (
@@ -79,7 +81,7 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   // v1 -> v2: `search_text`, what the FTS index reads instead of `content` when the content holds
   // scripts unicode61 cannot split (analyze.ts `indexText`); existing frames are segmented here.
   // `frames_session` finds a conversation turn's neighbours.
-  (db) => {
+  function migrateV1ToV2(db: Database.Database): void {
     db.exec(`
       ALTER TABLE frames ADD COLUMN search_text TEXT;
       DROP TRIGGER frames_ai;
@@ -109,13 +111,13 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   },
   // v2 -> v3: recall without a query lists important/normal frames newest first by when they were
   // stated; without this index that was a sort of every normal frame (136 ms at 100k frames)
-  (db) => {
+  function migrateV2ToV3(db: Database.Database): void {
     db.exec('CREATE INDEX frames_importance_created ON frames(importance, created_at)');
   },
   // v3 -> v4: the FTS index gains a third column, `context`: the text of the turns around a frame in
   // its session (sql.ts `contextOf`), searched with a lower BM25 weight (README "Ranking"); FTS5
   // cannot add a column, so the index is rebuilt
-  (db) => {
+  function migrateV3ToV4(db: Database.Database): void {
     db.exec(`
       DROP TRIGGER frames_ai;
       DROP TRIGGER frames_ad;
@@ -129,7 +131,7 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   // v4 -> v5: the FTS triggers again, their neighbour lookups now able to use the partial index
   // `frames_session` (v4's scanned the table: a save cost O(frames)); `frame_vectors`, the optional
   // embeddings plug-in's vectors (vectors.ts), dropped with their frame or when its content changes
-  (db) => {
+  function migrateV4ToV5(db: Database.Database): void {
     db.exec(`
       DROP TRIGGER frames_ai;
       DROP TRIGGER frames_ad;
@@ -156,7 +158,7 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   // SQLite cannot alter a CHECK constraint, so `frames` is rebuilt (SQLite's documented 12-step
   // procedure, https://www.sqlite.org/lang_altertable.html#otheralter): ids, and so the FTS rows keyed
   // by them, are kept, and the AUTOINCREMENT counter too (a forgotten id is never reused).
-  (db) => {
+  function migrateV5ToV6(db: Database.Database): void {
     // a file created by this version already allows `team` (v0 above): only older files are rebuilt
     const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'frames'").get() as { sql: string }).sql;
     if (!ddl.includes("'team'")) rebuildFramesForTeamScope(db);
@@ -166,7 +168,7 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   // read, but only those holding a pictograph go through indexText and only those whose index text
   // changes are written: a file without emoji is read, not rewritten (bench/emoji-migration.mjs; a
   // GLOB or instr() prefilter inside SQLite was slower than this scan)
-  (db) => {
+  function migrateV6ToV7(db: Database.Database): void {
     const set = db.prepare('UPDATE frames SET search_text = ? WHERE id = ?');
     const changed: Array<[string | null, number]> = [];
     for (const r of db.prepare('SELECT id, content, search_text FROM frames').iterate() as IterableIterator<{ id: number; content: string; search_text: string | null }>) {
@@ -182,7 +184,7 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
   // a live-captured turn and the same turn imported later are one); only turns are conversation
   // neighbours. The FTS index is rebuilt contentless: it held a second copy of every frame's text and
   // of its neighbours' (about half the file for short turns), which nothing reads back
-  (db) => {
+  function migrateV7ToV8(db: Database.Database): void {
     // a file a test (or a downgrade) marked older than it is already has the column
     const cols = (db.prepare("SELECT name FROM pragma_table_info('frames')").all() as Array<{ name: string }>).map((r) => r.name);
     if (!cols.includes('cwd')) db.exec("ALTER TABLE frames ADD COLUMN cwd TEXT NOT NULL DEFAULT ''");

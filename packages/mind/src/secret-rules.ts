@@ -54,7 +54,7 @@ const CODE_REFERENCE = /^(?:(?:string|number|boolean|null|undefined|true|false|a
  * word (`password`, `secret`, `value`, `changeme`, `test`; gitleaks' global and `curl-auth-user`
  * allowlists cover most of these).
  */
-export function isPlaceholder(value: string): boolean {
+function isPlaceholder(value: string): boolean {
   const v = value.trim();
   if (v.length === 0) return true;
   if (/^(.)\1*$/.test(v)) return true;

@@ -25,7 +25,7 @@ import type { FrameInput, SaveResult } from './frame.js';
 import { redactSecrets } from './redact.js';
 
 /** Frames saved per transaction by a replay. */
-export const SPOOL_REPLAY_BATCH = 50;
+const SPOOL_REPLAY_BATCH = 50;
 
 /** Age after which a claimed spool file is taken to be abandoned by a crashed replayer, in ms. */
 export const SPOOL_CLAIM_STALE_MS = 60_000;

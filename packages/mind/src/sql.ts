@@ -11,11 +11,11 @@ export const SUPERSEDE_CHAIN =
   'WITH RECURSIVE chain(id) AS (SELECT id FROM frames WHERE superseded_by = ? UNION SELECT f.id FROM frames f JOIN chain c ON f.superseded_by = c.id)';
 
 /** Turns before a history turn whose text is its conversation context (README "Ranking"). */
-export const CONTEXT_BEFORE = 2;
+const CONTEXT_BEFORE = 2;
 /** Turns after a history turn whose text is its conversation context. */
-export const CONTEXT_AFTER = 1;
+const CONTEXT_AFTER = 1;
 /** Characters of each neighbouring turn taken into a turn's context (a long turn lends its start only). */
-export const CONTEXT_CHARS = 1000;
+const CONTEXT_CHARS = 1000;
 
 /** The text a frame is indexed by: the segmented `search_text` when it has one (analyze.ts), else `content`. */
 const indexed = (a: string) => `coalesce(${a}.search_text, ${a}.content)`;
@@ -45,7 +45,7 @@ export function turnsBeside(a: string, side: 'before' | 'after', n: number, sele
  * in its session, each cut to {@link CONTEXT_CHARS}; '' for any other frame (standing memory is no
  * conversation: a fact lends its words to no neighbour, and borrows none).
  */
-export function contextOf(a: string): string {
+function contextOf(a: string): string {
   const side = (s: 'before' | 'after', n: number) => `SELECT t FROM (${turnsBeside(a, s, n, `substr(${indexed('c')}, 1, ${CONTEXT_CHARS}) AS t`)})`;
   return `(CASE WHEN NOT (${isTurn(a)}) THEN '' ELSE (SELECT coalesce(group_concat(t, ' '), '') FROM (${side('before', CONTEXT_BEFORE)} UNION ALL ${side('after', CONTEXT_AFTER)})) END)`;
 }
@@ -60,7 +60,7 @@ export function ftsRowOf(a: string): string {
  * {@link CONTEXT_AFTER} turns before it and the {@link CONTEXT_BEFORE} after it), to re-index when
  * `a` is added, changed or deleted; none when `a` is not a turn.
  */
-export function contextHoldersOf(a: string): string {
+function contextHoldersOf(a: string): string {
   return `SELECT id FROM (${turnsBeside(a, 'before', CONTEXT_AFTER)}) WHERE ${isTurn(a)}
     UNION ALL SELECT id FROM (${turnsBeside(a, 'after', CONTEXT_BEFORE)}) WHERE ${isTurn(a)}`;
 }

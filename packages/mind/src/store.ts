@@ -35,7 +35,9 @@ import { resolveOptions } from './validate.js';
  *
  * The facade over one file per job: `open.ts` (create, probe, migrate), `validate.ts` (options and
  * frame inputs), `save.ts` (the save pipeline), `search.ts` (search and ranking), `recall.ts` (what
- * is injected), `cleanup.ts` (forget and maintenance), `inspect.ts` (reads of frames and the file).
+ * is injected), `prompt-floor.ts` and `evidence.ts` (the per-prompt recall), `vectors.ts` (the
+ * embeddings plug-in), `cleanup.ts` (forget and maintenance), `inspect.ts` (reads of frames and the
+ * file), `snapshot.ts` (a frame taken and put back), `team-local.ts` (the team mind's local side).
  *
  * Concurrency: WAL journal, `busy_timeout`, and every write is one short `BEGIN IMMEDIATE`
  * transaction, so many processes (hooks, the MCP server, the CLI) can write one file at once.

@@ -5,6 +5,7 @@ import type { FrameInput, FrameSource, Importance, SaveResult } from './frame.js
 import { IMPORTANCES, SOURCES } from './frame.js';
 import { redactSecrets } from './redact.js';
 import { scanThreats } from './threats.js';
+import { SUPERSEDE_CHAIN } from './sql.js';
 
 /**
  * The local side of the team mind (README "Team mind"): frames of scope `team` are saved to this
@@ -439,7 +440,7 @@ function resolveHeads(ctx: StoreContext, old: number, fresh: number, seq: number
 /** Frame `id` and every older version of it still in the table (the supersede chain). */
 function forgetIds(ctx: StoreContext, id: number): number[] {
   const older = ctx
-    .stmt('WITH RECURSIVE chain(id) AS (SELECT id FROM frames WHERE superseded_by = ? UNION SELECT f.id FROM frames f JOIN chain c ON f.superseded_by = c.id) SELECT id FROM chain')
+    .stmt(`${SUPERSEDE_CHAIN} SELECT id FROM chain`)
     .all(id) as Array<{ id: number }>;
   return [...older.map((o) => o.id), id];
 }

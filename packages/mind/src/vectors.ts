@@ -33,7 +33,7 @@ export interface HybridSearchResult {
 }
 
 /** The key a vector is stored under: the model and the configured dimensions (vectors of two configurations never mix). */
-export function vectorModel(cfg: ResolvedEmbeddings): string {
+function vectorModel(cfg: ResolvedEmbeddings): string {
   return cfg.dimensions ? `${cfg.model}@${cfg.dimensions}` : cfg.model;
 }
 

@@ -132,5 +132,3 @@ export class MemorySessionLog extends BaseSessionLog {
   }
   protected persist(): void {}
 }
-
-export { SurfaceOpError };

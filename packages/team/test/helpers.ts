@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startPostgres, type PgCluster } from '../../../test-support/postgres.js';
 
-export const PKG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PKG_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_DIR = join(PKG_DIR, '..', '..');
 export const CLI_BIN = join(REPO_DIR, 'packages', 'cli', 'bin', 'hive-mind.js');
 export const MEMBER_SCRIPT = join(PKG_DIR, 'test', 'member.mjs');

@@ -57,7 +57,7 @@ export interface FrameView {
 }
 
 /** The team frames of one home, by stable id. */
-export function localFrames(home: string): FrameView[] {
+function localFrames(home: string): FrameView[] {
   const m = Mind.open(join(home, 'personal.mind'), { readonly: true });
   try {
     return (
@@ -74,7 +74,7 @@ export function localFrames(home: string): FrameView[] {
 }
 
 /** The team's frames on the server (as the superuser), by stable id. */
-export async function serverFrames(server: TeamServer, team: string): Promise<FrameView[]> {
+async function serverFrames(server: TeamServer, team: string): Promise<FrameView[]> {
   const c = await server.admin();
   try {
     const rows = (

@@ -265,7 +265,7 @@ function retainedFrom(surface: readonly MessageEvent[], a: number, retain: reado
 }
 
 /** Keep a host record on a log-only event only when it is small (bytes of its line); large ones are re-read from the file on write-back. */
-export const MAX_KEPT_RECORD_CHARS = 16_384;
+const MAX_KEPT_RECORD_CHARS = 16_384;
 
 /** The `data` of a log-only `host/record` event: the record when small, else its type and size. */
 export function hostRecordData(line: number, rec: Record<string, unknown>, chars: number, reason: string): Record<string, unknown> {

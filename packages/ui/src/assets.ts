@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  */
 
 /** `packages/ui/dist/web`, found from this file in `src/` (tests) or `dist/` (the CLI). */
-export const DEFAULT_ASSETS_DIR = fileURLToPath(new URL('../dist/web/', import.meta.url));
+const DEFAULT_ASSETS_DIR = fileURLToPath(new URL('../dist/web/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -16,7 +16,7 @@ export type Marks = Array<[number, number]>;
 const ENDINGS = ['ments', 'ment', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ies', 'es', 'ed', 'ly', 's'];
 
 /** The prefix a query word marks (see the module comment). */
-export function stemOf(word: string): string {
+function stemOf(word: string): string {
   let stem = word.length > 5 ? word.slice(0, Math.max(4, word.length - 2)) : word;
   for (const e of ENDINGS) {
     if (word.endsWith(e) && word.length - e.length >= 4) {

@@ -10,13 +10,13 @@ import { launchChromium, seriousA11yViolations, type Browser } from '../../../te
 /** Repository root, computed from this file. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 /** The built CLI launcher. */
-export const CLI = join(REPO, 'packages/cli/bin/hive-mind.js');
+const CLI = join(REPO, 'packages/cli/bin/hive-mind.js');
 /**
  * Where the tests write their screenshots: the README's folder with `HIVE_MIND_UI_SCREENSHOTS=1`
  * (how the committed ones were made), else a temporary folder, so a test run leaves the
  * working tree as it was.
  */
-export const SHOTS = process.env.HIVE_MIND_UI_SCREENSHOTS === '1' ? join(REPO, 'packages/ui/docs') : join(tmpdir(), 'hive-mind-ui-screenshots');
+const SHOTS = process.env.HIVE_MIND_UI_SCREENSHOTS === '1' ? join(REPO, 'packages/ui/docs') : join(tmpdir(), 'hive-mind-ui-screenshots');
 
 /** Throw a clear error when the CLI or the page has not been built (these tests run the real command). */
 export function requireBuilt(): void {

@@ -1,5 +1,5 @@
 import { statSync, unlinkSync } from 'node:fs';
-import { envProblem, ENV_SETTINGS, writeFileAtomic } from '@hive-mind/mind';
+import { envNumber, SettingError, writeFileAtomic } from '@hive-mind/mind';
 import { CliError } from '../errors.js';
 import { fileDigest, readRecords, recordsPath } from './compact-undo.js';
 
@@ -23,15 +23,15 @@ export const KEEP_BACKUPS_ENV = 'HIVE_MIND_COMPACT_KEEP_BACKUPS';
  * @throws CliError (exit 2) for a value that is not a positive integer, naming the flag or variable.
  */
 export function keepBackups(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
-  const setting = ENV_SETTINGS.find((s) => s.name === KEEP_BACKUPS_ENV)!;
   if (flag !== undefined) {
     if (!/^\d+$/.test(flag) || Number(flag) < 1) throw new CliError(`--keep-backups must be a positive integer (the newest compaction's backup is always kept), got ${JSON.stringify(flag)}`, 2);
     return Number(flag);
   }
-  const raw = env[KEEP_BACKUPS_ENV];
-  const p = envProblem(setting, raw);
-  if (p) throw new CliError(`${KEEP_BACKUPS_ENV}=${JSON.stringify(raw)} ${p.problem}`, 2);
-  return raw?.trim() ? Number(raw) : (setting.def as number);
+  try {
+    return envNumber(env, KEEP_BACKUPS_ENV);
+  } catch (e) {
+    throw e instanceof SettingError ? new CliError(e.message, 2) : e;
+  }
 }
 
 /** What {@link pruneBackups} did (or, with `dryRun`, would do). */

@@ -20,7 +20,7 @@ export interface OutputPlan {
 }
 
 /** Default output path: `<dir>/<name>.compacted.<ext>` (ext from the target format). */
-export function defaultOutPath(file: string, to: Target): string {
+function defaultOutPath(file: string, to: Target): string {
   const ext = extname(file);
   const stem = basename(file, ext);
   const outExt = to === 'same' ? ext || '.jsonl' : to === 'markdown' ? '.md' : '.json';
@@ -94,7 +94,7 @@ export function planOutput(file: string, out: string | undefined, to: Target): O
 }
 
 /** What {@link writeOutput} did. */
-export interface Written {
+interface Written {
   path: string;
   /** The copy of the input kept before an in-place write (absolute), else undefined. */
   backup?: string;
@@ -112,7 +112,7 @@ export function backupName(file: string): string {
  * file gets the input's permission bits.
  * @throws CliError (exit 1) when the backup or the write fails; the input is then unchanged.
  */
-export function writeOutput(plan: OutputPlan, inputFile: string, text: string): Written {
+function writeOutput(plan: OutputPlan, inputFile: string, text: string): Written {
   let backup: string | undefined;
   try {
     if (plan.inPlace) backup = backupFile(inputFile);

@@ -73,7 +73,7 @@ interface CompactCliOptions {
  * `backup` is the copy of the input kept before an in-place write (a dry run names the one it
  * would make), else null.
  */
-export type CompactJson = CompactionReport & {
+type CompactJson = CompactionReport & {
   /**
    * What the model receives beside the surface, counted against the budget (tokens): tool
    * definitions the file records, the fixed `--overhead`, and (already on the surface, shown
@@ -123,19 +123,15 @@ const FLAG_OF: Record<string, string> = {
 };
 
 /**
- * Rewrite a {@link CompactionConfigError} message in CLI terms: config key names become their
- * flags (`retainTokens` -> `--retain`, "the threshold" -> "the budget (--budget)"), and the flag
- * of the failing key is appended only when the message does not already name it.
+ * A {@link CompactionConfigError} in CLI terms: the error words its message with our names for the
+ * keys (`retainTokens` -> `--retain`, the threshold -> the budget; a key that is a plain word, such
+ * as `summarizer` or `model`, stays a word), and the flag of the failing key is appended when the
+ * message does not already name it.
  */
-export function cliConfigMessage(message: string, key: string): string {
-  let m = message;
-  for (const [k, flag] of Object.entries(FLAG_OF)) {
-    if (/^[a-z]+$/.test(k) && k !== 'threshold') continue; // plain words (summarizer, model...) stay words
-    m = m.replace(new RegExp(`\\b${k}\\b(?: \\(${flag}\\))?`, 'g'), k === 'threshold' ? 'budget' : flag);
-  }
-  const flag = FLAG_OF[key];
-  if (flag && !m.includes(flag)) m += ` (${flag})`;
-  return m;
+function cliConfigMessage(err: CompactionConfigError): string {
+  const m = err.messageWith((k) => (k === 'threshold' ? 'budget' : k === k.toLowerCase() ? k : (FLAG_OF[k] ?? k)));
+  const flag = FLAG_OF[err.key];
+  return flag && !m.includes(flag) ? `${m} (${flag})` : m;
 }
 
 /** How the budget is shared between what the model receives beside the surface and the surface (tokens). */
@@ -359,7 +355,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     };
     engine = new BasicCompactionEngine(cfg);
   } catch (err) {
-    if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err.message, err.key), 2);
+    if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err), 2);
     throw err;
   }
   const budget = engine.config.threshold;
@@ -488,7 +484,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
  * {@link compactionLanding}), in the CLI's flag names: the tail's size is `--retain` when given,
  * else the CLI's default, half the budget ({@link cliRetainDefault}). Undefined when it did not.
  */
-export function landingLine(result: CompactionResult, surface: ReturnType<Transcript['log']['surface']>, engine: BasicCompactionEngine, budget: number, retainGiven: boolean): string | undefined {
+function landingLine(result: CompactionResult, surface: ReturnType<Transcript['log']['surface']>, engine: BasicCompactionEngine, budget: number, retainGiven: boolean): string | undefined {
   const landing = compactionLanding(result, surface, engine, budget);
   if (!landing) return undefined;
   const rule = retainGiven ? `--retain ${landing.retainTokens}` : `the default --retain of ${landing.retainTokens}, half the budget less any overhead`;
@@ -496,14 +492,14 @@ export function landingLine(result: CompactionResult, surface: ReturnType<Transc
 }
 
 /** One line saying which checkpoint sections the model's reply lacked and what wrote them. */
-export function repairLine(summarizer: string, repaired: NonNullable<CompactionResult['repairedSections']>): string {
+function repairLine(summarizer: string, repaired: NonNullable<CompactionResult['repairedSections']>): string {
   const of = (by: 'follow-up' | 'extractive') => repaired.filter((r) => r.by === by).map((r) => r.section);
   const parts = [of('follow-up').length ? `asked again for ${of('follow-up').join(', ')}` : '', of('extractive').length ? `filled ${of('extractive').join(', ')} from the extractive checkpoint` : ''].filter(Boolean);
   return `the ${summarizer} reply lacked ${repaired.length} checkpoint section${repaired.length === 1 ? '' : 's'}: ${parts.join('; ')}`;
 }
 
 /** The lines that say what the retention rule removed or spared (none when it did nothing). */
-export function pruneReport(p: PruneResult): string[] {
+function pruneReport(p: PruneResult): string[] {
   const out: string[] = [];
   if (p.removed.length) {
     const mb = (p.removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1);

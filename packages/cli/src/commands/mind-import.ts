@@ -36,7 +36,7 @@ function saveBatch(m: Mind, batch: FrameInput[]): SaveResult[] {
 }
 
 /** The folders under each host's own folder (transcripts' `hostDir`: its variable, else its default) that hold its session transcripts: the host table's `sessions.sub` and `sessions.archives`. */
-export const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = Object.fromEntries(
+const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = Object.fromEntries(
   SESSION_HOSTS.map((host) => {
     const { sub, archives = [] } = hostRow(host)!.sessions!;
     return [host, { host, subs: [sub, ...archives] }];

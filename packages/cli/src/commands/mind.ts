@@ -40,6 +40,9 @@ interface Common extends ViewOptions {
   json?: boolean;
 }
 
+/** The options of the `mind` command merged with a subcommand's (the subcommand's win). */
+type CommonOf = (c: Command) => Common;
+
 function withMind<T>(path: string, fn: (m: Mind) => T, readonly = false): T {
   const m = Mind.open(path, readonly ? { readonly: true } : {});
   try {
@@ -151,6 +154,22 @@ export function register(program: Command): void {
     .option('--personal', 'only the personal mind (<HIVE_MIND_HOME or ~/.hive-mind>/personal.mind); with --workspace, both');
   const common = (c: Command): Common => ({ ...mind.opts<Common>(), ...c.opts<Common>() });
 
+  registerSaveCommand(mind, common);
+  registerSearchCommand(mind, common);
+  registerEmbedCommand(mind, common);
+  registerRecallCommand(mind, common);
+  registerListCommand(mind, common);
+  registerShowCommand(mind, common);
+  registerForgetCommand(mind, common);
+  registerCleanupCommand(mind, common);
+  registerStatsCommand(mind, common);
+  registerDoctorCommand(mind, common);
+
+  registerImport(mind, common);
+}
+
+/** `hive-mind mind save`. */
+function registerSaveCommand(mind: Command, common: CommonOf): void {
   mind
     .command('save')
     .description('save a frame (TEXT, or - to read stdin) in the personal mind, or the mind --workspace, --mind or --supersedes names; secrets are redacted, suspicious text is quarantined')
@@ -233,7 +252,9 @@ export function register(program: Command): void {
         .join('; ');
       process.stdout.write(`${r.status} ${refOf(target, r.id, view.default && target.key === 'workspace')}${r.ids.length > 1 ? ` (${r.ids.length} parts)` : ''}${notes ? ` — ${notes}` : ''}\n`);
     });
-
+}
+/** `hive-mind mind search`. */
+function registerSearchCommand(mind: Command, common: CommonOf): void {
   mind
     .command('search')
     .description("full-text search (BM25 blended with importance and recency) of the minds in view (default: this folder's workspace mind and the personal mind, one ranking)")
@@ -265,7 +286,9 @@ export function register(program: Command): void {
       const of = new Map(minds.map((v) => [v.key, v]));
       process.stdout.write(hits.map((h) => line(h, ` score ${h.score.toFixed(3)}`, refOf(of.get(h.mind)!, h.id, minds.length > 1))).join('\n') + '\n');
     });
-
+}
+/** `hive-mind mind embed`. */
+function registerEmbedCommand(mind: Command, common: CommonOf): void {
   mind
     .command('embed')
     .description('compute the vectors of frames that have none (the embeddings plug-in: HIVE_MIND_EMBEDDINGS_URL, _MODEL, _API_KEY_ENV, _DIMENSIONS); the personal mind unless --workspace or --mind')
@@ -280,7 +303,9 @@ export function register(program: Command): void {
       else process.stdout.write(`${rep.embedded} frames embedded, ${rep.pending} still without a vector${rep.error ? `; stopped: ${rep.error}` : ''}\n`);
       if (rep.error) process.exitCode = 1;
     });
-
+}
+/** `hive-mind mind recall`. */
+function registerRecallCommand(mind: Command, common: CommonOf): void {
   mind
     .command('recall')
     .description("the memory a new session in this folder is given (the SessionStart hook's recall of the minds in view, workspace first, without the notes), within a token budget")
@@ -337,7 +362,9 @@ export function register(program: Command): void {
         `${tokens}/${o.budget} tokens, ${frames.length} frames${omitted - pastListLimit ? `, ${omitted - pastListLimit} did not fit` : ''}${pastListLimit ? `, ${pastListLimit} more past the ${RECALL_LIST_LIMIT} frames a recall list holds (mind search finds them)` : ''}${droppedByScan.length ? `, ${droppedByScan.length} dropped by the threat scan` : ''}; from ${describeView(view)}\n`,
       );
     });
-
+}
+/** `hive-mind mind list`. */
+function registerListCommand(mind: Command, common: CommonOf): void {
   mind
     .command('list')
     .description("frames of the minds in view (default: this folder's workspace mind and the personal mind), most recently updated first (--history: the turns of the history too)")
@@ -363,7 +390,9 @@ export function register(program: Command): void {
       const of = new Map(minds.map((v) => [v.key, v]));
       process.stdout.write(frames.map((f) => line(f, '', refOf(of.get(f.mind)!, f.id, minds.length > 1))).join('\n') + '\n');
     });
-
+}
+/** `hive-mind mind show`. */
+function registerShowCommand(mind: Command, common: CommonOf): void {
   mind
     .command('show')
     .description('one frame with its provenance and history: ID, or workspace:ID / personal:ID as merged listings print it (a bare ID held by both minds in view is refused, naming both)')
@@ -397,7 +426,9 @@ export function register(program: Command): void {
         .map((l) => (l === '\u0000' ? '' : l));
       process.stdout.write(rows.join('\n') + '\n');
     });
-
+}
+/** `hive-mind mind forget`. */
+function registerForgetCommand(mind: Command, common: CommonOf): void {
   mind
     .command('forget')
     .description('delete a frame and its older versions: ID, or workspace:ID / personal:ID (a bare ID is forgotten only where exactly one mind in view holds it)')
@@ -414,7 +445,9 @@ export function register(program: Command): void {
       // a team frame's forget is queued for the server (mind team-local.ts): every member drops it at its next sync
       process.stdout.write(`forgot ${refOf(v, id, existing(view).length > 1)}${team ? '; the team forgets it too at the next `hive-mind team sync`' : ''}\n`);
     });
-
+}
+/** `hive-mind mind cleanup`. */
+function registerCleanupCommand(mind: Command, common: CommonOf): void {
   mind
     .command('cleanup')
     .description('compact: expire temporary frames, delete old deprecated ones and the history turns past its retention (HIVE_MIND_HISTORY_DAYS, HIVE_MIND_HISTORY_MAX_TURNS), fold superseded chains, re-index; reconcile: indexes only; the personal mind unless --workspace or --mind')
@@ -430,7 +463,9 @@ export function register(program: Command): void {
         `${r.mode}: ${r.expired} expired, ${r.deprecatedDeleted} deprecated deleted, ${r.historyDeleted} history turns past the retention deleted, ${r.folded} superseded versions folded, ${r.reindexed} re-indexed, ${r.orphansRemoved} orphan index rows removed (${r.durationMs} ms)\n`,
       );
     });
-
+}
+/** `hive-mind mind stats`. */
+function registerStatsCommand(mind: Command, common: CommonOf): void {
   mind
     .command('stats')
     .description("counts and sizes of each mind in view (default: this folder's workspace mind and the personal mind)")
@@ -458,7 +493,9 @@ export function register(program: Command): void {
       });
       process.stdout.write(blocks.join('\n\n') + '\n');
     });
-
+}
+/** `hive-mind mind doctor`. */
+function registerDoctorCommand(mind: Command, common: CommonOf): void {
   mind
     .command('doctor')
     .description('health: .mind and notes sizes against limits, integrity, locks, quarantined frames, recent hook errors; the personal mind unless --workspace or --mind')
@@ -537,6 +574,4 @@ export function register(program: Command): void {
       }
       if (r.mind.error || (r.mind.exists && !r.mind.ok)) process.exitCode = 1;
     });
-
-  registerImport(mind, common);
 }

@@ -36,7 +36,7 @@ export function sessionWindow(t: Transcript): { window?: number; model?: string;
 }
 
 /** One row of `hive-mind sessions --json`. */
-export interface SessionRow {
+interface SessionRow {
   host: SessionHost;
   id: string;
   path: string;
@@ -60,7 +60,7 @@ export interface SessionRow {
 }
 
 /** Read one session and measure it; a file that cannot be read gives a row with `problem` set. */
-export async function sessionRow(s: SessionFile, meter: TokenMeter, env: NodeJS.ProcessEnv): Promise<SessionRow> {
+async function sessionRow(s: SessionFile, meter: TokenMeter, env: NodeJS.ProcessEnv): Promise<SessionRow> {
   const row: SessionRow = {
     host: s.host,
     id: s.id,

@@ -12,13 +12,13 @@ import type { MindStats, NotesTarget } from '@hive-mind/mind';
 import { mindView } from './mind-view.js';
 
 /** Recent sessions whose last compaction is shown. */
-export const STATUS_SESSIONS = 5;
+const STATUS_SESSIONS = 5;
 /** Hook-log entries shown (newest last). */
-export const STATUS_HOOK_ENTRIES = 5;
+const STATUS_HOOK_ENTRIES = 5;
 /** A session file larger than this (bytes) is not read for the host's own compactions (hive-mind's record still counts). */
-export const STATUS_SESSION_READ_MAX_BYTES = 16 * 1024 * 1024;
+const STATUS_SESSION_READ_MAX_BYTES = 16 * 1024 * 1024;
 
-export interface HostStatus {
+interface HostStatus {
   host: HostId;
   /** How hive-mind is installed: a plugin the host manages (enabled), hooks `hive-mind install` wrote, both, or neither. */
   via: Array<'plugin' | 'hooks'>;
@@ -30,7 +30,7 @@ export interface HostStatus {
   notes: string[];
 }
 
-export interface MindStatus {
+interface MindStatus {
   path: string;
   /** `personal`, or the file name of a workspace mind under `<home>/workspaces`. */
   name: string;
@@ -45,7 +45,7 @@ export interface MindStatus {
   error?: string;
 }
 
-export interface NotesStatus {
+interface NotesStatus {
   path: string;
   target: NotesTarget;
   /** Characters used and the limit (characters), entries in the file. */
@@ -55,7 +55,7 @@ export interface NotesStatus {
   overLimit: boolean;
 }
 
-export interface SessionStatus {
+interface SessionStatus {
   host: string;
   id: string;
   path: string;
@@ -77,6 +77,8 @@ export interface StatusReport {
   /** What a session started in `folder` (the current directory) sees: its workspace mind, then the personal mind (mind-view.ts). */
   view: { folder: string; minds: Array<{ mind: 'workspace' | 'personal' | 'file'; label: string; path: string; exists: boolean }> };
   notes: NotesStatus[];
+  /** The `HIVE_MIND_*` settings set in the environment (the mind's `ENV_SETTINGS`, in its order), each with its problem when its value is unusable. */
+  settings: Array<{ name: string; value: string; what: string; problem?: string }>;
   hookLog: { path: string; entries: number; latest: string[] };
   sessions: SessionStatus[];
 }
@@ -101,13 +103,19 @@ export async function gatherStatus(env: NodeJS.ProcessEnv, version: string, cwd:
     minds: mindStatuses(mind, homePath, new Set(view.minds.map((m) => m.path))),
     view: { folder: view.folder, minds: view.minds.map((m) => ({ mind: m.key, label: m.label, path: m.path, exists: existsSync(m.path) })) },
     notes: [],
+    settings: mind.ENV_SETTINGS.flatMap((st) => {
+      const value = env[st.name];
+      if (value === undefined || value.trim() === '') return [];
+      const p = mind.envProblem(st, value);
+      return [{ name: st.name, value, what: st.what, ...(p ? { problem: p.problem } : {}) }];
+    }),
     hookLog: { path: mind.hooksLogPath(env), entries: 0, latest: [] },
     sessions: await sessionStatuses(env),
   };
   try {
     report.notes = new mind.Notes({ env, home: homePath }).inventory().map(({ path, target, chars, limit, entries, overLimit }) => ({ path, target, chars, limit, entries, overLimit }));
   } catch {
-    // a bad notes limit in the environment: `mind doctor` lists it
+    // a bad notes limit in the environment: `settings` lists it
   }
   const tail = mind.tailHookLog(report.hookLog.path, STATUS_HOOK_ENTRIES);
   report.hookLog.entries = tail.count;

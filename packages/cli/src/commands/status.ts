@@ -23,7 +23,7 @@ function tilde(path: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** The report as one screen of text (plain, no colour), lines of at most about 120 characters except quoted paths and log lines. */
-export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.env): string {
+function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.env): string {
   const t = (p: string) => tilde(p, env);
   const out: string[] = [];
   out.push(`hive-mind ${r.version}  home ${t(r.home.path)} (${r.home.from === 'HIVE_MIND_HOME' ? 'from HIVE_MIND_HOME' : 'default; set HIVE_MIND_HOME to move it'})${r.home.exists ? '' : ', not created yet'}`);
@@ -65,6 +65,10 @@ export function renderStatus(r: StatusReport, env: NodeJS.ProcessEnv = process.e
     const pct = Math.round((100 * x.chars) / x.limit);
     out.push(`  ${name.padEnd(28)} ${n(x.chars)} / ${n(x.limit)} chars (${pct}%), ${x.entries} ${x.entries === 1 ? 'entry' : 'entries'}${x.overLimit ? '  OVER THE LIMIT' : pct >= 90 ? '  nearly full' : ''}`);
   }
+
+  out.push('', 'settings');
+  if (!r.settings.length) out.push('  none set: every HIVE_MIND_* setting has its default (README of the mind, "Settings")');
+  for (const x of r.settings) out.push(`  ${x.name}=${JSON.stringify(x.value)}  ${x.problem ? `PROBLEM: ${x.problem}` : x.what}`);
 
   out.push('', `hook failures (${t(r.hookLog.path)})`);
   if (!r.hookLog.entries) out.push('  none logged');

@@ -17,7 +17,7 @@ function portArg(v: string): number {
  * The command that opens `url` in the person's browser, or undefined when there is none to open
  * (no display on Linux, an SSH session without one): then the URL printed is the way in.
  */
-export function browserCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): { cmd: string; args: string[] } | undefined {
+function browserCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): { cmd: string; args: string[] } | undefined {
   if (env.BROWSER?.trim()) return { cmd: env.BROWSER.trim(), args: [] };
   if (platform === 'darwin') return { cmd: 'open', args: [] };
   if (platform === 'win32') return { cmd: 'cmd', args: ['/c', 'start', '""'] };

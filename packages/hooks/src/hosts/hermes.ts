@@ -131,11 +131,10 @@ export const hermesAdapter: HostAdapter = {
     return {};
   },
 
-  render(nativeEvent: string, out: LifecycleOutput): string {
+  render(_event: string, out: LifecycleOutput): string {
     // Documented response for context injection: {"context": "…"}; any other event's
     // stdout is ignored by Hermes, and an empty object is the documented silent no-op.
     if (out.additionalContext) return JSON.stringify({ context: out.additionalContext });
-    void nativeEvent;
     return '{}';
   },
 };

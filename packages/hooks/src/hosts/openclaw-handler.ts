@@ -21,12 +21,13 @@
  * Only documented, primitive context fields are forwarded; `cfg` (which may hold secrets)
  * and `bootstrapFiles` never leave the Gateway.
  */
+import { settingDefault } from '@hive-mind/mind/settings';
 import { OPENCLAW_INSTALLED_EVENTS } from './openclaw.js';
 
 /** Directory name of our hook under `~/.openclaw/hooks/`. */
 export const OPENCLAW_HOOK_NAME = 'hive-mind';
 /** Default debounce of `message:sent`, in ms. */
-export const OPENCLAW_DEBOUNCE_MS = 1500;
+const OPENCLAW_DEBOUNCE_MS = settingDefault('HIVE_MIND_OPENCLAW_DEBOUNCE_MS');
 
 /** HOOK.md text. */
 export function openclawHookMd(): string {
@@ -65,9 +66,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const PREFIX = ${JSON.stringify(prefix)};
-const positive = (v, d) => (Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
+// the rule of hive-mind's settings table (positive integers, else the default), inlined: this file runs inside OpenClaw
+const positive = (v, d) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : d);
 const DEBOUNCE_MS = positive(process.env.HIVE_MIND_OPENCLAW_DEBOUNCE_MS, ${OPENCLAW_DEBOUNCE_MS});
-const TIMEOUT_MS = positive(process.env.HIVE_MIND_OPENCLAW_TIMEOUT_MS, 8000);
+const TIMEOUT_MS = positive(process.env.HIVE_MIND_OPENCLAW_TIMEOUT_MS, ${settingDefault('HIVE_MIND_OPENCLAW_TIMEOUT_MS')});
 
 const workspaces = new Map(); // session key -> workspace dir seen at agent:bootstrap
 const lastInbound = new Map(); // session key -> message id of the last inbound message

@@ -22,7 +22,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const clone = <T>(v: T): T => structuredClone(v);
 /** Deep equality of parsed data, key order included (a reordered object is a different text). */
-export const sameData = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameData = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 /** Deep equality of parsed data, key order ignored: what a host reads (TOML gives a table's keys and sub-tables in file order, so an added key may come before a sub-table in the data). */
 const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : isObj(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
 const sameContent = (a: unknown, b: unknown): boolean => sameData(sorted(a), sorted(b));
@@ -101,7 +101,7 @@ function ensureObject(spec: HostConfigSpec, text: string, data: Obj, path: strin
 }
 
 /** The data the file should hold with our entries installed, and the containers/settings that creates. */
-export function installTarget(spec: HostConfigSpec, text: string, data: Obj): { target: Obj; created: string[][]; wasNull: string[][]; replaced: string[][] } {
+function installTarget(spec: HostConfigSpec, text: string, data: Obj): { target: Obj; created: string[][]; wasNull: string[][]; replaced: string[][] } {
   const target = clone(data);
   const created: string[][] = [];
   const wasNull: string[][] = [];
@@ -146,7 +146,7 @@ export function installTarget(spec: HostConfigSpec, text: string, data: Obj): { 
  * owned members out, settings install created out (when still our value), then every container
  * install created that is now empty.
  */
-export function uninstallTarget(spec: HostConfigSpec, data: Obj, record: ConfigRecord | undefined): Obj {
+function uninstallTarget(spec: HostConfigSpec, data: Obj, record: ConfigRecord | undefined): Obj {
   const target = clone(data);
   const created = record?.created ?? [];
   for (const list of spec.lists ?? []) {

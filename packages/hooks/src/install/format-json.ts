@@ -53,7 +53,7 @@ function container(n: Node): Container {
 }
 
 /** One-line JSON with a space after `:` and `,` and inside non-empty brackets: `{ "command": "x", "timeout": 30 }`. */
-export function inlineJson(v: unknown): string {
+function inlineJson(v: unknown): string {
   if (Array.isArray(v)) return v.length ? `[ ${v.map(inlineJson).join(', ')} ]` : '[]';
   if (v && typeof v === 'object') {
     const e = Object.entries(v as Record<string, unknown>);

@@ -21,7 +21,7 @@ export interface J5Node {
   items?: J5Node[];
 }
 
-export interface J5Member {
+interface J5Member {
   key: string;
   /** offset of the key's first character */
   start: number;
@@ -119,12 +119,12 @@ export function nodeAtPath(root: J5Node, path: Path): J5Node | undefined {
 }
 
 /** A JSON5 key: bare identifier when possible, else double-quoted. */
-export function json5Key(k: string): string {
+function json5Key(k: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k);
 }
 
 /** Serialize a plain value as JSON5 text indented to sit at `indent` (nested objects multi-line). */
-export function json5Value(v: unknown, indent: string, unit: string, eol: string): string {
+function json5Value(v: unknown, indent: string, unit: string, eol: string): string {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const entries = Object.entries(v as Record<string, unknown>);
     if (entries.length === 0) return '{}';

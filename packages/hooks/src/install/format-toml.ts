@@ -11,7 +11,7 @@ import { UnsupportedEdit, type ConfigFormat, type Path } from './format.js';
 import { eolOf, lineEndIncl } from './text-edits.js';
 
 /** Comment ending every line we write. */
-export const TOML_MARKER = '# added by hive-mind';
+const TOML_MARKER = '# added by hive-mind';
 
 const bare = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
 const keyRe = (k: string) => new RegExp(`^[ \\t]*(?:${k.replace(/[-]/g, '\\-')}|"${k}"|'${k}')[ \\t]*=`);

@@ -16,12 +16,12 @@ export interface CommandHealth {
 }
 
 /** The words of a command as `sh` splits our quoting (single quotes, backslashes, plain words). */
-export function shWords(command: string): string[] {
+function shWords(command: string): string[] {
   return (command.match(/(?:'[^']*'|\\.|[^\s'\\])+/g) ?? []).map(shUnquote);
 }
 
 /** The first executable `name` on `PATH`, or undefined. */
-export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const d of (env.PATH ?? '').split(delimiter)) {
     if (!d) continue;
     const p = join(d, name);

@@ -27,7 +27,7 @@ export function commandPrefix(opts: InstallOptions = {}): string {
 }
 
 /** What a host's notes see: the action, and each config's text after it (undefined: absent or deleted). */
-export interface NotesContext {
+interface NotesContext {
   action: 'install' | 'uninstall';
   opts: InstallOptions;
   configs: Array<{ spec: HostConfigSpec; before: string | undefined; after: string | undefined }>;
@@ -133,7 +133,7 @@ function hostName(host: HostId): string {
 }
 
 /** A config file holding hooks of ours that the host does not read under the current options. */
-export interface StrayInstall {
+interface StrayInstall {
   file: string;
   /** How many hooks of ours it holds. */
   hooks: number;
@@ -148,7 +148,7 @@ export interface StrayInstall {
  * current config files (an install made with the variable set to another folder). Hooks there
  * do not run in this environment (another profile may still read them). Unreadable or unparsable files are skipped (they hold nothing we can count).
  */
-export function strayInstalls(spec: InstallerSpec, opts: InstallOptions = {}): StrayInstall[] {
+function strayInstalls(spec: InstallerSpec, opts: InstallOptions = {}): StrayInstall[] {
   const current = spec.configs(opts);
   const currentFiles = new Set(current.map((c) => c.file));
   const d = spec.dir(opts);
@@ -181,7 +181,7 @@ export function strayInstalls(spec: InstallerSpec, opts: InstallOptions = {}): S
 }
 
 /** What a stray install means and the command that removes it. */
-export function strayProblem(spec: InstallerSpec, opts: InstallOptions, s: StrayInstall): string {
+function strayProblem(spec: InstallerSpec, opts: InstallOptions, s: StrayInstall): string {
   const d = spec.dir(opts);
   const name = hostName(spec.host);
   const undo = s.place === 'default' && d.variable ? `env -u ${d.variable} hive-mind uninstall ${spec.host}` : `${d.variable ? `${d.variable}=${dirname(s.file)} ` : ''}hive-mind uninstall ${spec.host}`;

@@ -5,6 +5,7 @@ import { readText, removeEmptyDirs, writeAtomic } from './files.js';
 import type { HostId, InstallOptions } from '../types.js';
 import type { ConfigRecord } from './core.js';
 import { hostDir, type HostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
+import { mindHome } from '@hive-mind/mind/paths';
 
 /** What an install recorded so uninstall can undo exactly its own additions. */
 export interface InstallState {
@@ -50,9 +51,8 @@ export function hostDirOf(host: HostDirHost, opts: InstallOptions = {}): HostDir
 }
 
 /** The hive-mind home of an install: `HIVE_MIND_HOME`, else `<home>/.hive-mind`. */
-export function hiveMindHomeOf(opts: InstallOptions = {}): string {
-  const env = opts.env ?? process.env;
-  return env.HIVE_MIND_HOME && env.HIVE_MIND_HOME.trim() ? resolve(env.HIVE_MIND_HOME) : join(homeOf(opts), '.hive-mind');
+function hiveMindHomeOf(opts: InstallOptions = {}): string {
+  return mindHome({ ...(opts.env ?? process.env), HOME: homeOf(opts) });
 }
 
 /** `<hive-mind home>/installs/<host>.json`. */

@@ -11,16 +11,16 @@ import type { ConfigFormat, Path } from './format.js';
 /** Start offset of the line holding `off`. */
 export const lineStart = (t: string, off: number): number => t.lastIndexOf('\n', off - 1) + 1;
 /** Offset of the `\n` ending the line holding `off` (or the text length). */
-export const lineEnd = (t: string, off: number): number => {
+const lineEnd = (t: string, off: number): number => {
   const i = t.indexOf('\n', off);
   return i < 0 ? t.length : i;
 };
 /** Offset just past the line break ending the line holding `off` (or the text length). */
 export const lineEndIncl = (t: string, off: number): number => Math.min(lineEnd(t, off) + 1, t.length);
 /** The leading blanks of the line holding `off`. */
-export const indentAt = (t: string, off: number): string => /^[ \t]*/.exec(t.slice(lineStart(t, off)))![0];
+const indentAt = (t: string, off: number): string => /^[ \t]*/.exec(t.slice(lineStart(t, off)))![0];
 /** True when only blanks precede `off` on its line. */
-export const startsLine = (t: string, off: number): boolean => /^[ \t]*$/.test(t.slice(lineStart(t, off), off));
+const startsLine = (t: string, off: number): boolean => /^[ \t]*$/.test(t.slice(lineStart(t, off), off));
 
 /** The text's line break: `\r\n` when it uses it, else `\n`. */
 export function eolOf(t: string): string {
@@ -65,7 +65,7 @@ export interface Container {
  * Render a child for insertion: `indent` is the indentation of the line it starts on;
  * `multiline` says whether the child gets lines of its own (else it goes inline, one line).
  */
-export type RenderChild = (indent: string, multiline: boolean) => string;
+type RenderChild = (indent: string, multiline: boolean) => string;
 
 /**
  * Insert a child after the last one of `c` (bracket languages: JSON, JSONC, JSON5).
@@ -75,7 +75,7 @@ export type RenderChild = (indent: string, multiline: boolean) => string;
  * - In an empty container: `{` newline, the child one level deeper, newline `}` when the
  *   document spans several lines; `{ <child> }` in a one-line document.
  */
-export function insertChild(t: string, c: Container, render: RenderChild): string {
+function insertChild(t: string, c: Container, render: RenderChild): string {
   const eol = eolOf(t);
   const unit = indentUnit(t);
   const kids = c.children;
@@ -112,7 +112,7 @@ export function insertChild(t: string, c: Container, render: RenderChild): strin
  * keeps the rest valid (its own lines when it has lines of its own, else `child, `).
  * The only child leaves `{}`/`[]` (comments inside stay).
  */
-export function removeChild(t: string, c: Container, idx: number): string {
+function removeChild(t: string, c: Container, idx: number): string {
   const kids = c.children;
   const el = kids[idx]!;
   const afterEl = skipTrivia(t, el.end);

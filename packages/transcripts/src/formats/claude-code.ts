@@ -6,7 +6,7 @@ import { fromAnthropicContent, isObj, str, type Rec } from './common.js';
 import type { JsonlReader } from './reader.js';
 
 /** Record fields copied onto new lines at write-back (taken from the last line of the active branch). */
-export const CLAUDE_COMMON_FIELDS = ['userType', 'entrypoint', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug'] as const;
+const CLAUDE_COMMON_FIELDS = ['userType', 'entrypoint', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug'] as const;
 
 interface Node {
   line: number;

@@ -17,7 +17,7 @@ import { ApiError, readJson } from './errors.js';
  */
 
 /** A host's session, as the CLI's `compact --session` sees it (cli/src/commands/compact-session.ts). */
-export interface HostSession {
+interface HostSession {
   host: string;
   id: string;
   /** Set when compacting it in place is refused now: a host writing it (its lock, a write in the last seconds that was not hive-mind's; `forcible`), or a host version whose format is unknown (not forcible). */
@@ -27,7 +27,7 @@ export interface HostSession {
 }
 
 /** What an in-place compaction recorded (cli compact-undo.ts `CompactionRecord`, compact-backups.ts `PruneResult`). */
-export interface CompactionWritten {
+interface CompactionWritten {
   path: string;
   /** The copy of the file kept before an in-place write (`<file>.hive-mind-backup-<stamp>`). */
   backup?: string;

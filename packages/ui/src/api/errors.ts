@@ -14,7 +14,7 @@ export class ApiError extends Error {
 }
 
 /** Request bodies larger than this are refused (the largest legitimate one is a notes entry). */
-export const BODY_MAX_BYTES = 1 << 20;
+const BODY_MAX_BYTES = 1 << 20;
 
 /** The JSON object of a POST body; throws {@link ApiError} 400/413 for anything else. */
 export async function readJson(c: Context): Promise<Record<string, unknown>> {

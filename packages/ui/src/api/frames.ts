@@ -23,7 +23,7 @@ export const PAGE_MAX = 200;
 /** Search hits considered at most (the mind's own cap on one search). */
 export const SEARCH_MAX = 1000;
 /** Characters of a frame's content sent in a list row (the detail view has the whole text). */
-export const ROW_CHARS = 1200;
+const ROW_CHARS = 1200;
 
 /** One row of a list or search page. `marks` index into `content` (already cut at {@link ROW_CHARS}); `mind` is the id of the mind it is in. */
 export type FrameRow = Omit<Frame, 'content'> & { content: string; cut: boolean; marks: Marks; score?: number; expired: boolean; mind: string };
@@ -143,7 +143,7 @@ export function framePage(m: Mind, fq: FrameQuery): FramePage {
  * mind's first `offset + limit` rows, merged as one ranking (a search) or newest first (a list),
  * then the page cut from it; `total` is the sum of the minds' totals.
  */
-export function viewPage(members: ReadonlyArray<{ id: string; mind: Mind }>, fq: FrameQuery): FramePage {
+function viewPage(members: ReadonlyArray<{ id: string; mind: Mind }>, fq: FrameQuery): FramePage {
   const pages = members.map((m) => ({ id: m.id, page: framePage(m.mind, { ...fq, mind: m.id, offset: 0, limit: fq.offset + fq.limit }) }));
   const merged = fq.q
     ? mergeRanked(pages.map((p) => ({ mind: p.id, hits: p.page.frames.map((f) => ({ ...f, score: f.score ?? 0 })) })))
