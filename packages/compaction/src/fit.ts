@@ -130,7 +130,9 @@ function baseValue(s: Section, it: Item, i: number): number {
     case 'Findings':
       // what it establishes (findings.ts: a sub-agent's report or the work tree's state 3, a fact 2,
       // a pointer such as a hit list 1, an environment note 0), then how recent
-      return v + 8 * ((it.weight ?? findingWeight(t)) - 2) + 10 * recency + (/^`git status/.test(t) ? 7 : 0);
+      // a sub-agent's or research report holds what nothing else in the checkpoint says: it ranks with the state sections
+      const w = it.weight ?? findingWeight(t);
+      return v + 8 * (w - 2) + (w >= 3 ? 10 : 0) + 10 * recency + (/^`git status/.test(t) ? 7 : 0);
     default:
       return v + 10 * recency;
   }

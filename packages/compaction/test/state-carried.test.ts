@@ -1,7 +1,9 @@
 // What a checkpoint carries that the span alone does not say: a sub-agent tool named `delegate`
 // (a generic harness's name) read by its findings and status, a Japanese report closed with its
 // own full stop, and a user's correction that a prior checkpoint noted under its state section
-// kept as a rule once the span went on.
+// kept as a rule once the span went on; a side task with what the agent answered; a short
+// pointer in the tail ("go on with 15") with the agent's sentence it answers; the last test run
+// said once (Done), not again under Commands.
 import { describe, expect, it } from 'vitest';
 import { extractSections } from '@hive-mind/compaction';
 import { LogBuilder } from './helpers.js';
@@ -30,5 +32,34 @@ describe('state carried into the checkpoint', () => {
     const secs = extractSections(b.log.surface());
     expect(items(secs, 'Constraints and preferences').join('\n')).toContain('iso_week');
     expect(items(secs, 'In progress').join('\n')).not.toContain('11 passed');
+  });
+
+  it('says a side task with its outcome, and the last passing test run once', () => {
+    const b = new LogBuilder();
+    b.user('check how much disk space is left on the bot server first');
+    b.tool('bash', { command: 'df -h /' }, 'Filesystem Size Used Avail Use% Mounted on\n/dev/vda1 78G 61G 14G 82% /');
+    b.assistant('The root disk has 14G free (82% used).');
+    b.user('now the actual work: add a daily summary command to the discord bot in ~/bots/summarybot, posting to the summary channel');
+    b.tool('write_file', { path: 'cogs/summary.py', content: 'x' }, 'ok');
+    b.tool('bash', { command: 'python -m pytest -q' }, '4 passed in 0.2s');
+    b.assistant('The summary cog is in place; the daily summary command posts to the summary channel.');
+    b.user('make the daily summary skip days with fewer than 20 messages in the channel');
+    b.tool('edit_file', { path: 'cogs/summary.py', old: 'x', new: 'y' }, 'ok');
+    b.assistant('The daily summary now skips a channel day with fewer than 20 messages.');
+    const secs = extractSections(b.log.surface());
+    expect(items(secs, 'Done').join('\n')).toMatch(/Side task .*disk.* -> The root disk has 14G free/);
+    expect(items(secs, 'Done').join('\n')).toContain('4 passed');
+    expect(items(secs, 'Commands').join('\n')).not.toContain('4 passed');
+  });
+
+  it('reads a pointer in the tail by the sentence of the agent it answers', () => {
+    const span = new LogBuilder();
+    span.user('build the report command of the ledger tool, step by step from docs/PLAN.md');
+    span.tool('bash', { command: 'go test ./...' }, 'ok ledger 0.01s');
+    const tail = new LogBuilder();
+    tail.assistant('Committed e47b0c3. Step 15 of 20 is next: `ledger report --month`.');
+    tail.user('go on with 15');
+    const secs = extractSections(span.log.surface(), { tail: tail.log.surface() });
+    expect(items(secs, 'Next step')[0]).toMatch(/"go on with 15" \(answering the agent's "Step 15 of 20 is next: `ledger report --month`\."\)/);
   });
 });
