@@ -85,6 +85,8 @@ export interface BackfillReport {
   outcomes: CaptureOutcome[];
   /** True when {@link BACKFILL_TIME_MS} ran out before every turn was saved. */
   cut: boolean;
+  /** What the hooks that blocked the agent in this transcript require (mind `hookPolicyOf`), each once, redacted: standing facts of the project. */
+  hookPolicies: string[];
 }
 
 /**
@@ -103,12 +105,12 @@ export function backfillTranscript(
   busy: number,
   timeMs = BACKFILL_TIME_MS,
 ): BackfillReport {
-  const report: BackfillReport = { found: 0, saved: 0, outcomes: [], cut: false };
+  const report: BackfillReport = { found: 0, saved: 0, outcomes: [], cut: false, hookPolicies: [] };
   if (!input.transcriptPath || !input.sessionId) return report;
   const started = Date.now();
   let turns;
   try {
-    turns = transcriptTurns(input.transcriptPath);
+    turns = transcriptTurns(input.transcriptPath, undefined, report.hookPolicies);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return report;
     throw e;

@@ -49,6 +49,12 @@ export const DEFAULT_RECALL_TOKENS = 1500;
 export const DEFAULT_PROMPT_RECALL_TOKENS = 1200;
 /** Share of the session-start budget the notes may take; the recall gets the rest. */
 export const NOTES_SHARE = 0.6;
+/**
+ * Share of the budget left after the notes and the important frames that SessionStart keeps for the
+ * personal mind's normal rules and facts (what it needs of it, at most this): the workspace's normal
+ * frames come first but cannot take it all.
+ */
+export const PERSONAL_SHARE = 0.35;
 /** A session's record of what it was given is dropped after this many days. */
 const SESSION_RECORD_DAYS = 7;
 

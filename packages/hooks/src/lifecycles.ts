@@ -1,8 +1,9 @@
 /**
  * The lifecycle handlers shared by every host (DESIGN.md "Hooks"):
  *
- * - `session-start`: the curated notes, then the recall of the workspace mind and of the
- *   personal mind, in one token budget (inject.ts), returned as `additionalContext`; then, with a
+ * - `session-start`: the curated notes, then the important frames of the workspace mind and of the
+ *   personal mind, then their normal rules and facts (the workspace's first), in one token budget
+ *   (inject.ts), returned as `additionalContext`; then, with a
  *   team connection whose cache is stale, a detached background `team sync` (team-sync.ts);
  * - `user-prompt-submit`: the evidence for the prompt from the history and the standing memory
  *   of both minds (inject.ts `evidenceBlocks`; hosts that can add context to a prompt print it; with
@@ -19,21 +20,23 @@
  *   workspace and personal minds;
  * - `session-end`: the turns of the host's transcript the hooks missed (history.ts
  *   `backfillTranscript`, bounded in bytes and time), then the `stop` capture from the transcript (a
- *   turn interrupted before Stop is still kept; a turn Stop already saved is not saved twice).
+ *   turn interrupted before Stop is still kept; a turn Stop already saved is not saved twice), and
+ *   what a hook that blocked the agent requires, as `mind import` keeps it (mind `hookPolicyOf`).
  *
  * Idempotency: every save carries (host, session id, turn id, kind), which the mind
  * treats as an idempotency key, so a retried or doubly installed hook stores nothing twice.
  * Workspace scoping: the workspace is the git root above the event's cwd (workspace.ts),
  * stored in `<home>/workspaces/<id>.mind`.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, acknowledgesRule, estimateTokens, frameInjection, historyRetention, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type StandingFrame } from '@hive-mind/mind';
+import { Mind, acknowledgesRule, estimateTokens, frameInjection, historyRetention, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type RecallSection, type StandingFrame } from '@hive-mind/mind';
 import { promptVector, type PromptVector } from './prompt-vector.js';
 import { saveCaptures } from './capture.js';
 import { backfillTranscript, promptTurn, replyTurn } from './history.js';
-import { NOTES_SHARE, evidenceBlocks, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
+import { NOTES_SHARE, PERSONAL_SHARE, evidenceBlocks, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { workspaceOf } from './workspace.js';
 import { startTeamSyncIfStale } from './team-sync.js';
@@ -100,6 +103,7 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
       // the backfill saved the transcript's newest turns (with their own times and ids): the reply
       // capture then only adds what the last reply establishes, not the turn a second time
       captureReply(input, env, now(), busy, { turns: r.saved === 0 });
+      saveHookPolicies(input, minds, r.hookPolicies, env, busy);
       return {};
     }
     case 'pre-compact':
@@ -125,10 +129,13 @@ const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
 
 /**
  * Session start (inject.ts): the notes; for a host whose session starts with its first prompt
- * (Hermes `pre_llm_call`), the evidence for that prompt; then the standing rules of both minds
- * (critical frames, pending notes, instructions, preferences, decisions); then their most recent
- * facts; each fact once (a near-duplicate of a notes entry or of an earlier item is left out); all
- * within `HIVE_MIND_RECALL_TOKENS`, framing included. Never a turn of the history.
+ * (Hermes `pre_llm_call`), the evidence for that prompt; then what is important in both minds
+ * (critical frames, pending notes, important rules, important facts: the user's marks and what
+ * lasts); then the normal rules (instructions, preferences, decisions) and facts, this workspace's
+ * first and the personal mind's after them, the personal mind keeping up to
+ * {@link PERSONAL_SHARE} of what is left; each fact once (a near-duplicate of a notes entry or of an
+ * earlier item is left out); all within `HIVE_MIND_RECALL_TOKENS`, framing included. Never a turn of
+ * the history.
  */
 function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: number, log?: (line: string) => void): LifecycleOutput {
   const budget = Math.max(0, recallBudget(env) - FRAME_RESERVE);
@@ -164,16 +171,25 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     );
     take(ev);
   }
-  const section = (name: 'rules' | 'facts', title: string) =>
-    take(
-      recallBlocks(sources, left, given, (m, budgetTokens, exclude, src) => m.recall({ section: name, budgetTokens, header: false, exclude, mindName: src.key }), open, {
-        seen,
-        title,
-        saySkipped: !skipped.length,
-      }),
-    );
-  section('rules', 'instructions and decisions');
-  section('facts', 'facts');
+  const recallOf =
+    (name: RecallSection | undefined) =>
+    (m: Mind, budgetTokens: number, exclude: number[], src: RecallSource) =>
+      m.recall({ ...(name ? { section: name } : {}), budgetTokens, header: false, exclude, mindName: src.key });
+  const section = (srcs: RecallSource[], name: RecallSection, title: string, budgetTokens = left) =>
+    take(recallBlocks(srcs, Math.min(left, budgetTokens), given, recallOf(name), open, { seen, title, saySkipped: !skipped.length }));
+  // 1. what the user marked and what lasts, of both minds: critical frames, pending notes, important rules, important facts
+  section(sources, 'important', 'important');
+  // 2. the normal rules and facts, this workspace's first; the personal mind keeps up to PERSONAL_SHARE of what is left,
+  // so a workspace's recent decisions cannot crowd out the user's preferences, nor the personal mind the project's facts
+  const workspace = sources.filter((s) => s.key === 'workspace');
+  const personal = sources.filter((s) => s.key === 'personal');
+  if (workspace.length) {
+    const reserve = personal.length ? recallBlocks(personal, Math.floor(left * PERSONAL_SHARE), given, recallOf(undefined), open, { seen, saySkipped: false }).tokens : 0;
+    section(workspace, 'rules', 'instructions and decisions', left - reserve);
+    section(workspace, 'facts', 'facts', left - reserve);
+  }
+  section(personal, 'rules', 'instructions and decisions');
+  section(personal, 'facts', 'facts');
   logSkipped(skipped, log);
   recordGiven(env, input.host, input.sessionId, ids, true);
   // one block with a per-injection nonce, stored text neutralized (the mind's neutralize.ts)
@@ -279,6 +295,27 @@ function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, 
   const where = { host: input.host, event: input.nativeEvent };
   saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
   if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
+}
+
+/**
+ * What a hook that blocked the agent requires ("The Stop hook (stop.sh) blocks the agent: Uncommitted
+ * Changes Detected. Cannot exit with unstaged changes."), read from the transcript at session end: one
+ * `environment` frame each in the workspace mind, as `mind import` keeps it (the host wrote it, so it
+ * is `tool_verified`; the same wording again is the same frame).
+ */
+function saveHookPolicies(input: LifecycleInput, minds: ReturnType<typeof mindsFor>, policies: readonly string[], env: NodeJS.ProcessEnv, busy: number): void {
+  if (!policies.length || !input.sessionId) return;
+  const frames: FrameInput[] = policies.map((content) => ({
+    ...base(input, minds.workspace?.id),
+    content,
+    kind: 'environment',
+    importance: 'normal',
+    source: 'tool_verified',
+    tags: ['environment', 'hook'],
+    turnId: `hook:${createHash('sha1').update(content).digest('hex').slice(0, 16)}`,
+    scope: minds.workspace ? 'workspace' : 'personal',
+  }));
+  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, { host: input.host, event: input.nativeEvent });
 }
 
 /** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */

@@ -1,5 +1,6 @@
 import { redactSecrets } from '@hive-mind/mind/redact';
 import { isHostText } from '@hive-mind/mind/history';
+import { hookPolicyOf } from '@hive-mind/mind';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Bytes read from the end of a transcript file: 512 KiB. */
@@ -129,7 +130,7 @@ export interface TranscriptLineTurn {
  * messages. The same turns `mind import` reads from the file (the mind's history-import.ts), so
  * what a hook backfills and what an import adds later are one. Lines that are not JSON are skipped.
  */
-export function turnsFromLines(lines: readonly string[]): TranscriptLineTurn[] {
+export function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): TranscriptLineTurn[] {
   const out: TranscriptLineTurn[] = [];
   let hostTurnId: string | undefined;
   let reply: { text: string[]; messageId?: string; ts?: string; turnId?: string } | undefined;
@@ -148,9 +149,13 @@ export function turnsFromLines(lines: readonly string[]): TranscriptLineTurn[] {
     if (!o || typeof o !== 'object') continue;
     const ts = validTs(o.timestamp);
     if (o.type === 'user' || o.type === 'assistant') {
-      if (o.isMeta || o.isCompactSummary || o.isSidechain) continue;
       const msg = o.message as { content?: unknown; id?: unknown } | undefined;
       const text = textOfContent(msg?.content, ['text']);
+      // a hook that blocked the agent (Claude Code writes its feedback as a meta user record) is not the
+      // user speaking, but what it requires lasts (mind `hookPolicyOf`)
+      const policy = hookPolicies && o.type === 'user' && !o.isSidechain && text && isHostText(text) ? hookPolicyOf(text) : undefined;
+      if (policy && !hookPolicies!.includes(policy)) hookPolicies!.push(policy);
+      if (o.isMeta || o.isCompactSummary || o.isSidechain) continue;
       if (o.type === 'user') {
         if (!text || isHostText(text)) continue;
         flush();
@@ -194,6 +199,8 @@ export const TRANSCRIPT_BACKFILL_BYTES = 8 * 1024 * 1024;
  * redacted as it is read. A longer transcript's earlier turns are not read (`mind import` reads
  * the whole file). Throws the fs error when the file cannot be opened.
  */
-export function transcriptTurns(path: string, maxBytes = TRANSCRIPT_BACKFILL_BYTES): TranscriptLineTurn[] {
-  return turnsFromLines(readTailLines(path, maxBytes)).map((t) => ({ ...t, text: redactSecrets(t.text).text }));
+export function transcriptTurns(path: string, maxBytes = TRANSCRIPT_BACKFILL_BYTES, hookPolicies?: string[]): TranscriptLineTurn[] {
+  const turns = turnsFromLines(readTailLines(path, maxBytes), hookPolicies).map((t) => ({ ...t, text: redactSecrets(t.text).text }));
+  if (hookPolicies) hookPolicies.splice(0, hookPolicies.length, ...hookPolicies.map((p) => redactSecrets(p).text));
+  return turns;
 }

@@ -90,7 +90,7 @@ describe('one fact is injected once', () => {
     expect(text).toContain('## hive-mind notes: MEMORY.md');
     // of the two minds' test-command frames, the personal (important) one is kept, not the workspace (normal) one
     expect(text.match(/Tests run with npm test/g)?.length).toBe(1);
-    expect(text).toMatch(/## hive-mind memory \(personal\): facts\n- \[#2 important[^\n]*Tests run with npm test --run/);
+    expect(text).toMatch(/## hive-mind memory \(personal\): important\n(?:- [^\n]*\n)*- \[#2 important[^\n]*Tests run with npm test --run/);
 
     // per prompt: the two minds' near-duplicates come back once, and nothing the notes say
     const s2 = sandbox();
@@ -105,6 +105,34 @@ describe('one fact is injected once', () => {
     const per = await hook(s2.env, 'UserPromptSubmit', prompt(s2.project, 'when is the release branch cut from main, and should I push to main?', 'sess-dup'));
     expect(per.match(/release branch is cut from main/g)?.length).toBe(1);
     expect(per).not.toContain('always open a pull request');
+  });
+});
+
+describe('the order of SessionStart', () => {
+  it("what is important in either mind comes before normal frames; the workspace's normal frames first, the personal mind keeps a share", async () => {
+    const s = sandbox();
+    const w = Mind.open(workspaceMindPath(s.project, s.env));
+    w.save({ content: 'Payments go through the Stripe sandbox in staging.', kind: 'fact', scope: 'workspace', importance: 'important' });
+    for (let i = 0; i < 40; i++) w.save({ content: `Decided to keep module m${i} behind the flag f${i} until review ${i}.`, kind: 'decision', scope: 'workspace', sessionId: 'ws', turnId: `w${i}` });
+    w.close();
+    const p = Mind.open(personalMindPath(s.env));
+    for (let i = 0; i < 80; i++) p.save({ content: `Personal decision ${i}: read the changelog of package p${i} before upgrading it.`, kind: 'decision', sessionId: 'ps', turnId: `p${i}` });
+    p.save({ content: 'The user prefers short answers without a summary at the end.', kind: 'preference', importance: 'normal', sessionId: 'ps', turnId: 'pref' });
+    p.close();
+    const env = { ...s.env, HIVE_MIND_RECALL_TOKENS: '600' };
+    const text = await hook(env, 'SessionStart', start(s.project));
+    const headings = text.split('\n').filter((l) => l.startsWith('## hive-mind memory'));
+    expect(headings).toEqual([
+      `## hive-mind memory (workspace ${s.project}): important`,
+      `## hive-mind memory (workspace ${s.project}): instructions and decisions`,
+      '## hive-mind memory (personal): instructions and decisions',
+    ]);
+    // the important workspace fact is in, ahead of 120 normal decisions; both minds' normal decisions share the rest
+    expect(text).toMatch(/: important\n- \[#1 important · fact[^\n]*Stripe sandbox/);
+    expect(text).toContain('The user prefers short answers');
+    expect(text.match(/Decided to keep module/g)!.length).toBeGreaterThan(2);
+    expect(text.match(/Personal decision \d+/g)!.length).toBeGreaterThan(0);
+    expect(text.match(/Personal decision \d+/g)!.length).toBeLessThan(text.match(/Decided to keep module/g)!.length);
   });
 });
 

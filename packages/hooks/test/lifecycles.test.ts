@@ -79,6 +79,23 @@ describe('lifecycles through the runner (real .mind files)', () => {
     }
   });
 
+  it('session end keeps what a hook that blocked the agent requires, once per wording, as mind import does; the hook\'s steps and file lists are not kept', async () => {
+    const s = sandbox();
+    const t = join(s.root, 'transcript.jsonl');
+    copyFileSync(join(DATA, 'transcripts/claude-code/coverage-test-fix.jsonl'), t);
+    const end = { ...payload('claude-code', 'SessionEnd', 0, s.project), transcript_path: t };
+    await hook(s.env, 'claude-code', 'SessionEnd', end);
+    await hook(s.env, 'claude-code', 'SessionEnd', end);
+    const policies = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.tags.includes('hook'));
+    expect(policies.length).toBeGreaterThan(0);
+    for (const f of policies) {
+      expect([f.kind, f.importance, f.source]).toEqual(['environment', 'normal', 'tool_verified']);
+      expect(f.content).toMatch(/^The Stop hook \(stop\.sh\) blocks the agent: Uncommitted Changes Detected\. Cannot exit with (?:unstaged changes|untracked files)\.$/);
+    }
+    // the second SessionEnd added nothing
+    expect(new Set(policies.map((f) => f.content)).size).toBe(policies.length);
+  });
+
   it('stop keeps the reply as a turn and saves beside it what the reply established, from last_assistant_message or from the transcript tail when the payload has none; its status clause is left out', async () => {
     const s = sandbox();
     const long = 'I traced the failure to the lockfile. We decided to pin pnpm to 9.12 because 9.13 breaks workspace links. Fixed the CI config in .github/workflows/ci.yml accordingly.';

@@ -162,9 +162,11 @@ export interface RecallOptions {
   /**
    * Without a query (or after its hits): list only the `rules` (critical frames, pending notes,
    * instructions, preferences, decisions) or only the `facts` (other important frames, normal facts
-   * and environment facts). Default: both, rules first (recall.ts).
+   * and environment facts), or only what is `important` (critical frames, pending notes, then every
+   * important standing frame, rules first: what SessionStart puts ahead of any normal frame).
+   * Default: rules then facts (recall.ts).
    */
-  section?: 'rules' | 'facts';
+  section?: 'rules' | 'facts' | 'important';
   /**
    * The store this mind is to the reader, as the MCP `get_memory` tool's `mind` argument takes it
    * (`personal` | `workspace`): a cut or multi-part item then points to `get_memory id N mind NAME`.

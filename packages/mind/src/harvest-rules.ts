@@ -34,10 +34,11 @@ export const VENTING = /\b(?:omfg|wtf|w\.t\.f|fucking|fuckin|fucked|fuck|shitty|
 const REQUEST = /\b(?:please|pls|can you|could you|would you|tell me|let me know|for me|undo (?:that|this|it)|revert (?:that|this|it)|try again)\b|お願い|してくれ|해 ?줘|해주세요|请帮|帮我/i;
 /**
  * A value a fact can hold: hex color, percentage, port, host:port, version, path, URL, command in
- * backticks, a rate or a limit ("100 requests per minute", "at most 60", "limited to 5").
+ * backticks, a machine named after what it is ("the server app-01", "region eu-west-1", "Server
+ * app-01": a name with a dash), a rate or a limit ("100 requests per minute", "at most 60", "limited to 5").
  */
 const VALUE =
-  /#[0-9a-f]{6}\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6}\b|\d+(?:\.\d+)?\s?%|(?:\bport|ポート|端口|포트)\s*\d{2,5}\b|\d{2,5}\s*(?:端口|番ポート)|[\w-]+(?:\.[\w-]+)+:\d{2,5}\b|\b\d+\.\d+(?:\.\d+)?\b|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\b[\w.-]+\/[\w./-]*\.[a-z]{1,5}\b|\b[\w-]+\/[\w-]+\/[\w./-]+|https?:\/\/\S+|`[^`]{2,80}`|\b\d+(?:[.,]\d+)?\s*(?:[\p{L}-]+\s+){0,2}?(?:per|an?|each|\/)\s*(?:second|sec|s|minute|min|hour|hr|h|day|request|user|key|token|ip|client|tenant)\b|\b(?:at most|up to|max(?:imum)?|limit(?:ed)? (?:of|to|at)|capped at)\s+\d+|(?:초당|분당|시간당|일당|每秒|每分钟|每小时|每天|毎秒|毎分|毎時|1秒あたり|1分あたり)\s*(?:최대|最多|至多|最大(?:で)?)?\s*\d+|\d+\s*(?:건|회|번|件|次|回|リクエスト)\s*(?:\/|까지|まで|以内)/iu;
+  /#[0-9a-f]{6}\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6}\b|\d+(?:\.\d+)?\s?%|(?:\bport|ポート|端口|포트)\s*\d{2,5}\b|\d{2,5}\s*(?:端口|番ポート)|[\w-]+(?:\.[\w-]+)+:\d{2,5}\b|\b\d+\.\d+(?:\.\d+)?\b|(?:^|\s)(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\b[\w.-]+\/[\w./-]*\.[a-z]{1,5}\b|\b[\w-]+\/[\w-]+\/[\w./-]+|https?:\/\/\S+|`[^`]{2,80}`|(?:\b(?:server|host|hostname|region|cluster|bucket|namespace|instance|droplet|vm|servidor|serveur|serwer)\s+)(?=[a-z0-9-]*[-\d])[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b|\b\d+(?:[.,]\d+)?\s*(?:[\p{L}-]+\s+){0,2}?(?:per|an?|each|\/)\s*(?:second|sec|s|minute|min|hour|hr|h|day|request|user|key|token|ip|client|tenant)\b|\b(?:at most|up to|max(?:imum)?|limit(?:ed)? (?:of|to|at)|capped at)\s+\d+|(?:초당|분당|시간당|일당|每秒|每分钟|每小时|每天|毎秒|毎分|毎時|1秒あたり|1分あたり)\s*(?:최대|最多|至多|最大(?:で)?)?\s*\d+|\d+\s*(?:건|회|번|件|次|回|リクエスト)\s*(?:\/|까지|まで|以内)/iu;
 
 /** True when `sentence` holds a value a fact can hold ({@link VALUE}) or a product's major version ({@link majorVersionOf}). */
 export function hasValue(sentence: string): boolean {

@@ -105,7 +105,7 @@ export { withFileLock, atomicWrite, readLock, breakLock, describeLock, LOCK_STAL
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
 export { doctor, repairMind, repairLocks, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
 export { harvestEvents, harvestTranscriptFile, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest.js';
-export { promptStanding, replyStanding, acknowledgesRule, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing.js';
+export { promptStanding, replyStanding, acknowledgesRule, hookPolicyOf, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing.js';
 export { hostWritten } from './host-text.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
 export type { ListOptions } from './inspect.js';

@@ -23,8 +23,12 @@ export const RECALL_FACT_KINDS = ['fact', 'environment'] as const;
 /** Kinds of `normal` frames that a recall without a query brings back: the rules, then the facts. */
 export const RECALL_NORMAL_KINDS = [...RECALL_RULE_KINDS, ...RECALL_FACT_KINDS] as const;
 
-/** The parts of a recall without a query, in order (RecallOptions.section): `rules` (critical frames, pending notes, instructions, preferences, decisions), then `facts`. */
-export type RecallSection = 'rules' | 'facts';
+/**
+ * The parts of a recall without a query (RecallOptions.section): `rules` (critical frames, pending
+ * notes, instructions, preferences, decisions), then `facts`; or `important` alone (critical frames,
+ * pending notes, important rules, then the other important frames).
+ */
+export type RecallSection = 'rules' | 'facts' | 'important';
 /**
  * Frames listed at most per list of a recall (critical, important, recent normal; a budget of a few
  * thousand tokens holds far fewer). The live frames of a list past this limit are counted, not read,
@@ -61,7 +65,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
   const maxPending = opts.maxPending ?? RECALL_MAX_PENDING;
   if (!Number.isInteger(itemChars) || itemChars < 40) throw new MindError(`recall option \`itemChars\` must be an integer >= 40, got ${opts.itemChars}`, 'INVALID');
   if (!Number.isInteger(maxPending) || maxPending < 0) throw new MindError(`recall option \`maxPending\` must be a non-negative integer, got ${opts.maxPending}`, 'INVALID');
-  if (opts.section !== undefined && opts.section !== 'rules' && opts.section !== 'facts') throw new MindError(`recall option \`section\` must be rules or facts, got ${JSON.stringify(opts.section)}`, 'INVALID');
+  if (opts.section !== undefined && opts.section !== 'rules' && opts.section !== 'facts' && opts.section !== 'important') throw new MindError(`recall option \`section\` must be rules, facts or important, got ${JSON.stringify(opts.section)}`, 'INVALID');
   if (opts.minMatched !== undefined && !(opts.minMatched >= 0 && opts.minMatched <= 1)) throw new MindError(`recall option \`minMatched\` must be a number in 0..1, got ${opts.minMatched}`, 'INVALID');
   const scopes = opts.scopes && opts.scopes.length ? opts.scopes : SCOPES;
   const nowIso = ctx.now().toISOString();
@@ -132,6 +136,11 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
             list("kind = 'pending-note' AND importance IN ('important', 'normal')", 'updated_at DESC, id DESC', nowIso, ...scopes);
             list(`importance = 'important' AND kind IN (${sql(RECALL_RULE_KINDS)})`, 'updated_at DESC, id DESC', nowIso, ...scopes);
             list(`importance = 'normal' AND kind IN (${sql(RECALL_RULE_KINDS)})`, 'created_at DESC, id DESC', nowIso, ...scopes);
+          } else if (section === 'important') {
+            list(`importance = ? AND ${standing}`, 'updated_at DESC, id DESC', 'critical', nowIso, ...scopes);
+            list("kind = 'pending-note' AND importance IN ('important', 'normal')", 'updated_at DESC, id DESC', nowIso, ...scopes);
+            list(`importance = 'important' AND kind IN (${sql(RECALL_RULE_KINDS)})`, 'updated_at DESC, id DESC', nowIso, ...scopes);
+            list(`importance = 'important' AND ${standing} AND kind NOT IN (${sql([...RECALL_RULE_KINDS, 'pending-note'])})`, 'updated_at DESC, id DESC', nowIso, ...scopes);
           } else {
             list(`importance = 'important' AND ${standing} AND kind NOT IN (${sql([...RECALL_RULE_KINDS, 'pending-note'])})`, 'updated_at DESC, id DESC', nowIso, ...scopes);
             list(`importance = 'normal' AND kind IN (${sql(RECALL_FACT_KINDS)})`, 'created_at DESC, id DESC', nowIso, ...scopes);

@@ -33,8 +33,20 @@ const REPLY_CODE = /^[\w.$]+\([^)]*\)\s*;?\s*$|[;{]\s*$|^\s*(?:const|let|var|fun
  * 100% coverage", "`npm run e2e`: starts the stack and runs the browser tests"): how to run things lasts.
  */
 const COMMAND_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*)?`((?:[\w.@/-]+\s+){1,4}[\w.:@/=-]+)`(?:\*\*)?\s*(?:[-–—:]|→|->)\s+((?:runs?|builds?|formats?|lints?|starts?|stops?|checks?|deploys?|tests?|installs?|generates?|cleans?|serves?|watches|compiles?|bundles?|publishes?|releases?|migrates?|seeds?|resets?|opens?|prints?|updates?)\b[^\n]{3,200})$/i;
-/** Consecutive command items one frame holds at most. */
+/** Consecutive command items one frame holds at most (and parts of a list of parts). */
 const COMMAND_ITEMS_MAX = 6;
+/**
+ * A list item that names a part of the work in bold or backticks and says what it is ("1. **string_utils**
+ * - `reverse_string()` function", "- `mdLink`: the link text colour"): a list of them is what the work
+ * is made of, kept as one memory with the heading it is under.
+ */
+const PART_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+(?:\*\*`?|`)([\w.:/<>()$@-]{2,60})(?:`?\*\*|`)\s*(?:[-–—:]|→|->)\s+([^\n]{3,200})$/;
+/** A reply written as a document (two or more Markdown headings): its frames are its own summary, up to this many. */
+const SUMMARY_FRAMES_MAX = 8;
+/** Files the agent removed, named right after the verb ("Deleted `pyproject.toml` and `uv.lock`", "Removed the old src/legacy/"): the project no longer has them. */
+const REMOVED = /^(?:(?:I|we)(?:'ve| have)?\s+)?(?:deleted|removed|dropped)\s+(?:[\w-]+\s+){0,4}?\(?(?:[\w.*-]*\/[\w./*-]*|[\w*-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|rb|java|kt|swift|c|h|cpp|md|json|toml|ya?ml|sh|sql|css|scss|html|lock|env|txt|cfg|ini)\b)/i;
+/** A measure with the tool that takes it ("100% line coverage verified with `cargo llvm-cov`"): how the project checks it. */
+const MEASURED_WITH = /\b(?:verified|measured|checked|enforced|reported|collected|gated)\s+(?:with|by|using|via)\s+(?:the\s+)?[a-z][\w.-]*(?:\s+[a-z][\w.-]*)?/i;
 /** "Now the theme system has live reload", "Now the `Text` component properly implements `invalidate()`": what a change left the code able to do. */
 const NOW_HAS = /^now,?\s+(?:the\s+)?(?!it\b|this\b|that\b|we\b|i\b|you\b|there\b)[\w.()-]+(?:\s+[\w.()-]+){0,3}?\s+(?:\w+ly\s+)?(?:has|have|supports?|handles?|uses|implements?|includes?|exposes?)\s+\S/i;
 
@@ -42,23 +54,52 @@ const NOW_HAS = /^now,?\s+(?:the\s+)?(?!it\b|this\b|that\b|we\b|i\b|you\b|there\
 interface ReplySentence {
   text: string;
   command?: boolean;
+  /** A list item naming a part and what it is ("**math_utils** - `factorial()` with `NegativeInputError`"). */
+  part?: boolean;
+  /** The sentence is a list item. */
+  item?: boolean;
+  /** A part's name or description holds a name of code. */
+  code?: boolean;
+  /** A blank line or a heading comes before it: a list before it has ended. */
+  fresh?: boolean;
+  /** The sentence is a Markdown heading. */
+  heading?: boolean;
   intro?: boolean;
 }
 
 /** The prose sentences of a reply: code blocks, tables and printed lines removed, list markers and Markdown emphasis stripped. */
 function replySentences(text: string): ReplySentence[] {
   const out: ReplySentence[] = [];
+  let fresh = false;
   for (const line of proseOf(text).split('\n')) {
+    if (!line.trim() || /^\s*#{1,6}\s/.test(line)) {
+      fresh = true;
+      if (!/^\s*#{1,6}\s/.test(line)) continue;
+    }
+    const n = out.length;
     const cmd = COMMAND_ITEM.exec(line);
     if (cmd) {
-      out.push({ text: `${cmd[1]} - ${plain(cmd[2]!).trim()}`, command: true });
+      out.push({ text: `${cmd[1]} - ${plain(cmd[2]!).trim()}`, command: true, ...(fresh ? { fresh } : {}) });
+      fresh = false;
       continue;
     }
+    const part = PART_ITEM.exec(line);
+    if (part) {
+      out.push({ text: `${part[1]} - ${plain(part[2]!).trim()}`, part: true, item: true, code: CODE_TOKEN.test(part[1]!) || CODE_TOKEN.test(part[2]!), ...(fresh ? { fresh } : {}) });
+      fresh = false;
+      continue;
+    }
+    const item = /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
     for (const raw of plain(line).split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
       const x = raw.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').replace(AGENT_MARK, '').replace(ACK_LEAD, '').trim();
       if (x.length < (CJK.test(x) ? 6 : 14) || x.length > 500 || isNoise(x) || REPLY_CODE.test(x)) continue;
-      out.push({ text: x, ...(/[:：]$/.test(x) ? { intro: true } : {}) });
+      out.push({ text: x, ...(/[:：]$/.test(x) ? { intro: true } : {}), ...(item ? { item: true } : {}) });
     }
+    if (out.length > n && fresh) {
+      out[n]!.fresh = true;
+      fresh = false;
+    }
+    if (out.length > n && /^\s*#{1,6}\s/.test(line)) out[n]!.heading = true;
   }
   return out;
 }
@@ -97,6 +138,8 @@ export function findingOf(s: string): StandingKind | undefined {
   const anchored = anchoredIn(s, cjk);
   const vague = !cjk && VAGUE_SUBJECT.test(s.replace(/^(?:now|so|also|then)\b,?\s+(?=the\s)/i, ''));
   if (ROLE.cause.test(s)) return anchored ? 'fact' : undefined;
+  // named files or code removed: the project no longer has them
+  if (!cjk && REMOVED.test(s) && !PLANNED.test(s)) return 'fact';
   const change = ROLE.change.exec(s);
   // "ported the selector to match the patterns": a purpose, not a destination
   const purpose = change && /\bto$/i.test(change[0]) && !/\b(?:decided|opted) to$/i.test(change[0]) && !!verbFirst(s.slice(change.index + change[0].length).trim(), EN_VERBS);
@@ -108,6 +151,8 @@ export function findingOf(s: string): StandingKind | undefined {
   if (vague || (!cjk && fragment(s) && !NOUN_SUBJECT.test(s))) return undefined;
   // a value where something lives or runs; with a bare copula only when the sentence is no status report ("… are ported with 100% coverage") nor an observation of the moment
   const valued = hasValue(s) || (QUANTITY.test(s) && !/\bnow\b/i.test(s));
+  // a measure and the tool that takes it, even in a status line: how the project checks it
+  if (valued && MEASURED_WITH.test(s)) return 'environment';
   if (valued && (ROLE.where.test(s) || (ROLE.copula.test(s) && !ROLE.status.test(s) && !PROGRESSIVE.test(s)))) return 'environment';
   if (ROLE.recurring.test(s) && !ROLE.status.test(s) && anchored) return 'fact';
   // a design rule about a piece of code named first ("unsubscribeAll() should only disconnect from the agent, not clear the listeners")
@@ -142,7 +187,30 @@ export function replyStanding(text: string): StandingFrame[] {
   const out: StandingFrame[] = [];
   let built = 0;
   let commands: { frame: StandingFrame; items: string[]; end: number } | undefined;
-  replySentences(t).slice(0, REPLY_SENTENCES_MAX).forEach((rs, i) => {
+  let parts: { intro?: string; items: string[]; code: boolean; end: number; key: string } | undefined;
+  let last: { frame: StandingFrame; end: number; verb: string } | undefined;
+  // a list of parts is kept once it has ended: two or more, one of them naming code
+  const flushParts = () => {
+    if (parts && parts.items.length >= 2 && parts.code) out.push({ kind: 'fact', importance: 'normal', content: clip(`${parts.intro ? `${parts.intro.replace(/[:：]\s*$/, '')}: ` : ''}${parts.items.join('; ')}`), key: parts.key });
+    parts = undefined;
+  };
+  const sentences = replySentences(t).slice(0, REPLY_SENTENCES_MAX);
+  sentences.forEach((rs, i) => {
+    if (rs.part) {
+      if (parts && parts.end === i - 1 && !rs.fresh) {
+        if (parts.items.length >= COMMAND_ITEMS_MAX) return;
+        parts.items.push(rs.text);
+        parts.code ||= !!rs.code;
+        parts.end = i;
+      } else {
+        flushParts();
+        // only under a heading of its own ("### Modules ported:"): a list after prose is an explanation of the moment
+        const before = sentences[i - 1];
+        if (before?.heading && !narrates(before.text) && !ROLE.hedge.test(before.text)) parts = { intro: before.text, items: [rs.text], code: !!rs.code, end: i, key: `r${i}` };
+      }
+      return;
+    }
+    flushParts();
     // the project's commands listed one after another are one memory
     if (rs.command) {
       if (commands && commands.end === i - 1 && commands.items.length < COMMAND_ITEMS_MAX) {
@@ -167,7 +235,19 @@ export function replyStanding(text: string): StandingFrame[] {
     if (kind === 'fact' && ROLE.built.test(s) && !ROLE.cause.test(s) && ++built > REPLY_BUILT_MAX) return;
     const content = clip(capitalize(withoutStatus(s).replace(AGENT_I, '').replace(/^now,?\s+(?=the\s|[\w.]+\s)/i, '')));
     if (out.some((f) => f.content === content)) return;
-    out.push({ kind, importance: 'normal', content, key: `r${i}` });
+    // removals listed one after another ("Deleted …", "Deleted …") are one memory
+    const verb = REMOVED.test(content) ? (firstWord(content) ?? '') : '';
+    if (verb && rs.item && last && last.end === i - 1 && last.verb === verb) {
+      last.frame.content = clip(`${last.frame.content.replace(/[.。]\s*$/, '')}; ${content}`);
+      last.end = i;
+      return;
+    }
+    const frame: StandingFrame = { kind, importance: 'normal', content, key: `r${i}` };
+    out.push(frame);
+    last = rs.item && verb ? { frame, end: i, verb } : undefined;
   });
-  return out.slice(0, REPLY_FRAMES_MAX);
+  flushParts();
+  // a reply written as a document (headings) is the agent's own summary: more of it is kept
+  const headings = (t.match(/^#{1,6}\s+\S/gm) ?? []).length;
+  return out.slice(0, headings >= 2 ? SUMMARY_FRAMES_MAX : REPLY_FRAMES_MAX);
 }

@@ -22,6 +22,10 @@ describe('standing instructions from a prompt: lasting rules and preferences onl
     ['de', 'Ab jetzt bitte immer pnpm verwenden, nie npm.', 'instruction', 'pnpm'],
     ['de', 'Wenn du die Migrationen änderst, aktualisiere auch docs/schema.md.', 'instruction', 'docs/schema.md'],
     ['de', 'Ich bevorzuge kurze Antworten ohne Zusammenfassung am Ende.', 'preference', 'kurze Antworten'],
+    ['de', 'Antworte mir bitte immer auf Deutsch und fass dich kurz.', 'instruction', 'auf Deutsch'],
+    ['fr', 'Réponds-moi toujours en français, jamais en anglais.', 'instruction', 'en français'],
+    ['es', 'Responde siempre en español, por favor.', 'instruction', 'en español'],
+    ['nl', 'Antwoord altijd in het Nederlands.', 'instruction', 'Nederlands'],
     ['fr', "Désormais, utilise toujours pnpm, jamais npm.", 'instruction', 'pnpm'],
     ['fr', 'Quand tu modifies le schéma, mets à jour docs/schema.md.', 'instruction', 'docs/schema.md'],
     ['fr', 'Je préfère des réponses courtes, sans résumé à la fin.', 'preference', 'réponses courtes'],
@@ -357,6 +361,8 @@ describe('what the agent reports as done or found is a durable fact; status chat
 
 describe('stated values in a prompt stay environment facts', () => {
   it.each([
+    ['Produktiv läuft alles bei Hetzner Cloud in Nürnberg auf dem Server app-01.', 'app-01'],
+    ['Production runs in region eu-west-1 on AWS.', 'eu-west-1'],
     ['The staging API listens on port 8443.', '8443'],
     ['the database is postgres 16', 'postgres 16'],
     ['The API allows at most 60 requests per minute per key.', '60 requests per minute'],
@@ -407,6 +413,44 @@ describe('what a reply\'s summary establishes', () => {
   it('of the things a reply says it built, two are kept; a list of edits belongs to the history', () => {
     const reply = ['- Added `parseArgs()` to src/cli/args.ts', '- Added `loadConfig()` to src/config.ts', '- Added `formatError()` to src/errors.ts', '- Added `retry()` to src/net.ts'].join('\n');
     expect(replyStanding(reply).map((f) => f.content)).toEqual(['Added parseArgs() to src/cli/args.ts', 'Added loadConfig() to src/config.ts']);
+  });
+
+  it('a list of the parts the work is made of is one fact, with its heading; a list of parts naming no code is not kept', () => {
+    const reply = [
+      '## Summary',
+      '',
+      '### Services (3, one per folder):',
+      '1. **api** - the `FastAPI` app behind `/v1`',
+      '2. **worker** - `process_invoice()` jobs from the `invoices` queue',
+      '3. **web** - the Next.js front end',
+      '',
+      '### Notes',
+      '- **Monday** - planning',
+      '- **Friday** - demo',
+    ].join('\n');
+    expect(show(replyStanding(reply))).toEqual(['fact normal: Services (3, one per folder): api - the FastAPI app behind /v1; worker - process_invoice() jobs from the invoices queue; web - the Next.js front end']);
+    expect(show(replyStanding('- **api** - the `FastAPI` app'))).toEqual([]);
+  });
+
+  it('named files removed are a fact, one memory for a list of them; a removal still to make is not', () => {
+    expect(show(replyStanding('### Cleaned up:\n- Deleted `pyproject.toml` and `uv.lock`\n- Removed `scripts/old.sh`\n- Deleted `requirements.txt`'))).toEqual([
+      'fact normal: Deleted pyproject.toml and uv.lock',
+      'fact normal: Removed scripts/old.sh',
+      'fact normal: Deleted requirements.txt',
+    ]);
+    expect(show(replyStanding('- Deleted `src/legacy_api.py`\n- Deleted `src/legacy_db.py`'))).toEqual(['fact normal: Deleted src/legacy_api.py; Deleted src/legacy_db.py']);
+    expect(show(replyStanding('The old `setup.cfg` needs to be removed.'))).toEqual([]);
+  });
+
+  it('a measure with the tool that takes it is kept, even said as status; the status alone is not', () => {
+    expect(show(replyStanding('- **100% line coverage** verified with `cargo llvm-cov`'))).toEqual(['environment normal: 100% line coverage verified with cargo llvm-cov']);
+    expect(show(replyStanding('100% line coverage, all tests pass.'))).toEqual([]);
+  });
+
+  it('a summary written as a document keeps up to eight of its findings, a plain reply four', () => {
+    const findings = ['The API is served at https://api.example.com:8443.', 'The worker runs on port 9000.', 'Switched the test runner from jest to vitest.', 'Pinned pnpm to 9.12 because 9.13 breaks links.', 'The cache lives in /var/cache/app/data.', 'The queue is limited to 100 requests per minute.'];
+    expect(replyStanding(findings.join('\n'))).toHaveLength(4);
+    expect(replyStanding(['## Summary', ...findings.slice(0, 3), '## Details', ...findings.slice(3)].join('\n'))).toHaveLength(6);
   });
 
   it('a rate limit is a value in every script', () => {

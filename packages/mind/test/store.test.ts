@@ -364,6 +364,10 @@ describe('recall', () => {
     expect(r.frames.map((f) => f.id)).toEqual([c.id, i.id, d.id, n.id]);
     expect(m.recall({ budgetTokens: 1000, section: 'rules' }).frames.map((f) => f.id)).toEqual([c.id, i.id, d.id]);
     expect(m.recall({ budgetTokens: 1000, section: 'facts' }).frames.map((f) => f.id)).toEqual([n.id]);
+    // `important` alone: the critical frame and every important frame, rules before facts, no normal frame
+    const fi = m.save({ content: 'Payments go through the Stripe sandbox in staging', importance: 'important', kind: 'fact' });
+    expect(m.recall({ budgetTokens: 1000, section: 'important' }).frames.map((f) => f.id)).toEqual([c.id, i.id, fi.id]);
+    expect(() => m.recall({ budgetTokens: 1000, section: 'normal' as never })).toThrow(/must be rules, facts or important/);
     const lines = r.text.split('\n');
     expect(lines[0]).toMatch(/^Recalled from hive-mind memory/);
     expect(lines[1]).toMatch(new RegExp(`^- \\[#${c.id} critical · fact · user_stated · claude-code · \\d{4}-\\d{2}-\\d{2}\\] Never push to main directly$`));

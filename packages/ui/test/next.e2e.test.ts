@@ -61,10 +61,15 @@ describe('Next session view', () => {
     expect(m).not.toBeNull();
     expect(Number(m![1]!.replace(/,/g, ''))).toBeLessThanOrEqual(600);
     const verdicts = page.locator('ul.verdicts li');
-    // the notes come first and are in; then the rules of both minds (the personal mind's 80 decisions),
-    // then the facts: at 600 tokens the workspace's important fact is left out, and the page says why
+    // the notes come first and are in; then what is important in both minds, ahead of any normal frame:
+    // the workspace's important fact is in at 600 tokens, the personal mind's 240 important session notes
+    // fill the rest and are partly left out, each saying why; no normal frame fits
     expect(await verdicts.filter({ hasText: 'pnpm, never npm' }).first().innerText()).toMatch(/^in/);
-    expect(await verdicts.filter({ hasText: 'Stripe sandbox' }).first().innerText()).toMatch(/^out.*left out: does not fit the budget left/s);
+    expect(await verdicts.filter({ hasText: 'Stripe sandbox' }).first().innerText()).toMatch(/^in.*recalled: important/s);
+    const texts = await verdicts.allInnerTexts();
+    expect(texts.filter((t) => /^in#\d+ important decision.*recalled: important/s.test(t)).length).toBeGreaterThan(0);
+    expect(texts.filter((t) => /^out#\d+ important (?:decision|fact).*left out: does not fit the budget left/s.test(t)).length).toBeGreaterThan(0);
+    expect(texts.filter((t) => /^in#\d+ normal /.test(t))).toEqual([]);
     // 240 session notes cannot fit in 600 tokens: some are out, and say so
     expect(await verdicts.filter({ hasText: 'does not fit the budget left' }).count()).toBeGreaterThan(0);
     // the quarantined frame is counted among what is never recalled

@@ -129,17 +129,18 @@ function explainNotes(env: NodeJS.ProcessEnv, injected: string): NextSession['no
   return out;
 }
 
-const RECALLED_KINDS = new Set(['fact', 'decision', 'preference', 'instruction']);
+const RECALLED_KINDS = new Set(['fact', 'environment', 'decision', 'preference', 'instruction']);
 /** Candidates shown per mind (recall considers at most 120 per importance level). */
 const SHOWN = 60;
 
 function explainMind(label: string, path: string, injected: string): NextSession['minds'][number] {
   if (!existsSync(path)) return { label, path, exists: false, items: [], left: {} };
-  // the ids of this mind's section of the injection
+  // the ids of this mind's sections of the injection (important, instructions and decisions, facts)
   const sections = injected.split(/\n(?=## hive-mind )/);
-  // its heading says `and team` (or `team`) when team frames came out of it (recallBlockLabel)
-  const section = recallBlockLabels(label).map((l) => sections.find((s) => s.startsWith(`## hive-mind memory (${neutralize(l)})\n`) || s.startsWith(`## hive-mind memory (${neutralize(l)}):`))).find((s) => s !== undefined) ?? '';
-  const given = new Set([...section.matchAll(/^- \[#(\d+) /gm)].map((m) => Number(m[1])));
+  // a heading says `and team` (or `team`) when team frames came out of it (recallBlockLabel)
+  const labels = recallBlockLabels(label).map((l) => `## hive-mind memory (${neutralize(l)})`);
+  const mine = sections.filter((s) => labels.some((h) => s.startsWith(`${h}\n`) || s.startsWith(`${h}:`)));
+  const given = new Set(mine.flatMap((s) => [...s.matchAll(/^- \[#(\d+) /gm)].map((m) => Number(m[1]))));
   const m = Mind.open(path, { readonly: true });
   try {
     const now = new Date().toISOString();
