@@ -19,7 +19,7 @@ export interface CompactionConfig {
   threshold?: number;
   /** Recent tail kept verbatim (tokens). Default `min(20000, floor(threshold × 0.3))`. Must be `< threshold`. */
   retainTokens?: number;
-  /** Upper bound of a checkpoint (tokens, framing included). Default `min(4096, floor(threshold × 0.15))`. `summaryMaxTokens + retainTokens` must be `< threshold`. */
+  /** Upper bound of a checkpoint (tokens, framing included). Default `min(4096, floor(threshold × 0.15))`, plus what the verbatim tail leaves unused of `retainTokens` (its cut lands at a balanced point short of it), at most 4096 in all. `summaryMaxTokens + retainTokens` must be `< threshold`. */
   summaryMaxTokens?: number;
   /** Extra attempts after a failed one (summarizer error, verification failure). Default 2. Integer >= 0. */
   compactionRetries?: number;
@@ -79,6 +79,8 @@ export interface ResolvedCompactionConfig {
   threshold: number;
   retainTokens: number;
   summaryMaxTokens: number;
+  /** True when `summaryMaxTokens` was given: then it bounds every checkpoint; the default also takes the room the verbatim tail leaves of `retainTokens` (engine.ts). */
+  summaryMaxGiven: boolean;
   compactionRetries: number;
   strategy: CompactionStrategy;
   summarizer?: Summarizer;
@@ -196,6 +198,7 @@ export function resolveConfig(config: CompactionConfig): ResolvedCompactionConfi
     threshold,
     retainTokens,
     summaryMaxTokens,
+    summaryMaxGiven: raw.summaryMaxTokens !== undefined,
     compactionRetries,
     strategy,
     summarizer,

@@ -183,6 +183,8 @@ type SummaryAttempt = { body: string; model?: string; requests?: CompactionResul
 
 /** Longest wait after repeated failures, as a multiple of `failureBackoffMs` (and of the growth step). */
 const MAX_BACKOFF_FACTOR = 16;
+/** Largest default checkpoint (tokens), as the `summaryMaxTokens` default caps it: a tail's unused room never grows a checkpoint past it. */
+const DEFAULT_SUMMARY_CAP = 4096;
 
 /**
  * The basic engine (see the package README and DESIGN "Compaction"), in pipeline order:
@@ -246,6 +248,18 @@ export class BasicCompactionEngine implements CompactionEngine {
     const f = this.meter.calibration;
     const t = f === 1 ? this.config.threshold : Math.floor(this.config.threshold / f);
     return Math.max(1, t - this.config.overheadTokens);
+  }
+
+  /**
+   * The checkpoint's upper bound (tokens) beside a verbatim tail of `tailTokens`: a given
+   * `summaryMaxTokens`; else the default share and what the tail leaves unused of `retainTokens`
+   * (a tail cut at a balanced point short of it), at most {@link DEFAULT_SUMMARY_CAP}. The surface
+   * after landing stays within `retainTokens + summaryMaxTokens` either way, so the headroom holds.
+   */
+  private checkpointRoom(tailTokens: number): number {
+    const { summaryMaxTokens, summaryMaxGiven, retainTokens } = this.config;
+    if (summaryMaxGiven) return summaryMaxTokens;
+    return Math.max(summaryMaxTokens, Math.min(DEFAULT_SUMMARY_CAP, summaryMaxTokens + Math.max(0, retainTokens - tailTokens)));
   }
 
   /** The headroom target (raw meter tokens): a prune or mask pass lands alone only at or below it (`targetRatio × limit()`). */
@@ -504,7 +518,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const tail = plan.nodes.slice(plan.cut);
     const prunedBy = new Map((how.pruned ?? []).map((r) => [r.orig.seq, r.content]));
     const spanForSummary = span.map((n) => (prunedBy.has(n.seq) ? { ...n, content: prunedBy.get(n.seq)! } : n));
-    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.config.summaryMaxTokens, this.limit() - plan.headTokens - plan.tailTokens);
+    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.checkpointRoom(plan.tailTokens), this.limit() - plan.headTokens - plan.tailTokens);
     const primary = how.summarizer ?? this.summarizer;
     const base: CompactionResult = {
       ...this.noop(plan.before, 'under-threshold'),

@@ -8,7 +8,7 @@
  * sentence. Sections keep their order and their items' order.
  */
 import { findingWeight } from './findings.js';
-import { EARLIER_CONTEXT } from './merge.js';
+import { CORRECTED_NOTE as CORRECTED, EARLIER_CONTEXT } from './merge.js';
 import type { Item, Section } from './sections.js';
 import { leadSentences } from './sentences.js';
 import { contentTokens, overlap } from './subject.js';
@@ -62,9 +62,6 @@ const SECTION_FLOOR: Record<string, number> = {
 /** Tokens of a `## heading` line and the blank line after a section. */
 const HEADING_COST = 6;
 
-/** How much a colleague needs item `i` of section `s` (higher first). */
-/** A prior checkpoint's note that the user corrected the agent ("the user corrected the agent", "der Nutzer hat den Agenten korrigiert"). */
-const CORRECTED = /\bcorrected\b|\bkorrigiert|\bcorrigé|\bcorrigió|\bcorrigi[óo]\b|訂正|정정|바로잡/iu;
 
 /** What the engine will put back if the summary loses it (anchors.ts): an item that holds one costs nothing extra to keep. */
 export interface FitAnchors {
@@ -90,6 +87,7 @@ function anchorValue(s: Section, it: Item, anchors: FitAnchors | undefined): num
   return s.heading === 'Files' && !!k && k.includes('.') && anchors.files.some((f) => f === k || f.endsWith('/' + k)) ? 10 : 0;
 }
 
+/** How much a colleague needs item `i` of section `s` (higher first). */
 export function itemValue(s: Section, it: Item, i: number, anchors?: FitAnchors): number {
   return baseValue(s, it, i) + (it.prior && CORRECTED.test(it.text) ? 20 : 0) + anchorValue(s, it, anchors);
 }
@@ -132,7 +130,9 @@ function baseValue(s: Section, it: Item, i: number): number {
     case 'Findings':
       // what it establishes (findings.ts: a sub-agent's report or the work tree's state 3, a fact 2,
       // a pointer such as a hit list 1, an environment note 0), then how recent
-      return v + 8 * ((it.weight ?? findingWeight(t)) - 2) + 10 * recency + (/^`git status/.test(t) ? 7 : 0);
+      // a sub-agent's or research report holds what nothing else in the checkpoint says: it ranks with the state sections
+      const w = it.weight ?? findingWeight(t);
+      return v + 8 * (w - 2) + (w >= 3 ? 10 : 0) + 10 * recency + (/^`git status/.test(t) ? 7 : 0);
     default:
       return v + 10 * recency;
   }

@@ -282,6 +282,9 @@ function hostBoilerplateRemoved(body: string): string {
   return t.trim();
 }
 
+/** A checkpoint's note that the user corrected the agent, in the languages of cues.ts. */
+export const CORRECTED_NOTE = /\bcorrected\b|\bkorrigiert|\bcorrigé|\bcorrigió|\bcorrigi[óo]\b|訂正|정정|바로잡/iu;
+
 /** Sections whose newer items replace the older ones entirely (state, not history). */
 const SUPERSEDED = new Set(['In progress', 'Next step']);
 
@@ -331,7 +334,12 @@ export function mergePrior(priors: readonly ParsedCheckpoint[], current: readonl
   let acc: ParsedCheckpoint = new Map();
   for (const p of priors) acc = mergeTwo(acc, p);
   // the span went on after its last prior checkpoint: what that checkpoint had under way is stale
-  if ([...cur.values()].some((items) => items.length)) acc.delete('In progress');
+  // ... but a correction it notes ("der Nutzer hat den Agenten korrigiert") is a lasting rule
+  if ([...cur.values()].some((items) => items.length)) {
+    const corrected = (acc.get('In progress') ?? []).filter((it) => CORRECTED_NOTE.test(it.text));
+    if (corrected.length) acc.set('Constraints and preferences', [...(acc.get('Constraints and preferences') ?? []), ...corrected.map((it) => ({ text: it.text, prior: true }))]);
+    acc.delete('In progress');
+  }
   const merged = priors.length ? mergeTwo(acc, cur) : cur;
   const out = new Map<string, Section>();
   for (const [h, items] of merged) out.set(h, { heading: h, items, keep: 0 });

@@ -46,6 +46,8 @@ export interface Section {
 }
 
 const ITEM_CHARS = 300;
+/** Longest lead of the agent's answer to a side task (characters; at least its first sentence). */
+const SIDE_ANSWER_CHARS = 140;
 /** Longest lead of the latest request in In progress (characters; at least its first sentence). */
 const LATEST_CHARS = 160;
 
@@ -132,8 +134,14 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
     }
   }
   const goalMsgs = new Set([goal.from, ...goal.refinements].filter((m): m is Msg => !!m));
-  constraints(f, add, requests, verdicts);
-  for (const s of goal.sideTasks) add('Done', `Side task (before the main work): ${distillRequest(s.text, 240)}`);
+  constraints(f, add, requests, verdicts, priors.flatMap((p) => p.get('Constraints and preferences') ?? []).map((it) => it.text));
+  // a side task is done work: what the agent answered it with says its outcome
+  for (const s of goal.sideTasks) {
+    const nextUser = f.userTexts.find((u) => u.seq > s.seq)?.seq ?? Infinity;
+    const answer = [...f.assistantTexts].reverse().find((a) => a.seq > s.seq && a.seq < nextUser && readLength(a.text) >= 12);
+    const said = answer ? leadSentences(answer.text, SIDE_ANSWER_CHARS) : '';
+    add('Done', `Side task (before the main work): ${distillRequest(s.text, 240)}${said ? ` -> ${said.replace(/[.。]$/u, '')}.` : ''}`);
+  }
   const rejectedTurns = rejected(f, add, verdicts);
   done(f, add);
   decisions(f, add, rejectedTurns);
@@ -147,6 +155,10 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   }
   errorsAndFixes(f, add);
   commands(f, add);
+  // the last passing test run Done states is not said again under Commands
+  const lastRun = sec.get('Done')!.items.find((it) => it.key === 'last-test-run');
+  const runCmd = lastRun && /`([^`]+)`/.exec(lastRun.text)?.[1];
+  if (runCmd) sec.get('Commands')!.items = sec.get('Commands')!.items.filter((it) => !(it.key === runCmd && /^`[^`]+` -> ok\b/.test(it.text)));
   findings(f, add);
   files(f, add);
   const latestReq = [...requests].reverse().find((r) => !judged.has(r) && (!goalMsgs.has(r) || r === requests[requests.length - 1]));
@@ -233,9 +245,10 @@ function userWords(f: SpanFacts, span: readonly SurfaceNode[]): Msg[] {
  * the merge), and the corrections of the agent with what is now true. A sentence that restates
  * an earlier rule with a change ("En fait, le premier délai est de 3 secondes", "Actually it is 3
  * seconds") is a rule by that alone, whatever its wording. What the user pasted from the agent's
- * own text is not the user's rule.
+ * own text is not the user's rule. `priorRules`: the rules of the prior checkpoints in the span,
+ * which a sentence may change the same way.
  */
-function constraints(f: SpanFacts, add: Add, requests: readonly Msg[], verdicts: UserVerdicts): void {
+function constraints(f: SpanFacts, add: Add, requests: readonly Msg[], verdicts: UserVerdicts, priorRules: readonly string[]): void {
   // each sentence of the agent's with when it first said it: a user's line that repeats an earlier one was pasted
   const agentSaid = new Map<string, number>();
   for (const a of f.assistantTexts) for (const s of splitSentences(a.text)) {
@@ -246,7 +259,8 @@ function constraints(f: SpanFacts, add: Add, requests: readonly Msg[], verdicts:
   for (const u of requests) {
     const pasted = (s: string) => (agentSaid.get(itemKey(stripMarker(s))) ?? Infinity) < u.seq;
     const found = lastingInstructions(u.text).filter((r) => !splitSentences(r).some(pasted));
-    const earlier = items.filter((it) => !it.key);
+    // the rules stated before it, in this span or in a prior checkpoint: a sentence that changes one is a rule
+    const earlier = [...priorRules.map((text) => ({ text })), ...items.filter((it) => !it.key)];
     for (const s of splitSentences(withoutPaste(u.text)).map(stripMarker)) {
       if (readLength(s) < 20 || pasted(s) || found.some((r) => r.includes(s) || s.includes(r.replace(/[.。]$/, '')))) continue;
       if (earlier.some((r) => replaces(r.text, s) && (REFINE_CUE.test(normalizeQuotes(s)) || changedValues(r.text, s).length > 0))) found.push(stateForm(s));

@@ -94,6 +94,18 @@ function sameFile(a: string, b: string): boolean {
   return s.includes('/') && l.endsWith('/' + s);
 }
 
+/** The agent's sentence right before `u` that names the number `u` points at ("Step 15 of 20 is next: …" before "go on with 15"). */
+function pointedAt(u: { seq: number; text: string }, t: ReturnType<typeof analyzeSpan>): string | undefined {
+  const nums = u.text.match(/\d+/g);
+  const before = [...t.assistantTexts].reverse().find((a) => a.seq < u.seq);
+  if (!nums || !before || t.userTexts.some((x) => x.seq > before.seq && x.seq < u.seq)) return undefined;
+  const s = splitSentences(before.text).find((x) => nums.some((n) => new RegExp(`(?<!\\d)${n}(?!\\d)`).test(x)));
+  return s ? shortenWhole(s.replace(/"/g, "'"), NEWEST_LEAD_CHARS) : undefined;
+}
+
+/** Characters of the user's newest request (kept verbatim in the tail) that the next step quotes: at least its first sentence. */
+const NEWEST_LEAD_CHARS = 120;
+
 /**
  * The span's next step checked against the tail kept verbatim after the checkpoint: when the
  * user asked for something newer there, the step is that request; when the tail already does the
@@ -111,7 +123,11 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
   if (newest && (!isNudge(newest.text) || POINTER.test(newest.text))) {
     // what it asks, without the acknowledgement it opens with ("いいね。次は、…", "great. now …")
     const asked = splitSentences(newest.text).filter((x, i, all) => i === all.length - 1 || isRequest(x) || readLength(x) >= 24).join(' ');
-    return `Go on from the user's newest request, in the messages after this summary: "${shortenWhole(leadSentences(asked.replace(/"/g, "'"), 240), 300)}".`;
+    // the request itself is kept verbatim after the checkpoint: its lead names it, the budget goes to the state
+    const quoted = shortenWhole(leadSentences(asked.replace(/"/g, "'"), NEWEST_LEAD_CHARS), NEWEST_LEAD_CHARS + 40);
+    // a pointer ("go on with 15") answers the agent's sentence just before it that names the same number
+    const pointed = isNudge(newest.text) ? pointedAt(newest, t) : undefined;
+    return `Go on from the user's newest request, in the messages after this summary: "${quoted}"${pointed ? ` (answering the agent's "${pointed}")` : ''}.`;
   }
   // what the step asks, without how the span's last call ended (that call is not the step)
   const at = step.lastIndexOf(' (the span ended with ');

@@ -107,6 +107,9 @@ export function subAgentOutcomes(resultText: string, isError: boolean, structure
   return [{ status: 'ok', report: text }];
 }
 
+/** A sentence in Japanese, Chinese or Korean script at its end: it closes with their full stop. */
+const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}）」]$/u;
+
 /** Headings under which a report gives its conclusion: read first. */
 const CONCLUSION = /^(?:summary|conclusions?|findings|key findings|answer|results?|root cause|recommendations?|tl;?dr|verdict|what i found)\b/i;
 /** Opening pleasantries of a report ("Excellent! Now I have a complete picture. Let me..."). */
@@ -172,7 +175,7 @@ function units(text: string): Unit[] {
     line = line.replace(/^([^.!?:]{3,40})[.:]\s+(?=\S)/, (m, title: string) => (title.split(/\s+/).length <= 4 ? `${title}: ` : m));
     const ss = splitSentences(line).filter((x) => !FILLER.test(x) && !/:$/.test(x) && x.length >= 12);
     ss.forEach((x, i) => {
-      const u: Unit = { text: /[.!?]$/.test(x) ? x : `${x}.`, order: out.length, section, siblings: 1, conclusion };
+      const u: Unit = { text: /[.!?。！？]$/u.test(x) ? x : `${x}${CJK_END.test(x) ? '。' : '.'}`, order: out.length, section, siblings: 1, conclusion };
       out.push(u);
       if (item && i === 0) list.push(u);
     });

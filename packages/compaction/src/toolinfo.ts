@@ -83,7 +83,7 @@ export const TOOL_VOCABULARY: readonly ToolSpec[] = [
   { names: ['glob', 'grep', 'find', 'ls', 'list_dir', 'search', 'search_files', 'codebase_search', 'grep_search', 'file_search', 'list_files', 'list_directory'], kind: 'search', pathFields: ['path', 'target_directory', 'directory'], outcome: 'error-flag', hosts: ['claude-code', 'pi', 'hermes', 'cursor'] },
   { names: ['todowrite', 'todo_write', 'update_plan', 'todo'], kind: 'todo', outcome: 'error-flag', hosts: ['claude-code', 'codex', 'hermes', 'cursor'] },
   { names: ['websearch', 'webfetch', 'web_search', 'web_fetch', 'web_extract', 'web_crawl', 'fetch', 'browser'], kind: 'web', subjectFields: ['query', 'url', 'urls', 'prompt'], outcome: 'findings', hosts: ['claude-code', 'codex', 'hermes', 'openclaw', 'cursor'] },
-  { names: ['task', 'agent', 'delegate_task', 'sessions_spawn', 'subagent', 'spawn_agent', 'mixture_of_agents', 'wait', 'wait_agent', 'send_input', 'resume_agent'], kind: 'task', subjectFields: ['description', 'goal', 'task', 'prompt', 'message', 'tasks'], outcome: 'findings', hosts: ['claude-code', 'hermes', 'openclaw', 'codex'] },
+  { names: ['task', 'agent', 'delegate_task', 'delegate', 'dispatch_agent', 'sessions_spawn', 'subagent', 'spawn_agent', 'mixture_of_agents', 'wait', 'wait_agent', 'send_input', 'resume_agent'], kind: 'task', subjectFields: ['description', 'goal', 'task', 'prompt', 'message', 'tasks'], outcome: 'findings', hosts: ['claude-code', 'hermes', 'openclaw', 'codex'] },
 ];
 
 /** Anthropic's text editor tool: its kind depends on `command`. */

@@ -145,9 +145,12 @@ describe('BasicCompactionEngine: summarize', () => {
     const e = new BasicCompactionEngine({ threshold: 9000, retainTokens: 1500, summaryMaxTokens: 3000, meter });
     const r = await e.compactIfNeeded(b.log);
     const t = (r.summary[0] as { text: string }).text;
-    for (const h of ['Goal', 'Constraints and preferences', 'Decisions', 'Errors and fixes', 'Commands', 'Files', 'Next step']) {
+    for (const h of ['Goal', 'Constraints and preferences', 'Done', 'Decisions', 'Errors and fixes', 'Files', 'Next step']) {
       expect(t).toContain(`## ${h}`);
     }
+    // the session's only command is its test run: said once, as the end state, not again under Commands
+    expect(t).toContain('- Tests pass now: `cargo test` -> test result: ok. 12 passed.');
+    expect(t).not.toContain('## Commands');
     // the goal is what the work is; the rule in the same message is a constraint
     expect(t).toContain('## Goal\n- Port the tokenizer in src/lexer.py to Rust.\n');
     expect(t).toContain('- Always keep the public API named `tokenize_source`.');

@@ -45,7 +45,9 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
     expect(section('Findings')).toContain('- `Cargo.toml` (7 lines) sets name = "python_utils", version = "0.1.0", edition = "2024".');
     expect(section('Findings').join('\n')).toContain('`Justfile` (16 lines) recipes check (`uv run pytest --cov=src --cov-report=term-missing --cov-fail-under=100`)');
     const commands = section('Commands').join('\n');
-    expect(commands).toContain('`cargo test` -> ok: test result: ok. 29 passed; test result: ok. 5 passed');
+    // the last passing test run is said once, in Done
+    expect(section('Done').join('\n')).toContain('Tests pass now: `cargo test` -> test result: ok. 29 passed; test result: ok. 5 passed');
+    expect(commands).not.toContain('`cargo test` -> ok');
     expect(commands).toContain('`cargo install cargo-llvm-cov` -> ok: Ignored package `cargo-llvm-cov v0.6.23` is already installed');
     expect(commands).toContain('TOTAL 346 1 99.71%');
     expect(section('Next step')).toEqual(['- The open todo item was: Update Justfile for Rust; the messages after this summary already take it up: go on from the newest, do not redo it.']);

@@ -91,7 +91,9 @@ describe('what a command printed, apart from what surrounds it', () => {
     expect(t.split(shellInit).length - 1).toBeLessThanOrEqual(1);
     expect(section(unfitted(b), 'Findings').join('\n')).toContain(`Every shell result also printed \`${shellInit}\`: the environment, not the commands`);
     expect(section(t, 'Errors and fixes')[0]).toBe('- `python -m pytest -q` failed: E   AssertionError: assert 0.5 == 0.25; failing: tests/test_fines.py::test_daily_rate -> fixed by changing `src/fines.py`; it then passed.');
-    expect(section(t, 'Commands')).toContain('- `python -m pytest -q` -> ok: 3 passed in 0.38s');
+    // the last passing run is said once, in Done
+    expect(section(t, 'Done')).toContain('- Tests pass now: `python -m pytest -q` -> 3 passed in 0.38s.');
+    expect(section(t, 'Commands').join('\n')).not.toContain('`python -m pytest -q` -> ok');
   });
 
   it('a configuration listing is no command run, and a failed last run is said once, under Errors and fixes', async () => {
