@@ -75,7 +75,7 @@ export interface CompactionResult {
   tokensBefore: number;
   tokensAfter: number;
   threshold: number;
-  /** Tokens of the checkpoint node (0 when none). */
+  /** Tokens of the checkpoint node (0 when none); in a dry run of a summarize, the checkpoint's upper bound. */
   summaryTokens: number;
   summarizer?: string;
   model?: string;
@@ -530,7 +530,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       summarizer: primary.name,
       model: primary.model,
     };
-    if (opts.dryRun) return { ...base, dryRun: true, tokensAfter: plan.headTokens + ckMax + plan.tailTokens };
+    if (opts.dryRun) return { ...base, dryRun: true, summaryTokens: ckMax, tokensAfter: plan.headTokens + ckMax + plan.tailTokens };
 
     const id = randomUUID();
     const startSeq = this.startRecord(log, {

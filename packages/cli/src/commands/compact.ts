@@ -445,7 +445,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     if (result.repairedSections?.length) lines.push(`  ${repairLine(usedSummarizer ?? 'model', result.repairedSections)}`);
     const seqs = result.shadowedSeqs;
     if (result.action === 'summarize') {
-      lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${engine.config.summaryMaxTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
+      lines.push(`  ${would('would replace', 'replaced')} ${seqs.length} surface events (log seqs ${Math.min(...seqs)} to ${Math.max(...seqs)}, ${result.shadowedTokens} tokens) with ${estimate ? `a checkpoint of at most ${result.summaryTokens} tokens` : `a ${result.summaryTokens}-token checkpoint`} (${usedSummarizer}${result.model ? `, ${result.model}` : ''})`);
       if (estimate) lines.push(`  (an estimate: the ${usedSummarizer} summarizer is not called in a dry run)`);
       else {
         lines.push(`  anchors: ${result.anchors.total} total, ${result.anchors.kept} kept by the summary, ${result.anchors.reinserted} reinserted`);
