@@ -79,6 +79,24 @@ describe('per-prompt evidence from the history', () => {
     expect(ledger).not.toContain('ledger parser keeps that behaviour');
   });
 
+  it('a question of a word or two beside stop and task words ("alright, where were we?") is a remark: never shown beside the reply it got', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'alright, where were we?'],
+      ['assistant', 'We moved the theme loader to src/theme/loader.ts and the refactoring lives on the branch theme-split.'],
+      ['user', 'Which branch holds the invoice export?'],
+      ['assistant', 'The invoice export lives on the branch invoice-csv, not merged yet.'],
+    ]);
+    const theme = m.promptEvidence('which branch is the theme refactoring on?');
+    const line = theme.find((e) => e.line.includes('theme-split'))?.line ?? '';
+    expect(line).toContain('refactoring lives on the branch theme-split');
+    expect(line).not.toContain('where were we');
+    expect(theme.find((e) => e.line.includes('theme-split'))?.neighbour).toBeUndefined();
+    // a question that says what it asks about is still shown beside its answer
+    const invoice = m.promptEvidence('which branch has the invoice export work?').map((e) => e.line).join('\n');
+    expect(invoice).toContain('user: Which branch holds the invoice export? | agent: The invoice export lives on the branch invoice-csv');
+  });
+
   it("what follows an agent's question (an offer) is not shown as its answer; the answer to the user's question is", () => {
     filler(12);
     session('s1', [
