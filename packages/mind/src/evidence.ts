@@ -293,6 +293,44 @@ function statusOnly(text: string): boolean {
   return sentences.length > 0 && sentences.length <= 4 && sentences.every((x) => WORD_ROLE.status.test(x)) && replyStanding(text).length === 0;
 }
 
+/**
+ * A sentence said in passing around what a turn states: an offer to be asked ("You can ask me questions
+ * if you need clarification.", "Let me know if …", "Feel free to …"). English only, like {@link NARRATION}.
+ */
+const ASIDE = /^(?:(?:and|also|oh|btw|so)[,]?\s+)?(?:(?:you can|you may|feel free to|don't hesitate to|do not hesitate to)\s+(?:ask|reach out|ping|tell)\b|let me know\b)[^.!?]*[.!?]?$|^[^.!?]*\bif you (?:need|have|want) (?:any |more |further )?(?:clarification|questions?)\b[^.!?]*[.!?]?$/i;
+
+/**
+ * `text` without the sentences that announce the agent's next step ({@link NARRATION}: "Now let me
+ * update the Justfile for Rust.") or are said in passing ({@link ASIDE}), `…` in their place; the text
+ * itself when every sentence is one (the callers' rules judge a turn that is nothing else). Line breaks
+ * are kept (a list item, a heading of a markdown reply ends a sentence); a fenced code block is left
+ * as it is.
+ */
+export function withoutAsides(text: string): string {
+  let fenced = false;
+  let dropped = 0;
+  let kept = 0;
+  const lines = text.split('\n').map((line) => {
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^\s*(?:```|~~~)/.test(line)) {
+      if (line.trim()) kept++;
+      return line;
+    }
+    const parts = line.replace(/\s+/g, ' ').trim().split(/(?<=[.!?:])\s+/).filter(Boolean);
+    const out = parts.map((x) => {
+      if (NARRATION.test(x) || ASIDE.test(x)) {
+        dropped++;
+        return '…';
+      }
+      kept++;
+      return x;
+    });
+    return out.join(' ').replace(/…(?: …)+/g, '…');
+  });
+  if (!dropped || !kept) return text;
+  return lines.join('\n').replace(/…(\s*…)+/g, '…');
+}
+
 /** The sentences of `text`: its lines (a list item, a heading, a paragraph), each split after `.!?` and their CJK forms, whitespace collapsed. */
 function sentencesOf(text: string): string[] {
   return text
@@ -363,7 +401,7 @@ function renderEvidence(h: Frame, nb: Frame | undefined, topic: readonly string[
     // line breaks kept until the excerpt: they end a list item or a heading (excerpt collapses the rest)
     const text = redactSecrets(f.content.trim()).text;
     if (scanThreats(text).length) return undefined;
-    return excerpt(text, topic, max);
+    return excerpt(withoutAsides(text), topic, max);
   };
   const hit = clean(h, EVIDENCE_ITEM_CHARS);
   if (hit === undefined) return undefined;

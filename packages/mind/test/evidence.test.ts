@@ -97,6 +97,19 @@ describe('per-prompt evidence from the history', () => {
     expect(invoice).toContain('user: Which branch holds the invoice export? | agent: The invoice export lives on the branch invoice-csv');
   });
 
+  it('a turn is shown without what it says in passing: an offer to be asked, an announced next step', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'Port the billing library to Rust as a standalone crate. You can ask me questions if you need clarification.'],
+      ['assistant', 'The billing crate has 29 unit tests and full line coverage. Now let me update the Justfile for Rust.'],
+    ]);
+    const lines = m.promptEvidence('how many unit tests does the billing crate have?').map((e) => e.line).join('\n');
+    expect(lines).toContain('The billing crate has 29 unit tests and full line coverage.');
+    expect(lines).toContain('Port the billing library to Rust as a standalone crate.');
+    expect(lines).not.toContain('ask me questions');
+    expect(lines).not.toContain('update the Justfile');
+  });
+
   it("what follows an agent's question (an offer) is not shown as its answer; the answer to the user's question is", () => {
     filler(12);
     session('s1', [
