@@ -15,6 +15,7 @@ export default defineConfig({
     alias: {
       '@hive-mind/session/sqlite': fileURLToPath(new URL('./packages/session/src/sqlite.ts', import.meta.url)),
       '@hive-mind/session': pkg('session'),
+      '@hive-mind/transcripts/hosts': fileURLToPath(new URL('./packages/transcripts/src/host-table.ts', import.meta.url)),
       '@hive-mind/transcripts/host-dirs': fileURLToPath(new URL('./packages/transcripts/src/host-dirs.ts', import.meta.url)),
       '@hive-mind/transcripts': pkg('transcripts'),
       '@hive-mind/mind/dirs': fileURLToPath(new URL('./packages/mind/src/dirs.ts', import.meta.url)),
@@ -26,6 +27,7 @@ export default defineConfig({
       '@hive-mind/compaction/tokens': fileURLToPath(new URL('./packages/compaction/src/tokens.ts', import.meta.url)),
       '@hive-mind/compaction': pkg('compaction'),
       '@hive-mind/mind': pkg('mind'),
+      '@hive-mind/hooks/hosts': fileURLToPath(new URL('./packages/hooks/src/registry.ts', import.meta.url)),
       '@hive-mind/hooks': pkg('hooks'),
       '@hive-mind/adapters/ai-sdk': fileURLToPath(new URL('./packages/adapters/src/ai-sdk.ts', import.meta.url)),
       '@hive-mind/adapters/openai-agents': fileURLToPath(new URL('./packages/adapters/src/openai-agents.ts', import.meta.url)),

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { createRequire } from 'node:module';
+import { HOST_IDS } from '@hive-mind/hooks/hosts';
 import { runProgram } from './errors.js';
 import { register as registerInspect } from './commands/inspect.js';
 import { register as registerCompact } from './commands/compact.js';
@@ -38,7 +39,7 @@ export function buildProgram(): Command {
   // framework); it is declared here for --help and for callers of buildProgram().
   program
     .command('hook')
-    .argument('<host>', 'claude-code | codex | cursor | openclaw | hermes')
+    .argument('<host>', HOST_IDS.join(' | '))
     .argument('<event>', "the host's own event name, e.g. SessionStart, Stop")
     .description("run a lifecycle hook as a host does (payload JSON on stdin); always exits 0")
     .action(async (host: string, event: string) => {

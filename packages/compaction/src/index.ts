@@ -22,4 +22,4 @@ export { ClaudeCodeSummarizer, CLAUDE_CODE_RESERVE_TOKENS, CLAUDE_CODE_DEFAULT_W
 export { CodexSummarizer, CODEX_RESERVE_TOKENS, CODEX_DEFAULT_WINDOW, readCodexConfig, type CodexConfigFacts } from './host-codex.js';
 export { runBounded, MAX_CHILD_OUTPUT_BYTES, KILL_GRACE_MS, type BoundedRun, type BoundedRunOptions } from './child.js';
 export { createSummarizer, createLlmClient, type LlmClient } from './factory.js';
-export { compactionReport, toolPairingOf, type CompactionReport } from './report.js';
+export { compactionLanding, compactionReport, landingSentence, toolPairingOf, type CompactionLanding, type CompactionReport, type LandingEngine } from './report.js';

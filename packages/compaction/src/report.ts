@@ -61,3 +61,59 @@ export function compactionReport(format: string, result: CompactionResult, surfa
     durationMs,
   };
 }
+
+/**
+ * Why a summarizing compaction landed well under its budget: the span replaced is everything older
+ * than the verbatim tail, so what is left is the leading system messages, the checkpoint and that
+ * tail, whose size is the engine's `retainTokens` reached back to a cut that splits no tool call.
+ * Tokens as the engine's meter counts them.
+ */
+export interface CompactionLanding {
+  /** Tokens of the surface after the compaction. */
+  tokensAfter: number;
+  /** The budget the surface had to fit (tokens). */
+  budget: number;
+  /** Tokens of the newest events kept verbatim after the checkpoint. */
+  tailTokens: number;
+  /** Tokens of the leading system messages kept before the checkpoint (0 when none). */
+  leadTokens: number;
+  /** The engine's `retainTokens`: the verbatim tail it was asked to keep. */
+  retainTokens: number;
+}
+
+/** What {@link compactionLanding} needs of the engine (a {@link BasicCompactionEngine} has it). */
+export interface LandingEngine {
+  target(): number;
+  readonly meter: { countEvents(events: readonly SurfaceNode[]): number };
+  readonly config: { readonly retainTokens: number };
+}
+
+/**
+ * The {@link CompactionLanding} of `result` when it was a summarize that landed below the
+ * engine's headroom target (`engine.target()`, `targetRatio` of the limit) and `surface` (the
+ * surface after it) holds its checkpoint; undefined otherwise (a mask, a prune, a no-op, a
+ * landing at the target). `budget` is the budget the caller was given (tokens; default the
+ * engine's threshold, which a caller may have lowered by fixed overhead).
+ */
+export function compactionLanding(result: CompactionResult, surface: readonly SurfaceNode[], engine: LandingEngine, budget = result.threshold): CompactionLanding | undefined {
+  if (result.action !== 'summarize' || result.tokensAfter >= engine.target()) return undefined;
+  const at = surface.findIndex((n) => n.kind === 'checkpoint');
+  if (at < 0) return undefined;
+  return {
+    tokensAfter: result.tokensAfter,
+    budget,
+    tailTokens: engine.meter.countEvents(surface.slice(at + 1)),
+    leadTokens: engine.meter.countEvents(surface.slice(0, at)),
+    retainTokens: engine.config.retainTokens,
+  };
+}
+
+/**
+ * The one-line reason for a {@link CompactionLanding}, naming the caller's option that sets the
+ * verbatim tail: `retainRule` says where its size came from (`--retain 3000`, `the default --retain
+ * of 4000, half the budget less any overhead`), `retainHint` how to keep more (`--retain N keeps
+ * more of the conversation verbatim`).
+ */
+export function landingSentence(l: CompactionLanding, retainRule: string, retainHint: string): string {
+  return `why ${l.tokensAfter} of ${l.budget}: the newest ${l.tailTokens} tokens are kept verbatim (${retainRule}, to the nearest cut that splits no tool call) and everything older is in the checkpoint${l.leadTokens ? `, after ${l.leadTokens} tokens of leading system messages` : ''}; nothing older is left to compact; ${retainHint}`;
+}

@@ -1,5 +1,5 @@
 /**
- * Installer lookup over the host table (registry.ts): HostId -> the module's `installer`,
+ * Installer lookup over the registry's loaders (registry.ts): HostId -> the module's `installer`,
  * loaded lazily (installers pull in jsonc-parser, json5, yaml and smol-toml).
  */
 import type { HostId, HostInstaller } from './types.js';

@@ -1,29 +1,42 @@
 /**
- * The host table: one row per host hive-mind installs into, with lazy loaders of its
- * adapter (the hook path loads only the adapter of the host being run) and its installer.
- * `HostId`, `HOST_IDS`, the CLI's host lists and the README's host list all derive from
- * it (test/registry.test.ts checks the README). Adding a host is its own files plus one
- * row here (the adapter module exports `adapter: HostAdapter`, the installer module
- * `installer: HostInstaller`).
+ * The hooks' half of the host table: each hook host's adapter and installer, as lazy loaders
+ * (the hook path loads only the adapter of the host being run). The hosts themselves (id, name,
+ * folders, SessionStart sample) are rows of the host table in `@hive-mind/transcripts/hosts`;
+ * `HostId` is its `HookHost`, and {@link LOADERS} is typed against it, so a table row with
+ * `hooks` but no loader here (or a loader for a host not in the table) does not compile.
+ * `HOST_IDS`, the CLI's host lists and the README's host list derive from the table
+ * (test/registry.test.ts checks the README). Adding a host: README "Adding a host".
  */
+import { HOOK_HOSTS, HOSTS as HOST_ROWS, type HookHost } from '@hive-mind/transcripts/hosts';
 import type { HostAdapter, HostInstaller } from './types.js';
 
-/** The hosts, in the order help texts list them. */
-export const HOSTS = [
-  { id: 'claude-code', name: 'Claude Code', adapter: () => import('./hosts/claude-code.js'), installer: () => import('./hosts/claude-code-install.js') },
-  { id: 'codex', name: 'Codex', adapter: () => import('./hosts/codex.js'), installer: () => import('./hosts/codex-install.js') },
-  { id: 'cursor', name: 'Cursor', adapter: () => import('./hosts/cursor.js'), installer: () => import('./hosts/cursor-install.js') },
-  { id: 'openclaw', name: 'OpenClaw', adapter: () => import('./hosts/openclaw.js'), installer: () => import('./hosts/openclaw-install.js') },
-  { id: 'hermes', name: 'Hermes', adapter: () => import('./hosts/hermes.js'), installer: () => import('./hosts/hermes-install.js') },
-] as const satisfies ReadonlyArray<{ id: string; name: string; adapter: () => Promise<{ adapter: HostAdapter }>; installer: () => Promise<{ installer: HostInstaller }> }>;
+/** Hosts hive-mind installs into (the host table's rows with `hooks`). */
+export type HostId = HookHost;
 
-/** Hosts hive-mind installs into (derived from {@link HOSTS}). */
-export type HostId = (typeof HOSTS)[number]['id'];
+/** Each hook host's adapter module (exports `adapter: HostAdapter`) and installer module (exports `installer: HostInstaller`). */
+const LOADERS: { readonly [H in HostId]: { adapter: () => Promise<{ adapter: HostAdapter }>; installer: () => Promise<{ installer: HostInstaller }> } } = {
+  'claude-code': { adapter: () => import('./hosts/claude-code.js'), installer: () => import('./hosts/claude-code-install.js') },
+  codex: { adapter: () => import('./hosts/codex.js'), installer: () => import('./hosts/codex-install.js') },
+  cursor: { adapter: () => import('./hosts/cursor.js'), installer: () => import('./hosts/cursor-install.js') },
+  openclaw: { adapter: () => import('./hosts/openclaw.js'), installer: () => import('./hosts/openclaw-install.js') },
+  hermes: { adapter: () => import('./hosts/hermes.js'), installer: () => import('./hosts/hermes-install.js') },
+};
 
-/** Every host id, in table order. */
-export const HOST_IDS: readonly HostId[] = HOSTS.map((h) => h.id);
+/** One hook host: its id and name (from the host table) with its loaders. */
+export interface HookHostEntry {
+  id: HostId;
+  name: string;
+  adapter: () => Promise<{ adapter: HostAdapter }>;
+  installer: () => Promise<{ installer: HostInstaller }>;
+}
 
-function row(host: string) {
+/** Every hook host id, in table order (the order help texts list them). */
+export const HOST_IDS: readonly HostId[] = HOOK_HOSTS;
+
+/** The hook hosts, in table order. */
+export const HOSTS: readonly HookHostEntry[] = HOST_IDS.map((id) => ({ id, name: HOST_ROWS.find((r) => r.id === id)!.name, ...LOADERS[id] }));
+
+function row(host: string): HookHostEntry | undefined {
   return HOSTS.find((h) => h.id === host);
 }
 

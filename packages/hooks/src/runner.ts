@@ -19,7 +19,8 @@
 import { redactJson } from '@hive-mind/mind/redact';
 import { envFlag, envProblems, formatEnvProblem } from '@hive-mind/mind/settings';
 import { hookLogPath, logHookLine } from './log.js';
-import { loadAdapter } from './registry.js';
+import { hostList } from '@hive-mind/transcripts/hosts';
+import { HOST_IDS, loadAdapter } from './registry.js';
 import { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
 import type { HookContext, HostAdapter, LifecycleInput, LifecycleOutput } from './types.js';
 
@@ -107,7 +108,7 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
 
   try {
     adapter = await loadAdapter(host);
-    if (!adapter) throw new HookInputError(`unknown host "${host}" (expected claude-code, codex, cursor, openclaw or hermes)`);
+    if (!adapter) throw new HookInputError(`unknown host "${host}" (expected ${hostList(HOST_IDS, 'or')})`);
     const lifecycle = adapter.lifecycleOf(event);
     const stdin = await readStdinCapped(opts.stdin ?? process.stdin, { maxBytes: STDIN_MAX_BYTES, timeoutMs: opts.stdinTimeoutMs ?? STDIN_TIMEOUT_MS });
     // a host started by hive-mind itself (the claude-code and codex summarizers): its session is not the user's, nothing is captured or recalled

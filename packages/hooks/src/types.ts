@@ -4,11 +4,14 @@
  * and renders a lifecycle's output in the host's expected stdout JSON.
  */
 
-/** Hosts hive-mind installs into: derived from the host table (registry.ts). */
-export type { HostId } from './registry.js';
-import type { InstalledPlugin } from './install/plugins.js';
-import type { PluginRemovalReport } from './install/plugin-remove.js';
-import type { HostId } from './registry.js';
+import type { HookHost } from '@hive-mind/transcripts/hosts';
+
+/**
+ * Hosts hive-mind installs into: the host table's rows with `hooks` (`@hive-mind/transcripts/hosts`).
+ * Imported from the table, not from registry.ts, so the adapters that import this file are not
+ * in an import circle with the registry that loads them.
+ */
+export type HostId = HookHost;
 
 /** hive-mind's lifecycle events (DESIGN.md "Hooks"). */
 export type Lifecycle = 'session-start' | 'user-prompt-submit' | 'stop' | 'pre-compact' | 'session-end';
@@ -136,6 +139,28 @@ export interface InstallOptions {
   /** The node and CLI the launcher records (absolute paths); default this process's node and the `hive-mind` package's bin, when it can be found. */
   cli?: { node: string; cli: string };
   env?: NodeJS.ProcessEnv;
+}
+
+/** An installed, enabled hive-mind plugin: its cached folder, version and the hooks its hooks/hooks.json runs. */
+export interface InstalledPlugin {
+  id: string;
+  root: string;
+  version?: string;
+  hooksFile: string;
+  hooks: Array<{ event: string; command: string; file: string }>;
+  /** The variables the host sets for the plugin's hooks (both hosts: the cached folder). */
+  env: Record<string, string>;
+}
+
+/** What `removePlugin` did (or, with `dryRun`, would do). */
+export interface PluginRemovalReport {
+  host: 'claude-code' | 'codex';
+  dryRun: boolean;
+  /** Config files looked at: changed or not, the backup of a changed one, and the diff. */
+  files: Array<{ path: string; changed: boolean; backup?: string; diff: string }>;
+  /** Folders removed (the plugin's cached copies, a cloned marketplace). */
+  removed: string[];
+  configDir: HostConfigDir;
 }
 
 /** One host's installer: edits the host's own config file(s), preserving the user's content. */

@@ -1,6 +1,6 @@
 /**
  * Usage text of `hive-mind hook HOST EVENT` (printed for `--help`, `-h` or missing
- * arguments). Built from the host table (registry.ts) and each adapter's own event list,
+ * arguments). Built from the host table (via registry.ts) and each adapter's own event list,
  * so it lists exactly the hosts and native event names the runner accepts.
  */
 import { HOSTS } from './registry.js';

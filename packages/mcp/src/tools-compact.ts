@@ -1,4 +1,5 @@
 import type { CompactionReport } from '@hive-mind/compaction';
+import { FORMATS, SESSION_HOSTS, type SessionHost, type TranscriptFormat } from '@hive-mind/transcripts/hosts';
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
@@ -90,6 +91,8 @@ export interface CompactReport extends CompactionReport {
   action?: string;
   /** Import repairs: tool calls given a synthetic result, orphan results turned into notes, lines skipped (lenient). */
   repairs: { repairedCalls: number; orphanResults: number; skippedLines: number };
+  /** Set when a checkpoint landed well under the budget: one line saying why (the verbatim tail's size, `retainTokens`). */
+  why?: string;
 }
 
 /** The host session a `session` argument named, with how to compact it in place and resume it. */
@@ -127,7 +130,7 @@ async function findSession(ref: string, host: string | undefined, info: SessionI
     const r = await realpath(cwd).catch(() => resolve(cwd));
     return reals.some((d) => inside(d, r));
   };
-  const opts = { ...(host ? { host: host as 'claude-code' } : {}), env: { ...env, HOME: env.HOME || homedir() } };
+  const opts = { ...(host ? { host: host as SessionHost } : {}), env: { ...env, HOME: env.HOME || homedir() } };
   let s;
   try {
     if (ref === 'latest') {
@@ -179,7 +182,7 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
           .describe(
             "A host's own session instead of a path: \"latest\" (the newest Claude Code, Codex or pi session started in one of the client's roots, or in the server's working directory when the client gives none) or a session id. Read only: the file is not modified; the result names the file and the commands that compact it in place and resume it.",
           ),
-        host: z.enum(['claude-code', 'codex', 'pi', 'hermes']).optional().describe('With `session`: only this host.'),
+        host: z.enum(SESSION_HOSTS).optional().describe('With `session`: only this host.'),
         messages: z
           .array(z.record(z.string(), z.unknown()))
           .min(1, 'must hold at least one message')
@@ -188,7 +191,7 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
           .describe('Inline conversation: OpenAI chat messages ({role, content, tool_calls...}) or Anthropic messages ({role, content blocks}).'),
         system: z.string().max(200_000).optional().describe('Anthropic system prompt, with `messages`.'),
         format: z
-          .enum(['claude-code', 'codex', 'pi', 'hermes', 'openai', 'anthropic'])
+          .enum(FORMATS)
           .optional()
           .describe('Input format; detected from the content when omitted.'),
         budget: z.number().int().min(MIN_COMPACT_BUDGET).max(MAX_COMPACT_BUDGET).describe('Token budget the result must fit (o200k_base tokens).'),
@@ -249,7 +252,7 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
 type CompactArgs = {
   messages?: Record<string, unknown>[];
   system?: string;
-  format?: 'claude-code' | 'codex' | 'pi' | 'hermes' | 'openai' | 'anthropic';
+  format?: TranscriptFormat;
   budget: number;
   strategy?: 'summarize' | 'mask' | 'auto';
   retainTokens?: number;
@@ -317,6 +320,11 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
     ...(result.fallback ? { fallback: result.fallback } : {}),
     repairs: { repairedCalls: t.report.repairedCalls, orphanResults: t.report.orphanResults, skippedLines: t.report.skippedLines },
   };
+  const landing = compaction.compactionLanding(result, surface, engine, args.budget);
+  if (landing) {
+    const rule = args.retainTokens !== undefined ? `retainTokens ${landing.retainTokens}` : `the default retainTokens of ${landing.retainTokens}, min(20000, 30% of the budget)`;
+    report.why = compaction.landingSentence(landing, rule, 'a larger retainTokens keeps more of the conversation verbatim');
+  }
   return { report, output, text };
 }
 

@@ -79,6 +79,23 @@ describe('compact_transcript over stdio', () => {
     for (const id of calls) expect(results.has(id)).toBe(true);
   });
 
+  it('says why a checkpoint landed far under the budget: the verbatim tail retainTokens keeps, in the tool\'s own parameter name', async () => {
+    const file = join(REPO, 'examples/sessions/claude-code-python-to-rust-port.jsonl');
+    const { report } = await compactAll(c, { path: file, budget: 8000 });
+    expect(report.compacted).toBe(true);
+    expect(report.tokensAfter).toBeLessThan(0.8 * 8000);
+    const tail = Number(/the newest (\d+) tokens/.exec(report.why)?.[1]);
+    expect(report.why).toMatch(new RegExp(`^why ${report.tokensAfter} of 8000: the newest \\d+ tokens are kept verbatim \\(the default retainTokens of 2400, min\\(20000, 30% of the budget\\), to the nearest cut that splits no tool call\\) and everything older is in the checkpoint; nothing older is left to compact; a larger retainTokens keeps more of the conversation verbatim$`));
+    // the tail named is a real part of what landed, beside the checkpoint
+    expect(tail).toBeGreaterThan(0);
+    expect(tail + report.summaryTokens).toBeLessThanOrEqual(report.tokensAfter);
+    const given = await compactAll(c, { path: file, budget: 8000, retainTokens: 3000 });
+    expect(given.report.why).toContain('(retainTokens 3000, to the nearest cut');
+    // masking replaces no span with a checkpoint: there is no tail to explain
+    const masked = await compactAll(c, { path: file, budget: 12000, strategy: 'mask' });
+    expect(masked.report.why).toBeUndefined();
+  });
+
   it('compacts inline OpenAI messages, with masking, and says when nothing needs doing', async () => {
     const messages = openaiConversation(30, 1_500);
     const masked = await compactAll(c, { messages, budget: 8_000, strategy: 'mask' });

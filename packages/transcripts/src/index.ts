@@ -1,5 +1,5 @@
 export { TranscriptError } from './errors.js';
-export { FORMATS, type TranscriptFormat, type ImportReport, type Transcript, type TranscriptSource, type TranscriptOrigin, type ReadOptions } from './types.js';
+export { FORMATS, FORMAT_TABLE, type FormatRow, type TranscriptFormat, type ImportReport, type Transcript, type TranscriptSource, type TranscriptOrigin, type ReadOptions } from './types.js';
 export { detectFormat } from './detect.js';
 export { readTranscriptFile, parseTranscript, hostSessionId } from './read.js';
 export { recordedToolDefinitions } from './recorded.js';
@@ -29,6 +29,7 @@ export {
   type SessionHead,
   type ResumeCommand,
 } from './sessions/hosts.js';
+export { HOSTS, HOST_NAMES, HOOK_HOSTS, hostRow, hostList, type HostRow, type HostName, type HookHost, type ConfigDirRule, type SessionRule, type SessionStartSample } from './host-table.js';
 export { hostDir, userHome, type HostDir, type HostDirHost } from './host-dirs.js';
 export { listSessions, scanSessions, resolveSession, readSessionHead, SessionLookupError, HEAD_BYTES, type SessionFile, type ListOptions, type NotASessionFile } from './sessions/list.js';
 export { sessionActivity, RECENT_WRITE_MS, type SessionActivity } from './sessions/activity.js';

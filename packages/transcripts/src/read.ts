@@ -13,9 +13,54 @@ import { isObj, type Rec } from './formats/common.js';
 import { PiReader } from './formats/pi.js';
 import type { JsonlReader } from './formats/reader.js';
 import { streamLines, textLines, type RawLine } from './lines.js';
-import { FORMATS, type ImportReport, type ReadOptions, type Transcript, type TranscriptFormat, type TranscriptOrigin } from './types.js';
+import { FORMAT_TABLE, FORMATS, type ImportReport, type ReadOptions, type Transcript, type TranscriptFormat, type TranscriptOrigin } from './types.js';
 
-const JSONL_FORMATS: readonly TranscriptFormat[] = ['claude-code', 'codex', 'pi'];
+/** The formats of one record a line (the format table's `jsonl` rows). */
+const JSONL_FORMATS: readonly TranscriptFormat[] = FORMAT_TABLE.filter((f) => f.file === 'jsonl').map((f) => f.id);
+
+/** A session id as a host writes it: a non-empty string of at most 512 characters, trimmed. */
+const sid = (v: unknown) => (typeof v === 'string' && v.trim() && v.length <= 512 ? v.trim() : undefined);
+
+/**
+ * How each format is read: a JSONL format's record reader (formats/), a whole-JSON format's
+ * reader of the one value (returns the value's top-level shape), and where its records name the
+ * host's session id. One entry per row of the format table (types.ts).
+ */
+const READERS: { readonly [F in TranscriptFormat]: (Extract<(typeof FORMAT_TABLE)[number], { id: F }>['file'] extends 'jsonl' ? { jsonl: (b: LogBuilder) => JsonlReader } : { whole: (b: LogBuilder, value: unknown) => 'array' | 'object' }) & { sessionId(r: Rec): string | undefined } } = {
+  'claude-code': { jsonl: (b) => new ClaudeCodeReader(b), sessionId: (r) => sid(r.sessionId) },
+  codex: { jsonl: (b) => new CodexReader(b), sessionId: (r) => (r.type === 'session_meta' && isObj(r.payload) ? (sid(r.payload.id) ?? sid(r.payload.session_id)) : undefined) },
+  pi: { jsonl: (b) => new PiReader(b), sessionId: (r) => (r.type === 'session' ? sid(r.id) : undefined) },
+  hermes: {
+    whole: (b, value) => {
+      if (!isObj(value) || !Array.isArray(value.messages)) throw new RecordError('hermes session without a messages array', 'messages');
+      readHermes(b, value);
+      return 'object';
+    },
+    sessionId: (r) => sid(r.session_id),
+  },
+  openai: {
+    whole: (b, value) => {
+      if (Array.isArray(value)) {
+        readOpenAIMessages(b, value, '');
+        return 'array';
+      }
+      if (isObj(value) && Array.isArray(value.messages)) {
+        readOpenAIMessages(b, value.messages, 'messages');
+        return 'object';
+      }
+      throw new RecordError('no messages array', 'messages');
+    },
+    sessionId: () => undefined,
+  },
+  anthropic: {
+    whole: (b, value) => {
+      const container = Array.isArray(value) ? 'array' : 'object';
+      readAnthropic(b, value);
+      return container;
+    },
+    sessionId: () => undefined,
+  },
+};
 /** Records looked at before giving up on detection. */
 const DETECT_WINDOW = 20;
 const TRIED = `tried ${FORMATS.join(', ')}`;
@@ -53,7 +98,9 @@ class JsonlImport {
   private start(format: TranscriptFormat, first: readonly Rec[]): void {
     this.format = format;
     this.builder = new LogBuilder(new MemorySessionLog(hostSessionId(format, first) ?? fileLogId(this.file)), newReport(format, this.file));
-    this.reader = format === 'claude-code' ? new ClaudeCodeReader(this.builder) : format === 'codex' ? new CodexReader(this.builder) : new PiReader(this.builder);
+    const r = READERS[format];
+    if (!('jsonl' in r)) throw new TypeError(`${format} is not a JSONL format`);
+    this.reader = r.jsonl(this.builder);
   }
 
   push(raw: RawLine): void {
@@ -214,23 +261,9 @@ function fileLogId(file: string | undefined): string {
  * after the file).
  */
 export function hostSessionId(format: TranscriptFormat, records: readonly unknown[]): string | undefined {
-  const ok = (v: unknown) => (typeof v === 'string' && v.trim() && v.length <= 512 ? v.trim() : undefined);
   for (const r of records) {
     if (!isObj(r)) continue;
-    const id =
-      format === 'claude-code'
-        ? ok(r.sessionId)
-        : format === 'codex'
-          ? r.type === 'session_meta' && isObj(r.payload)
-            ? (ok(r.payload.id) ?? ok(r.payload.session_id))
-            : undefined
-          : format === 'pi'
-            ? r.type === 'session'
-              ? ok(r.id)
-              : undefined
-            : format === 'hermes'
-              ? ok(r.session_id)
-              : undefined;
+    const id = READERS[format].sessionId(r);
     if (id) return id;
   }
   return undefined;
@@ -264,25 +297,13 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
     const shape = Array.isArray(value) ? 'an array that is not a messages array' : isObj(value) ? 'an object without a messages array' : `a JSON ${value === null ? 'null' : typeof value}`;
     throw new TranscriptError(`unknown transcript format: ${shape} (${TRIED})`, file);
   }
-  if (JSONL_FORMATS.includes(format)) throw new TranscriptError(`a single JSON value cannot be a ${format} transcript (JSONL expected)`, file);
+  const r = READERS[format];
+  if (!('whole' in r)) throw new TranscriptError(`a single JSON value cannot be a ${format} transcript (JSONL expected)`, file);
   const log = new MemorySessionLog(hostSessionId(format, [value]) ?? fileLogId(file));
   const b = new LogBuilder(log, newReport(format, file));
-  let container: 'array' | 'object' = 'array';
+  let container: 'array' | 'object';
   try {
-    if (format === 'hermes') {
-      if (!isObj(value) || !Array.isArray(value.messages)) throw new RecordError('hermes session without a messages array', 'messages');
-      container = 'object';
-      readHermes(b, value);
-    } else if (format === 'openai') {
-      if (Array.isArray(value)) readOpenAIMessages(b, value, '');
-      else if (isObj(value) && Array.isArray(value.messages)) {
-        container = 'object';
-        readOpenAIMessages(b, value.messages, 'messages');
-      } else throw new RecordError('no messages array', 'messages');
-    } else {
-      container = Array.isArray(value) ? 'array' : 'object';
-      readAnthropic(b, value);
-    }
+    container = r.whole(b, value);
   } catch (err) {
     if (err instanceof RecordError) throw new TranscriptError(err.message, file, undefined, err.field);
     throw err;

@@ -1,10 +1,35 @@
 import type { MemorySessionLog } from '@hive-mind/session';
 
-/** The host formats this package reads and writes. */
-export type TranscriptFormat = 'claude-code' | 'codex' | 'pi' | 'hermes' | 'openai' | 'anthropic';
+/**
+ * The format table: one row per transcript format this package reads and writes, in the order
+ * detection tries them (also listed in "unknown format" errors). `TranscriptFormat`, `FORMATS`
+ * and the MCP tool's format enum derive from it; read.ts (`READERS`) and write/same.ts
+ * (`WRITERS`) hold one entry per format, typed against it, so a row without a reader or a
+ * writer does not compile. Adding a format: a row here, its reader (formats/) and writer (write/),
+ * and its rule in detect.ts.
+ */
+export const FORMAT_TABLE = [
+  { id: 'claude-code', file: 'jsonl', name: 'Claude Code session' },
+  { id: 'codex', file: 'jsonl', name: 'Codex rollout' },
+  { id: 'pi', file: 'jsonl', name: 'pi session' },
+  { id: 'hermes', file: 'json', name: 'Hermes session log' },
+  { id: 'openai', file: 'json', name: 'OpenAI messages' },
+  { id: 'anthropic', file: 'json', name: 'Anthropic messages' },
+] as const satisfies ReadonlyArray<FormatRow>;
 
-/** Every format, in the order detection tries them (also listed in "unknown format" errors). */
-export const FORMATS: readonly TranscriptFormat[] = ['claude-code', 'codex', 'pi', 'hermes', 'openai', 'anthropic'];
+/** One row of {@link FORMAT_TABLE}: `file` is `jsonl` (one record a line) or `json` (one whole-JSON value). */
+export interface FormatRow {
+  id: string;
+  file: 'jsonl' | 'json';
+  /** Human name for messages. */
+  name: string;
+}
+
+/** The host formats this package reads and writes (derived from {@link FORMAT_TABLE}). */
+export type TranscriptFormat = (typeof FORMAT_TABLE)[number]['id'];
+
+/** Every format, in the order detection tries them (also listed in "unknown format" errors); a non-empty tuple, as `z.enum` takes. */
+export const FORMATS = FORMAT_TABLE.map((f) => f.id) as unknown as readonly [TranscriptFormat, ...TranscriptFormat[]];
 
 /** What an import found and did. Counts are of records/events, never tokens. */
 export interface ImportReport {

@@ -5,8 +5,10 @@ import {
   CompactionAbortedError,
   CompactionConfigError,
   CompactionFailedError,
+  compactionLanding,
   compactionReport,
   type CompactionReport,
+  landingSentence,
   createSummarizer,
   TokenMeter,
   type CompactionConfig,
@@ -482,22 +484,15 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
 }
 
 /**
- * Why a summarizing compaction landed well under its budget (below the engine's headroom target,
- * `targetRatio` 0.8 of the limit), or undefined when it did not: the span replaced is everything
- * older than the verbatim tail, so what is left is the leading system messages, the checkpoint
- * and that tail, whose size is `retainTokens` (`--retain`; the CLI's default is half the budget,
- * {@link cliRetainDefault}) reached back to a cut that splits no tool call. Tokens as the
- * engine's meter counts them on `surface` (the surface after the compaction).
+ * The `why` line of a summarizing compaction that landed well under its budget (compaction's
+ * {@link compactionLanding}), in the CLI's flag names: the tail's size is `--retain` when given,
+ * else the CLI's default, half the budget ({@link cliRetainDefault}). Undefined when it did not.
  */
 export function landingLine(result: CompactionResult, surface: ReturnType<Transcript['log']['surface']>, engine: BasicCompactionEngine, budget: number, retainGiven: boolean): string | undefined {
-  if (result.action !== 'summarize' || result.tokensAfter >= engine.target()) return undefined;
-  const at = surface.findIndex((n) => n.kind === 'checkpoint');
-  if (at < 0) return undefined;
-  const lead = engine.meter.countEvents(surface.slice(0, at));
-  const tail = engine.meter.countEvents(surface.slice(at + 1));
-  const retain = engine.config.retainTokens;
-  const rule = retainGiven ? `--retain ${retain}` : `the default --retain of ${retain}, half the budget less any overhead`;
-  return `why ${result.tokensAfter} of ${budget}: the newest ${tail} tokens are kept verbatim (${rule}, to the nearest cut that splits no tool call) and everything older is in the checkpoint${lead ? `, after ${lead} tokens of leading system messages` : ''}; nothing older is left to compact; --retain N keeps more of the conversation verbatim`;
+  const landing = compactionLanding(result, surface, engine, budget);
+  if (!landing) return undefined;
+  const rule = retainGiven ? `--retain ${landing.retainTokens}` : `the default --retain of ${landing.retainTokens}, half the budget less any overhead`;
+  return landingSentence(landing, rule, '--retain N keeps more of the conversation verbatim');
 }
 
 /** One line saying which checkpoint sections the model's reply lacked and what wrote them. */

@@ -15,6 +15,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Mind, harvestTranscriptFile, personalMindPath, workspaceMindPath, type FrameInput, type HarvestCounts, type LlmHarvestOptions, type SaveResult } from '@hive-mind/mind';
 import { hostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
+import { hostRow, SESSION_HOSTS } from '@hive-mind/transcripts/hosts';
 import { addSummarizerFlags, checkBaseUrl, checkHostFlags, int, summarizerName } from '../summarizer-flags.js';
 import { CliError, printJson } from '../errors.js';
 import { workspaceNamed } from './mind-view.js';
@@ -34,13 +35,13 @@ function saveBatch(m: Mind, batch: FrameInput[]): SaveResult[] {
   }
 }
 
-/** The folders under each host's own folder (transcripts' `hostDir`: its variable, else its default) that hold its session transcripts. */
-export const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = {
-  'claude-code': { host: 'claude-code', subs: ['projects'] },
-  codex: { host: 'codex', subs: ['sessions', 'archived_sessions'] },
-  pi: { host: 'pi', subs: ['sessions'] },
-  hermes: { host: 'hermes', subs: ['sessions'] },
-};
+/** The folders under each host's own folder (transcripts' `hostDir`: its variable, else its default) that hold its session transcripts: the host table's `sessions.sub` and `sessions.archives`. */
+export const HOST_SESSION_DIRS: Record<string, { host: HostDirHost; subs: string[] }> = Object.fromEntries(
+  SESSION_HOSTS.map((host) => {
+    const { sub, archives = [] } = hostRow(host)!.sessions!;
+    return [host, { host, subs: [sub, ...archives] }];
+  }),
+);
 
 interface ImportOptions {
   summarizer?: string;

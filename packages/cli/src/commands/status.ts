@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
+import { HOST_IDS } from '@hive-mind/hooks/hosts';
 import { printJson } from '../errors.js';
 import { gatherStatus, type StatusReport } from './status-report.js';
 
@@ -8,7 +9,7 @@ export const SHORT_USAGE = [
   'usage: hive-mind COMMAND [options]   (hive-mind --help lists every command, hive-mind COMMAND --help its options)',
   '  compact FILE --budget N        compact an agent session to a token budget (also: inspect FILE, sessions)',
   '  mind save|search|recall ...    the .mind memory store;  notes add|replace|remove|show ...  MEMORY.md / USER.md',
-  '  install|verify|uninstall HOST  lifecycle hooks for claude-code, codex, cursor, openclaw, hermes',
+  `  install|verify|uninstall HOST  lifecycle hooks for ${HOST_IDS.join(', ')}`,
   '  mcp                            the MCP server;  status [--json]  this screen',
 ].join('\n');
 

@@ -8,14 +8,13 @@
 import { chmodSync, rmSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { HostDir } from '@hive-mind/transcripts/host-dirs';
-import type { HostConfigDir, HostId, InstallOptions, InstallReport, VerifyReport } from '../types.js';
-import { HOSTS } from '../registry.js';
+import type { HostConfigDir, HostId, InstalledPlugin, InstallOptions, InstallReport, VerifyReport } from '../types.js';
+import { hostRow } from '@hive-mind/transcripts/hosts';
 import { locateCli, shQuote } from './command.js';
 import { installConfig, listOurs, uninstallConfig, type ConfigRecord, type HostConfigSpec } from './core.js';
 import { commitFile, missingDirs, readText, removeEmptyDirs, unifiedDiff, writeAtomic } from './files.js';
 import { HostConfigError } from './errors.js';
 import { isLauncher, launcherScript } from './launcher.js';
-import type { InstalledPlugin } from './plugins.js';
 import { dropState, envOf, launcherPath, otherInstalls, readState, withPriorDirs, writeState } from './state.js';
 import { verifyCommands, type VerifyTarget } from './verify.js';
 
@@ -128,9 +127,9 @@ export function configDirOf(spec: InstallerSpec, opts: InstallOptions): HostConf
   return { dir: d.dir, source: d.source, ...(d.variable ? { variable: d.variable } : {}), why: d.why };
 }
 
-/** Human name of a host (registry.ts). */
+/** Human name of a host (the host table). */
 function hostName(host: HostId): string {
-  return HOSTS.find((h) => h.id === host)?.name ?? host;
+  return hostRow(host)?.name ?? host;
 }
 
 /** A config file holding hooks of ours that the host does not read under the current options. */

@@ -19,7 +19,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostConfigDir, HostId } from '../types.js';
+import type { HostConfigDir, HostId, PluginRemovalReport } from '../types.js';
 import { HostConfigError } from './errors.js';
 import { commitFile, readText, unifiedDiff } from './files.js';
 import type { ConfigFormat } from './format.js';
@@ -30,16 +30,7 @@ import { PLUGIN_ID } from './plugins.js';
 /** The marketplace name both hosts know the repository by (`.claude-plugin/marketplace.json`, `.agents/plugins/marketplace.json`). */
 export const MARKETPLACE = 'hive-mind';
 
-/** What `removePlugin` did (or, with `dryRun`, would do). */
-export interface PluginRemovalReport {
-  host: 'claude-code' | 'codex';
-  dryRun: boolean;
-  /** Config files looked at: changed or not, the backup of a changed one, and the diff. */
-  files: Array<{ path: string; changed: boolean; backup?: string; diff: string }>;
-  /** Folders removed (the plugin's cached copies, a cloned marketplace). */
-  removed: string[];
-  configDir: HostConfigDir;
-}
+export type { PluginRemovalReport } from '../types.js';
 
 /** One member to delete from a config file: the object `path` and its `key`. */
 interface Removal {

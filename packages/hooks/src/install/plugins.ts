@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostId } from '../types.js';
+import type { HostId, InstalledPlugin } from '../types.js';
 import { globalCli } from './health.js';
 import { CLI_INSTALL, CLI_INSTALL_FIX } from './launcher.js';
 import { listOurs } from './core.js';
@@ -22,16 +22,7 @@ import { matcherGroupList } from './matcher-groups.js';
 /** The plugin id both marketplaces give it (`<plugin>@<marketplace>`). */
 export const PLUGIN_ID = 'hive-mind@hive-mind';
 
-/** An installed, enabled hive-mind plugin: its cached folder, version and the hooks its hooks/hooks.json runs. */
-export interface InstalledPlugin {
-  id: string;
-  root: string;
-  version?: string;
-  hooksFile: string;
-  hooks: Array<{ event: string; command: string; file: string }>;
-  /** The variables the host sets for the plugin's hooks (both hosts: the cached folder). */
-  env: Record<string, string>;
-}
+export type { InstalledPlugin } from '../types.js';
 
 function parse<T>(format: typeof JSON_FORMAT | typeof TOML_FORMAT, file: string): T | undefined {
   const text = readText(file);

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HOST_TABLE, SESSION_HOSTS, type SessionHead, type SessionHost } from './hosts.js';
+import { hostRow } from '../host-table.js';
 
 /** Bytes read from the start of a file to find its id, cwd and version (a Codex `session_meta` line holds the whole system prompt). */
 export const HEAD_BYTES = 1024 * 1024;
@@ -114,9 +115,11 @@ function tailText(path: string): string {
 type Rec = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
-/** Read the id, cwd and version from the head of a session file. @throws when no line of the head is JSON. */
+/** Read the id, cwd and version from the head of a session file, by the host's transcript format. @throws when no line of the head is JSON. */
 export function readSessionHead(host: SessionHost, path: string): SessionHead {
-  if (host === 'hermes') {
+  // the head's fields are those of the host's transcript format (host table `format`)
+  const format = hostRow(host)?.format;
+  if (format === 'hermes') {
     // one JSON object; session_id is among its first keys (hermes-agent writes it first)
     const text = headLines(path).join('\n');
     const m = /"session_id"\s*:\s*"([^"]+)"/.exec(text);
@@ -136,12 +139,12 @@ export function readSessionHead(host: SessionHost, path: string): SessionHead {
     }
     if (!rec || typeof rec !== 'object') continue;
     parsed++;
-    if (host === 'claude-code') {
+    if (format === 'claude-code') {
       head.id ??= str(rec.sessionId);
       head.cwd ??= str(rec.cwd);
       head.version ??= str(rec.version);
       if (head.id && head.cwd && head.version) break;
-    } else if (host === 'codex') {
+    } else if (format === 'codex') {
       const p = rec.payload as Rec | undefined;
       if (rec.type === 'session_meta' && p) {
         head.id = str(p.id) ?? str(p.session_id);
@@ -149,7 +152,7 @@ export function readSessionHead(host: SessionHost, path: string): SessionHead {
         head.version = str(p.cli_version);
         break;
       }
-    } else if (host === 'pi') {
+    } else if (format === 'pi') {
       if (rec.type === 'session') {
         head.id = str(rec.id);
         head.cwd = str(rec.cwd);
@@ -159,7 +162,7 @@ export function readSessionHead(host: SessionHost, path: string): SessionHead {
     }
   }
   if (!parsed) throw new Error(firstError ? `not JSONL (${firstError})` : 'empty file');
-  if (host === 'claude-code') {
+  if (format === 'claude-code') {
     // every Claude Code line carries the version that wrote it: the last one wrote the newest lines
     const last = [...tailText(path).matchAll(/"version":"(\d[^"]*)"/g)].at(-1)?.[1];
     if (last) head.version = last;

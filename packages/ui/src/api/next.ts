@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { Mind, Notes, estimateTokens, neutralize, parseEntries, recallBlockLabels, redactSecrets, scanThreats, workspaceMindPath, personalMindPath, type Frame, type NotesTarget } from '@hive-mind/mind';
 import { runHook, recallBudget, workspaceOf } from '@hive-mind/hooks';
+import { HOOK_HOSTS, hostRow } from '@hive-mind/transcripts/hosts';
 import { ApiError } from './errors.js';
 
 /**
@@ -19,18 +20,16 @@ import { ApiError } from './errors.js';
 /** The session id the preview's payload carries (hosts with a Claude-style schema require one). */
 export const PREVIEW_SESSION = 'hive-mind-ui-preview';
 
-/** Each host's SessionStart event and payload for a workspace (fields as each adapter documents them). */
-export const PREVIEW_HOSTS: Record<string, { event: string; payload: (cwd: string) => Record<string, unknown>; note?: string }> = {
-  'claude-code': { event: 'SessionStart', payload: (cwd) => ({ session_id: PREVIEW_SESSION, cwd, hook_event_name: 'SessionStart', source: 'startup' }) },
-  codex: { event: 'SessionStart', payload: (cwd) => ({ session_id: PREVIEW_SESSION, cwd, hook_event_name: 'SessionStart', source: 'startup' }) },
-  cursor: { event: 'sessionStart', payload: (cwd) => ({ session_id: PREVIEW_SESSION, conversation_id: PREVIEW_SESSION, workspace_roots: [cwd], hook_event_name: 'sessionStart' }) },
-  hermes: {
-    event: 'pre_llm_call',
-    payload: (cwd) => ({ session_id: PREVIEW_SESSION, cwd, hook_event_name: 'pre_llm_call', extra: { is_first_turn: true } }),
-    note: "Hermes ignores on_session_start's output; the first turn's pre_llm_call injects (without a first prompt here).",
-  },
-  openclaw: { event: 'agent:bootstrap', payload: (cwd) => ({ type: 'agent', action: 'bootstrap', sessionKey: PREVIEW_SESSION, context: { workspaceDir: cwd, sessionId: PREVIEW_SESSION } }) },
-};
+/**
+ * Each hook host's SessionStart event and payload for a workspace, in the host table's order
+ * (`@hive-mind/transcripts/hosts`: the row's `hooks.sessionStart`, fields as each adapter documents them).
+ */
+export const PREVIEW_HOSTS: Record<string, { event: string; payload: (cwd: string) => Record<string, unknown>; note?: string }> = Object.fromEntries(
+  HOOK_HOSTS.map((id) => {
+    const start = hostRow(id)!.hooks!.sessionStart;
+    return [id, { event: start.event, payload: (cwd: string) => start.payload(cwd, PREVIEW_SESSION), ...(start.note ? { note: start.note } : {}) }];
+  }),
+);
 
 /** Why a notes entry or a frame is in the injection or not. */
 export interface ItemVerdict {
