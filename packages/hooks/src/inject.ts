@@ -9,7 +9,7 @@
  *   mind's per-prompt floor (`promptFloor`, the mind's prompt-floor.ts: half of the prompt's topic
  *   words, BM25 within 0.7 of the best hit's; with the embeddings plug-in also a cosine floor on
  *   the prompt's vector, prompt-vector.ts), not already given in this session, within
- *   `HIVE_MIND_PROMPT_RECALL_TOKENS` (default 300; 0 turns it off).
+ *   `HIVE_MIND_PROMPT_RECALL_TOKENS` (default 2,000; 0 turns it off).
  *
  * In both, a frame that is a near-duplicate of a notes entry or of a frame already injected is
  * left out, a mind that cannot be read is skipped (one line says which file and how to repair
@@ -44,8 +44,10 @@ import { ensureDir } from './mkdir.js';
 /** Default total budget of session start, in tokens (under Codex's ~2,500-token inline limit for additional context). */
 export const DEFAULT_RECALL_TOKENS = settingDefault('HIVE_MIND_RECALL_TOKENS');
 /**
- * Default cap of the per-prompt recall, in tokens: the evidence of a strong match fills it, a weak
- * one gets a fifth of it (the mind's `evidenceBudget`), none when nothing clears the floor.
+ * Default cap of the per-prompt recall, in tokens (under Codex's ~2,500-token inline limit): the
+ * evidence of a strong match fills it, one at the floor gets 60% of it (the mind's `evidenceBudget`),
+ * none when nothing clears the floor. 1,200 left LoCoMo's multi-hop questions a turn or two
+ * (bench/memory-e2e.mjs (a), mind README "Recall per prompt").
  */
 export const DEFAULT_PROMPT_RECALL_TOKENS = settingDefault('HIVE_MIND_PROMPT_RECALL_TOKENS');
 /** Share of the session-start budget the notes may take; the recall gets the rest. */

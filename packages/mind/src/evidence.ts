@@ -46,10 +46,19 @@ export const EVIDENCE_MIN_RELATIVE = 0.25;
 export const EVIDENCE_MIN_TURN_WORDS = 3;
 /** Items returned at most. */
 export const EVIDENCE_MAX_ITEMS = 15;
-/** Characters of a matching turn shown at most, at full strength (it shrinks with the strength, never below half). */
-export const EVIDENCE_ITEM_CHARS = 480;
+/**
+ * Characters of a matching turn shown at most. Measured (bench/memory-e2e.mjs (a), conversation 26,
+ * 80 questions): 480 shrinking with the strength to 240, with a neighbour of 220, delivered 0.411 of
+ * the evidence; 800 and 600 delivered 0.510 (a question's evidence is often the neighbour, and a
+ * neighbour cut to its matching sentences loses the fact beside them).
+ */
+export const EVIDENCE_ITEM_CHARS = 800;
 /** Characters of the neighbour shown beside a turn (the question it answers, the answer it got). */
-export const EVIDENCE_NEIGHBOUR_CHARS = 220;
+export const EVIDENCE_NEIGHBOUR_CHARS = 600;
+/** Words a neighbour must hold beside stop and task words (prompt-floor.ts) to be shown: "alright, where were we?" holds one. */
+export const EVIDENCE_NEIGHBOUR_WORDS = 2;
+/** Share of the cap {@link evidenceBudget} gives a match at the floor (all of it for a full match). */
+export const EVIDENCE_BUDGET_FLOOR = 0.6;
 
 /** One piece of evidence: a frame (with its neighbour, for a turn), rendered. */
 export interface EvidenceItem {
@@ -98,11 +107,15 @@ export function evidenceTopic(prompt: string): string[] {
   return topicWords(prompt).filter((w) => !TIME_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w));
 }
 
-/** The total budget in tokens for evidence of `strength` (0..1) under a cap of `maxTokens`: a fifth of it for a match at the floor, all of it for a full one. */
+/**
+ * The total budget in tokens for evidence of `strength` (0..1) under a cap of `maxTokens`:
+ * {@link EVIDENCE_BUDGET_FLOOR} of it for a match at the floor, all of it for a full one. (A fifth at the
+ * floor cut LoCoMo's multi-hop questions to one or two turns: bench/memory-e2e.mjs (a).)
+ */
 export function evidenceBudget(strength: number, maxTokens: number): number {
   if (!(strength > 0) || maxTokens <= 0) return 0;
   const t = Math.min(1, Math.max(0, (strength - EVIDENCE_MIN_WEIGHT) / (1 - EVIDENCE_MIN_WEIGHT)));
-  return Math.round(maxTokens * (0.2 + 0.8 * t));
+  return Math.round(maxTokens * (EVIDENCE_BUDGET_FLOOR + (1 - EVIDENCE_BUDGET_FLOOR) * t));
 }
 
 /** A turn row with its neighbours' ids. */
@@ -166,10 +179,13 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
       const next = a.next !== undefined ? rows.get(a.next) : undefined;
       // a question is a sentence ending with "?" (not a `?` inside code); an answer that only
       // announces the next step or reports status says nothing the question needs
-      if (prev && asks(prev.content) && !skip.has(prev.id)) return prev;
+      // a neighbour of a word or two beside stop and task words ("alright, where were we?", "what did
+      // i just execute?") makes nothing readable: it is a remark, never shown
+      const says = (f: Frame) => topicWords(f.content).length >= EVIDENCE_NEIGHBOUR_WORDS;
+      if (prev && asks(prev.content) && !skip.has(prev.id) && says(prev)) return prev;
       // the answer beside a question the user asked; what follows an agent's question (an offer:
       // "Want me to begin?") is the user's next request or a reaction, not an answer it needs
-      if (next && h.kind === 'prompt' && asks(h.content) && !skip.has(next.id) && !(next.kind === 'reply' && (narrationOnly(next.content) || statusOnly(next.content)))) return next;
+      if (next && h.kind === 'prompt' && asks(h.content) && !skip.has(next.id) && !(next.kind === 'reply' && (narrationOnly(next.content) || statusOnly(next.content))) && says(next)) return next;
       return undefined;
     };
     const beside = new Map(hits.map((h) => [h.id, shownBeside(h)] as const));
@@ -206,7 +222,7 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
       // answers the prompt itself (clears the floor), never one riding along with a better match
       if (h.kind === 'reply' && !floor && statusOnly(h.content)) continue;
       if (isHistoryKind(h.kind) && topicWords(h.content).length < EVIDENCE_MIN_TURN_WORDS) continue;
-      const rendered = renderEvidence(h, nb, topic, strength, opts.mindName);
+      const rendered = renderEvidence(h, nb, topic, opts.mindName);
       if (!rendered) continue;
       taken.add(h.id);
       if (nb) taken.add(nb.id);
@@ -277,6 +293,44 @@ function statusOnly(text: string): boolean {
   return sentences.length > 0 && sentences.length <= 4 && sentences.every((x) => WORD_ROLE.status.test(x)) && replyStanding(text).length === 0;
 }
 
+/**
+ * A sentence said in passing around what a turn states: an offer to be asked ("You can ask me questions
+ * if you need clarification.", "Let me know if …", "Feel free to …"). English only, like {@link NARRATION}.
+ */
+const ASIDE = /^(?:(?:and|also|oh|btw|so)[,]?\s+)?(?:(?:you can|you may|feel free to|don't hesitate to|do not hesitate to)\s+(?:ask|reach out|ping|tell)\b|let me know\b)[^.!?]*[.!?]?$|^[^.!?]*\bif you (?:need|have|want) (?:any |more |further )?(?:clarification|questions?)\b[^.!?]*[.!?]?$/i;
+
+/**
+ * `text` without the sentences that announce the agent's next step ({@link NARRATION}: "Now let me
+ * update the Justfile for Rust.") or are said in passing ({@link ASIDE}), `…` in their place; the text
+ * itself when every sentence is one (the callers' rules judge a turn that is nothing else). Line breaks
+ * are kept (a list item, a heading of a markdown reply ends a sentence); a fenced code block is left
+ * as it is.
+ */
+export function withoutAsides(text: string): string {
+  let fenced = false;
+  let dropped = 0;
+  let kept = 0;
+  const lines = text.split('\n').map((line) => {
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^\s*(?:```|~~~)/.test(line)) {
+      if (line.trim()) kept++;
+      return line;
+    }
+    const parts = line.replace(/\s+/g, ' ').trim().split(/(?<=[.!?:])\s+/).filter(Boolean);
+    const out = parts.map((x) => {
+      if (NARRATION.test(x) || ASIDE.test(x)) {
+        dropped++;
+        return '…';
+      }
+      kept++;
+      return x;
+    });
+    return out.join(' ').replace(/…(?: …)+/g, '…');
+  });
+  if (!dropped || !kept) return text;
+  return lines.join('\n').replace(/…(\s*…)+/g, '…');
+}
+
 /** The sentences of `text`: its lines (a list item, a heading, a paragraph), each split after `.!?` and their CJK forms, whitespace collapsed. */
 function sentencesOf(text: string): string[] {
   return text
@@ -342,15 +396,14 @@ const ROLE: Record<string, string> = { prompt: 'user', reply: 'agent' };
  * then for a turn with a neighbour both turns in the order they were said, each as `user:` or
  * `agent:` and cut at sentence boundaries. Undefined when the recall-time threat scan flags a text.
  */
-function renderEvidence(h: Frame, nb: Frame | undefined, topic: readonly string[], strength: number, mindName?: string): { line: string; texts: string[] } | undefined {
-  const hitChars = Math.round(EVIDENCE_ITEM_CHARS * (0.5 + 0.5 * Math.min(1, strength)));
+function renderEvidence(h: Frame, nb: Frame | undefined, topic: readonly string[], mindName?: string): { line: string; texts: string[] } | undefined {
   const clean = (f: Frame, max: number) => {
     // line breaks kept until the excerpt: they end a list item or a heading (excerpt collapses the rest)
     const text = redactSecrets(f.content.trim()).text;
     if (scanThreats(text).length) return undefined;
-    return excerpt(text, topic, max);
+    return excerpt(withoutAsides(text), topic, max);
   };
-  const hit = clean(h, hitChars);
+  const hit = clean(h, EVIDENCE_ITEM_CHARS);
   if (hit === undefined) return undefined;
   const more = h.parts > 1 || hit.includes('…') ? ` (get_memory id ${h.id}${mindName ? ` mind ${mindName}` : ''} for the whole text)` : '';
   if (!isHistoryKind(h.kind)) {

@@ -34,7 +34,7 @@ export interface EnvSetting {
 /** Every `HIVE_MIND_*` override except `HIVE_MIND_HOME`, `HIVE_MIND_THREAD` and `HIVE_MIND_TEAM_KINDS` (paths and names, taken as given). */
 export const ENV_SETTINGS: readonly EnvSetting[] = [
   { name: 'HIVE_MIND_RECALL_TOKENS', kind: 'positive-int', def: 1500, what: 'session-start injection budget, tokens', onInvalid: 'default' },
-  { name: 'HIVE_MIND_PROMPT_RECALL_TOKENS', kind: 'non-negative-int', def: 1200, what: 'per-prompt recall: the most a strong match is given, tokens (a weak one gets a fifth; 0 = off)', onInvalid: 'default' },
+  { name: 'HIVE_MIND_PROMPT_RECALL_TOKENS', kind: 'non-negative-int', def: 2000, what: 'per-prompt recall: the most a strong match is given, tokens (one at the floor gets 60%; 0 = off)', onInvalid: 'default' },
   { name: 'HIVE_MIND_HOOK_TIMEOUT_MS', kind: 'positive-int', def: 10_000, what: 'hook watchdog, ms', onInvalid: 'default' },
   { name: 'HIVE_MIND_MEMORY_CHAR_LIMIT', kind: 'positive-int', min: 50, max: 1_000_000, def: 2200, what: 'MEMORY.md limit, characters', onInvalid: 'refused' },
   { name: 'HIVE_MIND_USER_CHAR_LIMIT', kind: 'positive-int', min: 50, max: 1_000_000, def: 1375, what: 'USER.md limit, characters', onInvalid: 'refused' },

@@ -79,6 +79,37 @@ describe('per-prompt evidence from the history', () => {
     expect(ledger).not.toContain('ledger parser keeps that behaviour');
   });
 
+  it('a question of a word or two beside stop and task words ("alright, where were we?") is a remark: never shown beside the reply it got', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'alright, where were we?'],
+      ['assistant', 'We moved the theme loader to src/theme/loader.ts and the refactoring lives on the branch theme-split.'],
+      ['user', 'Which branch holds the invoice export?'],
+      ['assistant', 'The invoice export lives on the branch invoice-csv, not merged yet.'],
+    ]);
+    const theme = m.promptEvidence('which branch is the theme refactoring on?');
+    const line = theme.find((e) => e.line.includes('theme-split'))?.line ?? '';
+    expect(line).toContain('refactoring lives on the branch theme-split');
+    expect(line).not.toContain('where were we');
+    expect(theme.find((e) => e.line.includes('theme-split'))?.neighbour).toBeUndefined();
+    // a question that says what it asks about is still shown beside its answer
+    const invoice = m.promptEvidence('which branch has the invoice export work?').map((e) => e.line).join('\n');
+    expect(invoice).toContain('user: Which branch holds the invoice export? | agent: The invoice export lives on the branch invoice-csv');
+  });
+
+  it('a turn is shown without what it says in passing: an offer to be asked, an announced next step', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'Port the billing library to Rust as a standalone crate. You can ask me questions if you need clarification.'],
+      ['assistant', 'The billing crate has 29 unit tests and full line coverage. Now let me update the Justfile for Rust.'],
+    ]);
+    const lines = m.promptEvidence('how many unit tests does the billing crate have?').map((e) => e.line).join('\n');
+    expect(lines).toContain('The billing crate has 29 unit tests and full line coverage.');
+    expect(lines).toContain('Port the billing library to Rust as a standalone crate.');
+    expect(lines).not.toContain('ask me questions');
+    expect(lines).not.toContain('update the Justfile');
+  });
+
   it("what follows an agent's question (an offer) is not shown as its answer; the answer to the user's question is", () => {
     filler(12);
     session('s1', [
