@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What the v6 -> v7 migration (packages/mind/src/schema.ts: emoji indexed, analyze.ts indexText)
+// What the v6 -> v7 migration (packages/mind/src/store/schema.ts: emoji indexed, analyze.ts indexText)
 // costs on an existing file, printed, never asserted. A 100k-frame .mind (content: words of the shared
 // transcripts, lib.mjs loadVocab) is made at v6 with 0, 1% and 10% of its frames holding an emoji
 // (🧘‍♀️ 👨‍👩‍👧 🏳️‍🌈 👍🏽 ❤️ in turn), then opened by the current build, which migrates it.

@@ -87,7 +87,7 @@ for (const f of files) {
 }
 const first = JSON.parse(
   execFileSync(process.execPath, ['--input-type=module', '-e', `
-    const s = await import(${JSON.stringify(pathToFileURL(join(root, 'packages/mind/dist/standing.js')).href)});
+    const s = await import(${JSON.stringify(pathToFileURL(join(root, 'packages/mind/dist/harvest/standing.js')).href)});
     let t = performance.now(); s.promptStanding('From now on, always use pnpm in this repo, never npm.'); const p = performance.now() - t;
     t = performance.now(); s.replyStanding('The staging API is served at https://staging.example.com:8443.'); const r = performance.now() - t;
     console.log(JSON.stringify({ p, r }));`], { encoding: 'utf8' }),

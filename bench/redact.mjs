@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of secret redaction on the hook path (packages/mind/src/redact.ts), printed, never asserted.
+// Benchmark of secret redaction on the hook path (packages/mind/src/safety/redact.ts), printed, never asserted.
 //
 // 1. Load cost, as whole processes: `node -e 0` (the floor), importing the context rules alone is not
 //    separable, so the comparison is node start vs `import('@hive-mind/mind/redact')` (the context rules,
@@ -23,7 +23,7 @@ import { percentile, arg, root } from './lib.mjs';
 import { scoreRedaction } from './probes/redact.mjs';
 
 const RUNS = arg('--runs', 20);
-const redactUrl = pathToFileURL(join(root, 'packages/mind/dist/redact.js')).href;
+const redactUrl = pathToFileURL(join(root, 'packages/mind/dist/safety/redact.js')).href;
 const { redactSecrets, redactJson, secretRuleSet } = await import(redactUrl);
 const ms = (f) => {
   const t = performance.now();

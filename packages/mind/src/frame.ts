@@ -1,4 +1,4 @@
-import type { EmbeddingsConfig } from './embeddings.js';
+import type { EmbeddingsConfig } from './recall/embeddings.js';
 import { estimateTokens } from './estimate.js';
 
 /** The frame model: what a caller saves and reads back, the option shapes of {@link Mind}, and the row mapping. */

@@ -5,20 +5,20 @@
  */
 export { MindError, type MindErrorCode } from './errors.js';
 export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName, teamSyncStampPath } from './paths.js';
-export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './redact.js';
-export { scanThreats, isLegitJoiner, stripInvisible } from './threats.js';
+export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './safety/redact.js';
+export { scanThreats, isLegitJoiner, stripInvisible } from './safety/threats.js';
 export { ENV_SETTINGS, envNumber, envFlag, envProblems, envProblem, formatEnvProblem, setting, settingDefault, SettingError, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
-export { spoolPrefix, spoolFrames, spoolFramesAnywhere, fallbackSpoolDirs, fallbackSpoolPrefix, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport, type SpoolOutcome } from './spool.js';
-export { neutralize, escapeStructure, imitatesStructure, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './neutralize.js';
+export { spoolPrefix, spoolFrames, spoolFramesAnywhere, fallbackSpoolDirs, fallbackSpoolPrefix, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport, type SpoolOutcome } from './store/spool.js';
+export { neutralize, escapeStructure, imitatesStructure, frameInjection, newNonce, FRAME_TAG, FRAME_OVERHEAD_CHARS, type InjectionSection } from './safety/neutralize.js';
 export { cleanText, decodeUtf8, contentHash, normalizeForHash, chunkText, preview } from './text.js';
-export { SCHEMA_VERSION } from './schema.js';
+export { SCHEMA_VERSION } from './store/schema.js';
 export { estimateTokens } from './estimate.js';
-export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './analyze.js';
+export { analyzeQuery, indexText, STOP_WORDS, type AnalyzedQuery } from './recall/analyze.js';
 export { nearDuplicate, NEAR_DUPLICATE_JACCARD } from './text.js';
-export { Mind } from './store.js';
-export { teamFilePath, readTeamFile, connectionFor, cacheMindPath, urlHasPassword, type TeamConnection, type TeamFile } from './team-config.js';
-export { TeamLocal, checkTeamName, type TeamOrigin, type TeamFramePayload, type OutboxEntry, type OutboxStatus, type PulledEvent, type ApplyReport } from './team-local.js';
-export { ftsQuery } from './search.js';
+export { Mind } from './store/store.js';
+export { teamFilePath, readTeamFile, connectionFor, cacheMindPath, urlHasPassword, type TeamConnection, type TeamFile } from './team/team-config.js';
+export { TeamLocal, checkTeamName, type TeamOrigin, type TeamFramePayload, type OutboxEntry, type OutboxStatus, type PulledEvent, type ApplyReport } from './team/team-local.js';
+export { ftsQuery } from './recall/search.js';
 export {
   evidenceBudget,
   excerpt,
@@ -32,8 +32,8 @@ export {
   EVIDENCE_ITEM_CHARS,
   type EvidenceItem,
   type EvidenceOptions,
-} from './evidence.js';
-export { historyTurnsOf } from './history-import.js';
+} from './recall/evidence.js';
+export { historyTurnsOf } from './history/history-import.js';
 export {
   HISTORY_KINDS,
   HISTORY_TURN_MAX_CHARS,
@@ -45,10 +45,10 @@ export {
   type HistoryKind,
   type TurnInput,
   type HistoryRetention,
-} from './history.js';
-export { RECALL_HEADER, RECALL_LIST_LIMIT, RECALL_RULE_KINDS, RECALL_FACT_KINDS, type RecallSection } from './recall.js';
-export { recallBlockLabel, recallBlockLabels } from './recall-label.js';
-export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS, PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, type PromptHitsOptions } from './prompt-floor.js';
+} from './history/history.js';
+export { RECALL_HEADER, RECALL_LIST_LIMIT, RECALL_RULE_KINDS, RECALL_FACT_KINDS, type RecallSection } from './recall/recall.js';
+export { recallBlockLabel, recallBlockLabels } from './recall/recall-label.js';
+export { topicWords, TASK_WORDS, PROMPT_MIN_SHARE, PROMPT_MIN_BM25_RATIO, PROMPT_MAX_ITEMS, PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, type PromptHitsOptions } from './recall/prompt-floor.js';
 export {
   validateEmbeddingsConfig,
   embeddingsConfigFromEnv,
@@ -56,8 +56,8 @@ export {
   EmbeddingsError,
   EMBEDDINGS_ENV,
   type EmbeddingsConfig,
-} from './embeddings.js';
-export { RRF_K, LAZY_BACKFILL, type EmbedReport, type HybridSearchOptions, type HybridSearchResult, type QueryEmbedding } from './vectors.js';
+} from './recall/embeddings.js';
+export { RRF_K, LAZY_BACKFILL, type EmbedReport, type HybridSearchOptions, type HybridSearchResult, type QueryEmbedding } from './recall/vectors.js';
 export {
   IMPORTANCES,
   SCOPES,
@@ -99,15 +99,15 @@ export {
   type WriteOptions,
   type EntrySize,
   type ArchiveRecord,
-} from './notes.js';
-export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks, adoptHermesNotes, type HermesStore, type AdoptedEntry, type AdoptReport } from './notes-import.js';
-export { withFileLock, atomicWrite, readLock, breakLock, describeLock, LOCK_STALE_MS, UNREADABLE_LOCK_STALE_MS, type LockInfo, type LockState } from './lock.js';
-export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './atomic.js';
-export { doctor, repairMind, repairLocks, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './doctor.js';
-export { harvestEvents, harvestTranscriptFile, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest.js';
-export { promptStanding, replyStanding, acknowledgesRule, hookPolicyOf, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing.js';
-export { hostWritten } from './host-text.js';
-export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest-llm.js';
-export type { ListOptions } from './inspect.js';
-export type { FrameSnapshot } from './snapshot.js';
-export { mergeRanked, mergeRecent, type FromMind } from './merge.js';
+} from './notes/notes.js';
+export { hermesHome, readHermesFiles, parseHermesBlocks, readHermesSessionBlocks, adoptHermesNotes, type HermesStore, type AdoptedEntry, type AdoptReport } from './notes/notes-import.js';
+export { withFileLock, atomicWrite, readLock, breakLock, describeLock, LOCK_STALE_MS, UNREADABLE_LOCK_STALE_MS, type LockInfo, type LockState } from './store/lock.js';
+export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './store/atomic.js';
+export { doctor, repairMind, repairLocks, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './store/doctor.js';
+export { harvestEvents, harvestTranscriptFile, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest/harvest.js';
+export { promptStanding, replyStanding, acknowledgesRule, hookPolicyOf, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './harvest/standing.js';
+export { hostWritten } from './harvest/host-text.js';
+export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest/harvest-llm.js';
+export type { ListOptions } from './store/inspect.js';
+export type { FrameSnapshot } from './store/snapshot.js';
+export { mergeRanked, mergeRecent, type FromMind } from './recall/merge.js';

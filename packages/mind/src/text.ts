@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STOP_WORDS } from './stop-words.js';
+import { STOP_WORDS } from './recall/stop-words.js';
 
 /** What {@link cleanText} changed. */
 export interface CleanReport {

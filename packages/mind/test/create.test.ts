@@ -7,8 +7,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, utim
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { Mind, MindError, SCHEMA_VERSION } from '@hive-mind/mind';
-import { CREATING_STALE_MS } from '../src/create.js';
-import { CREATION_QUIET_MS } from '../src/open.js';
+import { CREATING_STALE_MS } from '../src/store/create.js';
+import { CREATION_QUIET_MS } from '../src/store/open.js';
 import { startWorker, type Worker } from '../../../test-support/workers.js';
 import { tmp, ensureBuilt, DIST_INDEX } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, beforeEach, afterEach } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mind, MindError, SCHEMA_VERSION, analyzeQuery, indexText } from '@hive-mind/mind';
-import { emojiToken } from '../src/analyze.js';
+import { emojiToken } from '../src/recall/analyze.js';
 import { tmp, ensureBuilt, runNode, CLI_BIN } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Mind, harvestTranscriptFile, harvestEvents, promptStanding } from '@hive-mind/mind';
-import { majorVersionOf } from '../src/harvest-rules.js';
+import { majorVersionOf } from '../src/harvest/harvest-rules.js';
 import { MemorySessionLog } from '@hive-mind/session';
 import { tmp, REPO_DIR } from './helpers.js';
 

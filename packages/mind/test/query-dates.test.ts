@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Mind } from '@hive-mind/mind';
-import { statedRange } from '../src/query-dates.js';
+import { statedRange } from '../src/recall/query-dates.js';
 import { join } from 'node:path';
 import { tmp } from './helpers.js';
 

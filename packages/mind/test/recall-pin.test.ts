@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mind, type RecallOptions, type RecallResult } from '@hive-mind/mind';
-import { RECALL_FACT_KINDS, RECALL_NORMAL_KINDS, RECALL_RULE_KINDS } from '../src/recall.js';
+import { RECALL_FACT_KINDS, RECALL_NORMAL_KINDS, RECALL_RULE_KINDS } from '../src/recall/recall.js';
 import { PKG_DIR, tmp } from './helpers.js';
 
 /**

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { TokenMeter } from '@hive-mind/compaction';
 import { Mind, Notes, SCHEMA_VERSION, analyzeQuery, estimateTokens, ftsQuery, nearDuplicate } from '@hive-mind/mind';
-import { MIGRATIONS } from '../src/schema.js';
-import { rankHits } from '../src/search.js';
+import { MIGRATIONS } from '../src/store/schema.js';
+import { rankHits } from '../src/recall/search.js';
 import { tmp } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;
@@ -56,11 +56,11 @@ describe('search beyond plain BM25', () => {
     const m = Mind.open(path);
     for (let i = 0; i < 8; i++) m.save({ content: `the connection to the server port was refused again and again, retry ${'port refused '.repeat(3)} #${i}` });
     const code = m.save({ content: 'ECONNREFUSED 127.0.0.1:5432 means postgres is not running' }).id;
-    const file = m.save({ content: 'ranking lives in packages/mind/src/search.ts' }).id;
+    const file = m.save({ content: 'ranking lives in packages/mind/src/recall/search.ts' }).id;
     const ident = m.save({ content: 'call prepare_writable before migrating' }).id;
     expect(m.search('connection refused ECONNREFUSED port')[0]!.id).toBe(code);
     expect(m.search('port 5432 refused')[0]!.id).toBe(code);
-    expect(m.search('where is packages/mind/src/search.ts')[0]!.id).toBe(file);
+    expect(m.search('where is packages/mind/src/recall/search.ts')[0]!.id).toBe(file);
     expect(m.search('prepare_writable')[0]!.id).toBe(ident);
     expect(analyzeQuery('port 5432 in src/a.ts for E0425').exact).toEqual(['5432', 'src/a.ts', 'e0425']);
     m.close();

@@ -92,7 +92,7 @@ describe('secrets: entropy of KEY=value lines in env dumps', () => {
         const p = join(dir, name);
         if (name === 'node_modules' || name === 'dist' || name === 'test' || name.startsWith('.')) continue;
         if (statSync(p).isDirectory()) walk(p);
-        else if (/\.(ts|mjs|md)$/.test(name) && !['redact.ts', 'secret-rules.ts'].some((f) => p === join(REPO, 'packages/mind/src', f)) && p !== join(REPO, 'packages/mind/README.md')) files.push(p);
+        else if (/\.(ts|mjs|md)$/.test(name) && !['redact.ts', 'secret-rules.ts'].some((f) => p === join(REPO, 'packages/mind/src/safety', f)) && p !== join(REPO, 'packages/mind/README.md')) files.push(p);
       }
     };
     for (const d of ['packages', 'bench']) walk(join(REPO, d));

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mind, MindError, Notes, fallbackSpoolDirs, fallbackSpoolPrefix, pendingSpooled, replaySpool, spoolFrames, spoolFramesAnywhere } from '@hive-mind/mind';
-import { confirmTruncation } from '../src/open.js';
+import { confirmTruncation } from '../src/store/open.js';
 import { tmp } from './helpers.js';
 import { SECRET_CASES } from './secrets.js';
 

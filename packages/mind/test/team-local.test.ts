@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mind, type PulledEvent, type TeamFramePayload } from '../src/index.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../src/schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/store/schema.js';
 import { tmp } from './helpers.js';
 
 let t: ReturnType<typeof tmp>;
