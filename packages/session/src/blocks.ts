@@ -81,6 +81,15 @@ export function isKnownBlock(block: { type: string }): block is ContentBlock {
   return KNOWN.has(block.type);
 }
 
+/** The text of a message's text blocks (no reasoning, tool calls or results), joined by newlines and trimmed. */
+export function textBlocksText(blocks: readonly { type: string }[]): string {
+  return blocks
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+}
+
 /**
  * The text a block carries, as a reader would see it (characters, not tokens).
  * Tool calls render as `name(json)`, tool results as their text parts; images and

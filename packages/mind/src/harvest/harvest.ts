@@ -1,4 +1,4 @@
-import type { SessionEvent, ContentBlock } from '@hive-mind/session';
+import { textBlocksText as rawTextOf, type SessionEvent, type ContentBlock } from '@hive-mind/session';
 import type { FrameInput } from '../frame.js';
 import type { LlmHarvestOptions } from './harvest-llm.js';
 import { redactSecrets } from '../safety/redact.js';
@@ -40,14 +40,6 @@ const COMMAND_RECORD = /^\s*<command-(?:name|message)>/;
 function textOf(blocks: readonly ContentBlock[], redacted: { n: number }): string {
   const t = rawTextOf(blocks);
   return t ? redact(t, redacted) : t;
-}
-
-function rawTextOf(blocks: readonly ContentBlock[]): string {
-  return blocks
-    .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
-    .map((b) => b.text)
-    .join('\n')
-    .trim();
 }
 
 function redact(text: string, redacted: { n: number }): string {

@@ -1,4 +1,4 @@
-import type { ContentBlock, SessionEvent } from '@hive-mind/session';
+import { textBlocksText as textOf, type ContentBlock, type SessionEvent } from '@hive-mind/session';
 import type { FrameInput } from '../frame.js';
 import { isHostText, turnFrame } from './history.js';
 import { redactSecrets } from '../safety/redact.js';
@@ -62,14 +62,6 @@ export function historyTurnsOf(events: readonly SessionEvent[], ctx: { host: str
   }
   flush();
   return out;
-}
-
-function textOf(blocks: readonly ContentBlock[]): string {
-  return blocks
-    .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
-    .map((b) => b.text)
-    .join('\n')
-    .trim();
 }
 
 function validTime(ts: string | undefined): boolean {
