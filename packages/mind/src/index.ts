@@ -91,6 +91,7 @@ export {
   renderEntries,
   isPinned,
   type NotesTarget,
+  type NotesFileInventory,
   type NotesUsage,
   type NotesState,
   type NotesOp,

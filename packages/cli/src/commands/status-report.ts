@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostId, InstalledPlugin } from '@hive-mind/hooks';
-import type { MindStats, NotesTarget } from '@hive-mind/mind';
+import type { MindStats, NotesFileInventory, NotesTarget } from '@hive-mind/mind';
 import { mindView } from './mind-view.js';
 
 /** Recent sessions whose last compaction is shown. */
@@ -45,15 +45,8 @@ interface MindStatus {
   error?: string;
 }
 
-interface NotesStatus {
-  path: string;
-  target: NotesTarget;
-  /** Characters used and the limit (characters), entries in the file. */
-  chars: number;
-  limit: number;
-  entries: number;
-  overLimit: boolean;
-}
+/** One notes file: characters used and the limit (characters), entries in the file (the mind's inventory row, without its flags and lock). */
+type NotesStatus = Pick<NotesFileInventory, 'path' | 'target' | 'chars' | 'limit' | 'entries' | 'overLimit'>;
 
 interface SessionStatus {
   host: string;
