@@ -5,7 +5,8 @@
  * - reads stdin up to 8 MiB and for at most `stdinTimeoutMs` (default 3 s); more bytes
  *   are drained and ignored, and an over-size payload is not parsed;
  * - parses defensively, redacts every string of the payload (`redactJson`: secrets are gone before
- *   any text is extracted, cut or joined) and dispatches through the host's adapter;
+ *   any text is extracted, cut or joined) when the event keeps text of it ({@link KEEPS_PAYLOAD_TEXT};
+ *   SessionStart and PreCompact store nothing of theirs) and dispatches through the host's adapter;
  * - writes only the host's expected JSON (or nothing) on stdout;
  * - an environment override with a bad value is logged (name, value, what is used instead);
  * - with `HIVE_MIND_NO_HOOKS` on (set on the host a summarizer of hive-mind starts), prints the
@@ -22,7 +23,7 @@ import { hookLogPath, logHookLine } from './log.js';
 import { hostList } from '@hive-mind/transcripts/hosts';
 import { HOST_IDS, loadAdapter } from './registry.js';
 import { readStdinCapped, STDIN_MAX_BYTES } from './stdin.js';
-import type { HookContext, HostAdapter, LifecycleInput, LifecycleOutput } from './types.js';
+import type { HookContext, HostAdapter, Lifecycle, LifecycleInput, LifecycleOutput } from './types.js';
 
 export { hookLogPath };
 
@@ -58,6 +59,14 @@ export interface RunHookResult {
 }
 
 class HookInputError extends Error {}
+
+/**
+ * The lifecycles that store text of their payload (a prompt, a reply, a transcript path read at
+ * session end), whose payload is redacted before the adapter reads it. SessionStart (Hermes: with a
+ * first prompt, used as a query and never stored) and PreCompact keep nothing of theirs, and the
+ * hook log redacts its own lines: they skip it, and with it loading the secret rule set.
+ */
+const KEEPS_PAYLOAD_TEXT: ReadonlySet<Lifecycle> = new Set<Lifecycle>(['user-prompt-submit', 'stop', 'session-end']);
 
 /** Run one hook event. `argv` is `[HOST, EVENT]`. Resolves (never rejects) once output is written. */
 export async function runHook(argv: string[], opts: RunHookOptions = {}): Promise<RunHookResult> {
@@ -123,7 +132,7 @@ export async function runHook(argv: string[], opts: RunHookOptions = {}): Promis
       throw new HookInputError(`stdin is not valid JSON (${(e as Error).message}; ${stdin.bytes} bytes${stdin.timedOut ? ', cut by the time cap' : ''})`);
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookInputError('stdin JSON is not an object');
-    const input: LifecycleInput = adapter.normalize(event, redactJson(payload).value);
+    const input: LifecycleInput = adapter.normalize(event, KEEPS_PAYLOAD_TEXT.has(lifecycle) ? redactJson(payload).value : payload);
     const { runLifecycle, cleanupMinds } = await import('./lifecycles.js');
     const lopts = { env, now: opts.now, log: (m: string) => void logHookLine(logPath, host, event, m), ...(opts.teamSyncCommand ? { teamSyncCommand: opts.teamSyncCommand } : {}) };
     const ctx: HookContext = {

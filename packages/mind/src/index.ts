@@ -5,7 +5,7 @@
  */
 export { MindError, type MindErrorCode } from './errors.js';
 export { mindHome, personalMindPath, workspaceMindPath, memoriesDir, hooksLogPath, safeFileName, teamSyncStampPath } from './paths.js';
-export { redactSecrets, redactJson, REDACTION_TYPES, secretRuleSet, looksRandom, shannonEntropy } from './safety/redact.js';
+export { redactSecrets, redactJson, redactionTypes, presetStamp, secretRuleSet, looksRandom, shannonEntropy, type RedactOptions } from './safety/redact.js';
 export { scanThreats, isLegitJoiner, stripInvisible } from './safety/threats.js';
 export { ENV_SETTINGS, envNumber, envFlag, envProblems, envProblem, formatEnvProblem, setting, settingDefault, SettingError, type EnvSetting, type EnvProblem, type EnvKind } from './settings.js';
 export { spoolPrefix, spoolFrames, spoolFramesAnywhere, fallbackSpoolDirs, fallbackSpoolPrefix, replaySpool, pendingSpooled, SPOOL_CLAIM_STALE_MS, type SpoolRecord, type ReplayReport, type SpoolOutcome } from './store/spool.js';

@@ -7,6 +7,7 @@ import { PROMPT_MIN_COSINE, PROMPT_MIN_COSINE_RATIO, topicWords } from './prompt
 import { redactSecrets } from '../safety/redact.js';
 import { FREQUENT_DOCS, matchedShare, searchFrames } from './search.js';
 import { isTurn, turnsBeside } from '../store/sql.js';
+import { presetDone } from '../store/redaction-stamp.js';
 import { contentHash, preview } from '../text.js';
 import { ROLE as WORD_ROLE } from '../harvest/standing-lexicon.js';
 import { replyStanding } from '../harvest/standing.js';
@@ -222,7 +223,7 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
       // answers the prompt itself (clears the floor), never one riding along with a better match
       if (h.kind === 'reply' && !floor && statusOnly(h.content)) continue;
       if (isHistoryKind(h.kind) && topicWords(h.content).length < EVIDENCE_MIN_TURN_WORDS) continue;
-      const rendered = renderEvidence(h, nb, topic, opts.mindName);
+      const rendered = renderEvidence(h, nb, topic, presetDone(ctx), opts.mindName);
       if (!rendered) continue;
       taken.add(h.id);
       if (nb) taken.add(nb.id);
@@ -396,10 +397,11 @@ const ROLE: Record<string, string> = { prompt: 'user', reply: 'agent' };
  * then for a turn with a neighbour both turns in the order they were said, each as `user:` or
  * `agent:` and cut at sentence boundaries. Undefined when the recall-time threat scan flags a text.
  */
-function renderEvidence(h: Frame, nb: Frame | undefined, topic: readonly string[], mindName?: string): { line: string; texts: string[] } | undefined {
+function renderEvidence(h: Frame, nb: Frame | undefined, topic: readonly string[], stamped: boolean, mindName?: string): { line: string; texts: string[] } | undefined {
   const clean = (f: Frame, max: number) => {
     // line breaks kept until the excerpt: they end a list item or a heading (excerpt collapses the rest)
-    const text = redactSecrets(f.content.trim()).text;
+    // redacted again as it leaves the file; the preset only when the file's stamp says it has not run (redaction-stamp.ts)
+    const text = redactSecrets(f.content.trim(), { preset: !stamped }).text;
     if (scanThreats(text).length) return undefined;
     return excerpt(withoutAsides(text), topic, max);
   };

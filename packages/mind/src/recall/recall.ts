@@ -9,6 +9,7 @@ import { scanThreats } from '../safety/threats.js';
 import { preview } from '../text.js';
 import { teamOriginLabel } from '../team/team-local.js';
 import { HISTORY_KINDS_SQL } from '../history/history.js';
+import { presetDone } from '../store/redaction-stamp.js';
 
 /** Recall: choose the frames to inject and render them as one labelled block within a token budget. */
 
@@ -149,6 +150,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
       }
       let used = 0;
       let misses = 0;
+      const stamped = presetDone(ctx);
       for (let ci = 0; ci < candidates.length; ci++) {
         // stop when even a short line cannot fit, or after many candidates in a row did not fit
         if (budget - used < 16 || misses >= 32) {
@@ -157,7 +159,7 @@ export function recallFrames(ctx: StoreContext, opts: RecallOptions): RecallResu
         }
         const c = candidates[ci]!;
         const f = typeof c === 'number' ? toFrame(get.get(c) as Row) : c;
-        const content = redactSecrets(f.content.replace(/\s+/g, ' ').trim()).text;
+        const content = redactSecrets(f.content.replace(/\s+/g, ' ').trim(), { preset: !stamped }).text;
         if (scanThreats(content).length > 0) {
           droppedByScan.push(f.id);
           continue;

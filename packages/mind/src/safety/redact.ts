@@ -1,5 +1,5 @@
 import { SECRET_RULES, isPlaceholderToken, placeholder, shannonEntropy } from './secret-rules.js';
-import { PRESET_TYPES, redactPreset, secretRuleSet } from './secret-preset.js';
+import { presetStamp, presetTypes, redactPreset, secretRuleSet } from './secret-preset.js';
 
 /**
  * Secret redaction applied before anything reaches a .mind file, a notes file, a spool or a log.
@@ -22,7 +22,7 @@ import { PRESET_TYPES, redactPreset, secretRuleSet } from './secret-preset.js';
  * redaction is idempotent.
  */
 
-export { secretRuleSet, shannonEntropy };
+export { presetStamp, secretRuleSet, shannonEntropy };
 
 // `[export] NAME=value` as `env`, `printenv`, `docker inspect` and `.env` files print them, one a line
 // or run together on one line (a dump pasted into a sentence, `docker run -e NAME=value`)
@@ -110,18 +110,31 @@ export function redactJson(value: unknown): { value: unknown; redactions: number
   return { value: out, redactions: n };
 }
 
-/** The redaction types: the context rules', the preset's, and `high-entropy` (for docs and `doctor`). */
-export const REDACTION_TYPES: readonly string[] = [...new Set([...SECRET_RULES.map((r) => r.type), ...PRESET_TYPES, 'high-entropy'])];
+/** The redaction types: the context rules', the preset's, and `high-entropy` (for docs and `doctor`; loads the preset). */
+export function redactionTypes(): string[] {
+  return [...new Set([...SECRET_RULES.map((r) => r.type), ...presetTypes(), 'high-entropy'])];
+}
+
+/** Options of {@link redactSecrets}. */
+export interface RedactOptions {
+  /**
+   * Run the maintained rule set (layer 2). Default true. False only for text already redacted with
+   * the current rule set ({@link presetStamp}): a stored frame read back from a file whose stamp
+   * matches; the context rules and the entropy layer still run (they are cheap, and a rule added
+   * since the text was stored still applies).
+   */
+  preset?: boolean;
+}
 
 /**
  * Replace secrets in `text` by `[REDACTED:<type>]` placeholders.
  * Returns the redacted text and the list of types found (one entry per replacement, in order).
  * Idempotent: `redactSecrets(redactSecrets(t).text).redactions` is empty.
  */
-export function redactSecrets(text: string): { text: string; redactions: string[] } {
+export function redactSecrets(text: string, opts: RedactOptions = {}): { text: string; redactions: string[] } {
   const redactions: string[] = [];
   let out = redactContext(text, redactions);
-  out = redactPreset(out, redactions);
+  if (opts.preset !== false) out = redactPreset(out, redactions);
   out = redactEntropy(out, redactions);
   return { text: out, redactions };
 }

@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
-import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { isPlaceholderToken, placeholder } from './secret-rules.js';
 
 /**
  * The maintained rule set of secret redaction (layer 2 of `redactSecrets`, see redact.ts): every
  * scanner rule of `@secretlint/secretlint-rule-preset-recommend` (MIT, pinned in package.json), run
  * in-process through its rule API (`create(context).file(source)`, synchronous for text sources).
+ *
+ * The preset (a 218 kB module) is loaded on the first text it scans, not when this module is
+ * imported: a hook that only reads (SessionStart, PreCompact) never loads it. Where Node cannot
+ * `require()` an ES module (before 20.19), it is imported when this module loads, as before.
  */
 
 /** The part of secretlint's rule API this module uses (see `@secretlint/types`). */
@@ -29,20 +32,52 @@ const PRESET_SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments']);
 const PRESET_OPTIONS: Record<string, Record<string, unknown>> = {
   '@secretlint/secretlint-rule-aws': { enableIDScanRule: true },
 };
-const PRESET_RULES = (presetRules as unknown as LintRule[]).filter((r) => !PRESET_SKIPPED.has(r.meta.id));
+/**
+ * What redacts differently when it changes, beside the preset's version: {@link PRESET_SKIPPED} and
+ * {@link PRESET_OPTIONS}. Raise it with either; {@link presetStamp} carries it.
+ */
+const PRESET_CONFIG_REVISION = 1;
+
+const require = createRequire(import.meta.url);
+// Node before 20.19 has no require(esm): the preset is imported up front there
+const EAGER = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import(PRESET_NAME)) as { rules: unknown }).rules;
+let presetRules: LintRule[] | undefined;
+
+/** The preset's scanner rules (loaded on the first call). */
+function rules(): LintRule[] {
+  presetRules ??= ((EAGER ?? (require(PRESET_NAME) as { rules: unknown }).rules) as LintRule[]).filter((r) => !PRESET_SKIPPED.has(r.meta.id));
+  return presetRules;
+}
+
+let version: string | undefined;
+/** The installed preset's version, read from its package.json (the preset itself is not loaded). */
+function presetVersion(): string {
+  version ??= (require(`${PRESET_NAME}/package.json`) as { version: string }).version;
+  return version;
+}
+
+/**
+ * What a text redacted with this rule set is stamped with (the preset's version and
+ * {@link PRESET_CONFIG_REVISION}, e.g. `12.0.0+1`): a .mind file whose frames all carry the current
+ * stamp needs no second pass of the preset when they are read (store/redaction-stamp.ts).
+ */
+export function presetStamp(): string {
+  return `${presetVersion()}+${PRESET_CONFIG_REVISION}`;
+}
 
 /** The type a preset rule's finding is stored under: its id without the `@secretlint/secretlint-rule-` prefix. */
 function presetType(id: string): string {
   return id.replace(/^@secretlint\/secretlint-rule-/, '');
 }
 
-/** The placeholder types of the preset's rules. */
-export const PRESET_TYPES: readonly string[] = PRESET_RULES.map((r) => presetType(r.meta.id));
+/** The placeholder types of the preset's rules (loads the preset). */
+export function presetTypes(): string[] {
+  return rules().map((r) => presetType(r.meta.id));
+}
 
-/** The maintained rule set redaction runs, with its installed version (read from its package.json). */
+/** The maintained rule set redaction runs, with its installed version (read from its package.json; loads the preset). */
 export function secretRuleSet(): { name: string; version: string; rules: string[] } {
-  const pkg = createRequire(import.meta.url)(`${PRESET_NAME}/package.json`) as { version: string };
-  return { name: PRESET_NAME, version: pkg.version, rules: PRESET_RULES.map((r) => r.meta.id) };
+  return { name: PRESET_NAME, version: presetVersion(), rules: rules().map((r) => r.meta.id) };
 }
 
 const NO_TRANSLATION = () => () => '';
@@ -57,7 +92,7 @@ const TOKEN_TAIL = /[^\s"'`,;<>(){}[\]]*/y;
 function presetFindings(text: string): Array<{ start: number; end: number; type: string }> {
   const found: Array<{ start: number; end: number; type: string }> = [];
   const exts = /^\s*\{/.test(text) ? ['.txt', '.json'] : ['.txt'];
-  for (const rule of PRESET_RULES) {
+  for (const rule of rules()) {
     const type = presetType(rule.meta.id);
     const handler = rule.create(
       {

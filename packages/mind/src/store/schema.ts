@@ -3,15 +3,17 @@ import { indexText } from '../recall/analyze.js';
 import { MindError } from '../errors.js';
 import { HISTORY_KINDS_SQL } from '../history/history.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
+import { presetStamp } from '../safety/redact.js';
+import { REDACTION_STAMP_KEY } from './redaction-stamp.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
 
 /**
- * Migrations, one named step per version (`migrateV0ToV1` … `migrateV7ToV8`): `MIGRATIONS[i]`
+ * Migrations, one named step per version (`migrateV0ToV1` … `migrateV8ToV9`): `MIGRATIONS[i]`
  * upgrades a file from version `i` to `i + 1`. Each runs inside one `BEGIN IMMEDIATE` transaction
  * together with the `user_version` bump, so a crash leaves the file at the old or the new version,
  * never in between.
@@ -202,6 +204,14 @@ export const MIGRATIONS: Array<(db: Database.Database) => void> = [
       ${ftsTriggers()}
       INSERT INTO frames_fts(rowid, content, tags, context) SELECT ${ftsRowOf('f')} FROM frames f;
     `);
+  },
+  // v8 -> v9: the redaction stamp (redaction-stamp.ts): a file without frames (a new one) is stamped
+  // with the current rule set, so what is saved into it is read back without a second pass of the
+  // preset; a file with frames from before keeps none and is redacted in full when read. The version
+  // bump itself keeps older hive-mind versions (which would not clear the stamp) from writing here
+  function migrateV8ToV9(db: Database.Database): void {
+    if (db.prepare('SELECT 1 FROM frames LIMIT 1').get()) return;
+    db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(REDACTION_STAMP_KEY, presetStamp());
   },
 ];
 

@@ -28,6 +28,7 @@ import { promptEvidence, type EvidenceItem, type EvidenceOptions } from '../reca
 import { TeamLocal } from '../team/team-local.js';
 import type { HistoryRetention } from '../history/history.js';
 import { resolveOptions } from './validate.js';
+import { keepStampHonest } from './redaction-stamp.js';
 
 
 /**
@@ -97,7 +98,12 @@ export class Mind {
   save(input: FrameInput): SaveResult {
     this.ctx.writable();
     const prepared = prepareSave(this.ctx, input, -1);
-    return this.ctx.guard(() => this.ctx.tx(() => saveOne(this.ctx, prepared)));
+    return this.ctx.guard(() =>
+      this.ctx.tx(() => {
+        keepStampHonest(this.ctx);
+        return saveOne(this.ctx, prepared);
+      }),
+    );
   }
 
   /** Save several frames in one transaction (all or nothing). Validation runs first for every input. */
@@ -105,7 +111,12 @@ export class Mind {
     this.ctx.writable();
     if (!Array.isArray(inputs)) throw new MindError('saveMany expects an array of frame inputs', 'INVALID');
     const prepared = inputs.map((inp, i) => prepareSave(this.ctx, inp, i));
-    return this.ctx.guard(() => this.ctx.tx(() => prepared.map((p) => saveOne(this.ctx, p))));
+    return this.ctx.guard(() =>
+      this.ctx.tx(() => {
+        keepStampHonest(this.ctx);
+        return prepared.map((p) => saveOne(this.ctx, p));
+      }),
+    );
   }
 
   /**
