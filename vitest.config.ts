@@ -20,6 +20,7 @@ export default defineConfig({
       '@hive-mind/transcripts': pkg('transcripts'),
       '@hive-mind/mind/dirs': fileURLToPath(new URL('./packages/mind/src/dirs.ts', import.meta.url)),
       '@hive-mind/mind/atomic': fileURLToPath(new URL('./packages/mind/src/store/atomic.ts', import.meta.url)),
+      '@hive-mind/mind/hook': fileURLToPath(new URL('./packages/mind/src/hook.ts', import.meta.url)),
       '@hive-mind/mind/redact': fileURLToPath(new URL('./packages/mind/src/safety/redact.ts', import.meta.url)),
       '@hive-mind/mind/neutralize': fileURLToPath(new URL('./packages/mind/src/safety/neutralize.ts', import.meta.url)),
       '@hive-mind/mind/settings': fileURLToPath(new URL('./packages/mind/src/settings.ts', import.meta.url)),

@@ -10,7 +10,7 @@
  * open. Captures of the kinds listed in `HIVE_MIND_TEAM_KINDS` are saved as team frames instead (team-sync.ts).
  */
 import { dirname } from 'node:path';
-import { Mind, replaySpool, spoolFramesAnywhere, type FrameInput } from '@hive-mind/mind';
+import { Mind, replaySpool, spoolFramesAnywhere, type FrameInput } from '@hive-mind/mind/hook';
 import { ensureDir } from './mkdir.js';
 import { hookLogPath, logHookLine } from './log.js';
 import { shareCaptures } from './team-sync.js';

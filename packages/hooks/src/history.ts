@@ -8,7 +8,7 @@
  * {@link BACKFILL_TIME_MS} has passed. A turn already kept is the same turn (the mind's turn
  * identity), so nothing is stored twice.
  */
-import { acknowledgesRule, turnFrame, type FrameInput } from '@hive-mind/mind';
+import { acknowledgesRule, turnFrame, type FrameInput } from '@hive-mind/mind/hook';
 import { isHostText } from '@hive-mind/mind/history';
 import { saveCaptures, type CaptureOutcome } from './capture.js';
 import { lastTurnFromTranscript, TRANSCRIPT_BACKFILL_BYTES, transcriptTurns } from './transcript-tail.js';

@@ -37,7 +37,7 @@ import {
   type Importance,
   type NotesTarget,
   type RecallResult,
-} from '@hive-mind/mind';
+} from '@hive-mind/mind/hook';
 import { envNumber, settingDefault } from '@hive-mind/mind/settings';
 import { ensureDir } from './mkdir.js';
 

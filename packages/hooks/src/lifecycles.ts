@@ -28,17 +28,14 @@
  * Workspace scoping: the workspace is the git root above the event's cwd (workspace.ts),
  * stored in `<home>/workspaces/<id>.mind`.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, acknowledgesRule, estimateTokens, frameInjection, historyRetention, personalMindPath, promptStanding, replyStanding, workspaceMindPath, type FrameInput, type RecallSection, type StandingFrame } from '@hive-mind/mind';
+import { Mind, estimateTokens, frameInjection, historyRetention, type RecallSection } from '@hive-mind/mind/hook';
 import { promptVector, type PromptVector } from './prompt-vector.js';
-import { saveCaptures } from './capture.js';
-import { backfillTranscript, promptTurn, replyTurn } from './history.js';
 import { NOTES_SHARE, PERSONAL_SHARE, evidenceBlocks, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
-import { workspaceOf } from './workspace.js';
+import { mindsFor } from './workspace.js';
 import { startTeamSyncIfStale } from './team-sync.js';
 
 /** Options of {@link runLifecycle}. */
@@ -53,14 +50,8 @@ export interface LifecycleOptions {
   log?: (line: string) => void;
 }
 
+export { mindsFor };
 export { DEFAULT_RECALL_TOKENS, DEFAULT_PROMPT_RECALL_TOKENS, recallBudget, promptRecallBudget } from './inject.js';
-
-/** Paths of the minds an event touches. `workspace` is undefined when the event has no absolute cwd. */
-export function mindsFor(input: LifecycleInput, env: NodeJS.ProcessEnv): { workspace?: { id: string; path: string }; personal: string } {
-  const root = input.workspaceRoots?.find((r) => typeof r === 'string' && r.length > 0) ?? input.cwd;
-  const id = workspaceOf(root);
-  return { workspace: id ? { id, path: workspaceMindPath(id, env) } : undefined, personal: personalMindPath(env) };
-}
 
 function withMind<T>(path: string, busyTimeoutMs: number, fn: (m: Mind) => T, readonly = false): T {
   // create the mind's directory here with a bounded loop: the recursive mkdir inside
@@ -89,23 +80,15 @@ export async function runLifecycle(input: LifecycleInput, opts: LifecycleOptions
     case 'user-prompt-submit': {
       // recall first: the frames this prompt is about to save must not come back as its context
       const out = await promptRecall(input, env, busy, opts.log);
-      userPromptSubmit(input, env, now(), busy);
+      (await import('./capture-lifecycles.js')).userPromptSubmit(input, env, now(), busy);
       return out;
     }
     case 'stop':
-      captureReply(input, env, now(), busy);
+      (await import('./capture-lifecycles.js')).captureReply(input, env, now(), busy);
       return {};
-    case 'session-end': {
-      // the transcript's turns first: they carry the times they were said
-      const minds = mindsFor(input, env);
-      const r = backfillTranscript(input, { path: minds.workspace?.path ?? minds.personal, ...(minds.workspace ? { workspace: minds.workspace.id } : {}) }, env, now(), busy);
-      if (r.cut) opts.log?.(`transcript backfill kept the newest ${r.saved} of ${r.found} turns (time limit); \`hive-mind mind import ${input.transcriptPath}\` keeps the rest`);
-      // the backfill saved the transcript's newest turns (with their own times and ids): the reply
-      // capture then only adds what the last reply establishes, not the turn a second time
-      captureReply(input, env, now(), busy, { turns: r.saved === 0 });
-      saveHookPolicies(input, minds, r.hookPolicies, env, busy);
+    case 'session-end':
+      (await import('./capture-lifecycles.js')).sessionEnd(input, env, now(), busy, opts.log);
       return {};
-    }
     case 'pre-compact':
       cleanupMinds(input, env, now(), busy);
       return {};
@@ -233,91 +216,6 @@ async function promptRecall(input: LifecycleInput, env: NodeJS.ProcessEnv, busy:
   logSkipped(recalled.skipped, log);
   recordGiven(env, input.host, input.sessionId, recalled.ids, false);
   return recalled.text ? { additionalContext: frameInjection([{ body: recalled.text }]) } : {};
-}
-
-function base(input: LifecycleInput, workspace: string | undefined): Pick<FrameInput, 'host' | 'sessionId' | 'workspace'> {
-  return { host: input.host, sessionId: input.sessionId, workspace };
-}
-
-function userPromptSubmit(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number): void {
-  const prompt = (input.prompt ?? '').trim();
-  if (!prompt) return;
-  const minds = mindsFor(input, env);
-  const target = minds.workspace?.path ?? minds.personal;
-  const ws = minds.workspace?.id;
-  // the prompt itself: a turn of the session's history (history.ts); beside it, the standing frames it gives
-  const turn = promptTurn(input, ws, now);
-  const wsFrames: FrameInput[] = turn ? [turn] : [];
-  const split = standingFrames(input, ws, promptStanding(prompt), 'user_stated', '');
-  wsFrames.push(...split.workspace);
-  const where = { host: input.host, event: input.nativeEvent };
-  saveCaptures(target, busy, wsFrames, env, where);
-  if (split.personal.length) saveCaptures(minds.personal, busy, split.personal, env, where);
-}
-
-/**
- * Standing frames as the mind's inputs: a preference about the user goes to the personal mind, the
- * rest to the workspace; `turnId#<prefix><key>` keeps each idempotent (the same key from the prompt at
- * UserPromptSubmit and again at Stop is one frame).
- */
-function standingFrames(input: LifecycleInput, ws: string | undefined, frames: readonly StandingFrame[], source: 'user_stated' | 'agent_inferred', prefix: string): { workspace: FrameInput[]; personal: FrameInput[] } {
-  const out = { workspace: [] as FrameInput[], personal: [] as FrameInput[] };
-  for (const f of frames) {
-    const personal = f.kind === 'preference';
-    (personal ? out.personal : out.workspace).push({
-      ...base(input, ws),
-      content: f.content,
-      kind: f.kind,
-      importance: f.importance,
-      source,
-      turnId: input.turnId ? `${input.turnId}#${prefix}${f.key}` : undefined,
-      scope: personal ? 'personal' : 'workspace',
-    });
-  }
-  return out;
-}
-
-/**
- * The reply of a Stop (or of the transcript at session end) kept as a turn of the history (with the
- * prompt before it when the transcript gave the reply; not with `turns: false`, when the session-end
- * backfill saved them already), and beside it the standing frames the reply
- * gives (what the agent established, never critical: that is the user's to say) and a rule of the
- * turn's prompt the reply acknowledges as lasting. A reply that gives none is only the history's.
- */
-function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number, opts: { turns?: boolean } = {}): void {
-  const minds = mindsFor(input, env);
-  const ws = minds.workspace?.id;
-  const { reply, missedPrompt, text, prompt } = replyTurn(input, ws, now);
-  if (!reply || !text) return;
-  const standing = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
-  const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
-  const turns = opts.turns === false ? [] : [...(missedPrompt ? [missedPrompt] : []), reply];
-  const frames: FrameInput[] = [...turns, ...standing.workspace, ...acknowledged.workspace];
-  if (!frames.length) return;
-  const where = { host: input.host, event: input.nativeEvent };
-  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, where);
-  if (acknowledged.personal.length) saveCaptures(minds.personal, busy, acknowledged.personal, env, where);
-}
-
-/**
- * What a hook that blocked the agent requires ("The Stop hook (stop.sh) blocks the agent: Uncommitted
- * Changes Detected. Cannot exit with unstaged changes."), read from the transcript at session end: one
- * `environment` frame each in the workspace mind, as `mind import` keeps it (the host wrote it, so it
- * is `tool_verified`; the same wording again is the same frame).
- */
-function saveHookPolicies(input: LifecycleInput, minds: ReturnType<typeof mindsFor>, policies: readonly string[], env: NodeJS.ProcessEnv, busy: number): void {
-  if (!policies.length || !input.sessionId) return;
-  const frames: FrameInput[] = policies.map((content) => ({
-    ...base(input, minds.workspace?.id),
-    content,
-    kind: 'environment',
-    importance: 'normal',
-    source: 'tool_verified',
-    tags: ['environment', 'hook'],
-    turnId: `hook:${createHash('sha1').update(content).digest('hex').slice(0, 16)}`,
-    scope: minds.workspace ? 'workspace' : 'personal',
-  }));
-  saveCaptures(minds.workspace?.path ?? minds.personal, busy, frames, env, { host: input.host, event: input.nativeEvent });
 }
 
 /** Mind cleanup (`mode: 'compact'`) of the event's workspace mind and the personal mind, each when it exists. Throws the first failure after trying both. */

@@ -9,7 +9,7 @@
  * offline. Never throws for the endpoint.
  */
 import { existsSync } from 'node:fs';
-import { Mind, embeddingsConfigFromEnv, type EmbeddingsConfig } from '@hive-mind/mind';
+import { Mind, embeddingsConfigFromEnv, type EmbeddingsConfig } from '@hive-mind/mind/hook';
 import { envNumber } from '@hive-mind/mind/settings';
 import type { RecallSource } from './inject.js';
 

@@ -2,7 +2,7 @@ import { isHistoryKind } from '@hive-mind/mind/history';
 import { spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Mind, cacheMindPath, connectionFor, mindHome, readTeamFile, teamFilePath, teamSyncStampPath, type FrameInput, type TeamConnection } from '@hive-mind/mind';
+import { Mind, cacheMindPath, connectionFor, mindHome, readTeamFile, teamFilePath, teamSyncStampPath, type FrameInput, type TeamConnection } from '@hive-mind/mind/hook';
 import { envNumber, settingDefault } from '@hive-mind/mind/settings';
 import { ensureDir } from './mkdir.js';
 import { isStorageFailure } from './storage-failure.js';

@@ -1,6 +1,6 @@
 import { redactSecrets } from '@hive-mind/mind/redact';
 import { isHostText } from '@hive-mind/mind/history';
-import { hookPolicyOf } from '@hive-mind/mind';
+import { hookPolicyOf } from '@hive-mind/mind/hook';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Bytes read from the end of a transcript file: 512 KiB. */

@@ -1,5 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { personalMindPath, workspaceMindPath } from '@hive-mind/mind/paths';
+import type { LifecycleInput } from './types.js';
 
 /**
  * The workspace a hook event belongs to: the nearest ancestor of `dir` (inclusive)
@@ -23,4 +25,11 @@ export function workspaceOf(dir: string | undefined): string | undefined {
     cur = up;
   }
   return start;
+}
+
+/** Paths of the minds an event touches. `workspace` is undefined when the event has no absolute cwd. */
+export function mindsFor(input: LifecycleInput, env: NodeJS.ProcessEnv): { workspace?: { id: string; path: string }; personal: string } {
+  const root = input.workspaceRoots?.find((r) => typeof r === 'string' && r.length > 0) ?? input.cwd;
+  const id = workspaceOf(root);
+  return { workspace: id ? { id, path: workspaceMindPath(id, env) } : undefined, personal: personalMindPath(env) };
 }

@@ -1,6 +1,3 @@
-import { presetStamp } from '../safety/redact.js';
-import type { StoreContext } from './context.js';
-
 /**
  * The redaction stamp of a .mind file: the `meta` row {@link REDACTION_STAMP_KEY}, present only while
  * every frame's content in the file went through the maintained rule set of that stamp
@@ -13,9 +10,13 @@ import type { StoreContext } from './context.js';
  * file with frames from before v9 has no stamp and is redacted in full on every read. A save by a
  * process whose stamp differs (an upgraded preset) removes the row, so the file reads in full from
  * then on. Older hive-mind versions cannot write a v9 file (they refuse a newer schema), so none
- * can add frames behind the stamp.
+ * can add frames behind the stamp. The row's key is {@link REDACTION_STAMP_KEY} (schema.ts).
  */
-export const REDACTION_STAMP_KEY = 'redacted_with';
+import { presetStamp } from '../safety/redact.js';
+import type { StoreContext } from './context.js';
+import { REDACTION_STAMP_KEY } from './schema.js';
+
+export { REDACTION_STAMP_KEY };
 
 const known = new WeakMap<StoreContext, boolean>();
 

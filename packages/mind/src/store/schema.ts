@@ -4,10 +4,12 @@ import { MindError } from '../errors.js';
 import { HISTORY_KINDS_SQL } from '../history/history.js';
 import { ftsRowOf, ftsTriggers } from './sql.js';
 import { presetStamp } from '../safety/redact.js';
-import { REDACTION_STAMP_KEY } from './redaction-stamp.js';
 
 /** Current schema version (stored in SQLite's `PRAGMA user_version`). */
 export const SCHEMA_VERSION = 9;
+
+/** The `meta` row of the redaction stamp (redaction-stamp.ts), written by migration v8 -> v9. */
+export const REDACTION_STAMP_KEY = 'redacted_with';
 
 /** Marker in the `meta` table that identifies a .mind file. */
 export const APP_ID = 'hive-mind';
