@@ -537,10 +537,18 @@ export function roleOf(role: keyof LangWords, langs: readonly Lang[] = Object.ke
   return new Role([...langs.filter((l) => !UNSPACED.has(l)).flatMap((l) => LEXICON[l][role]), ...unspaced.filter(latin)], unspaced.filter((e) => !latin(e)));
 }
 
-/** Every role compiled once over every language. */
-export const ROLE: Readonly<Record<keyof LangWords, Role>> = Object.fromEntries(
-  (Object.keys(EN) as Array<keyof LangWords>).map((k) => [k, roleOf(k)]),
-) as Record<keyof LangWords, Role>;
+/**
+ * Every role over every language, each compiled on its first use (a hook that reads only some of
+ * them, or none, does not build the others).
+ */
+export const ROLE: Readonly<Record<keyof LangWords, Role>> = (() => {
+  const roles = {} as Record<keyof LangWords, Role>;
+  for (const k of Object.keys(EN) as Array<keyof LangWords>) {
+    let built: Role | undefined;
+    Object.defineProperty(roles, k, { enumerable: true, get: () => (built ??= roleOf(k)) });
+  }
+  return Object.freeze(roles);
+})();
 
 /** The Latin-script languages, and the unspaced ones. */
 export const LATIN: readonly Lang[] = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'];
