@@ -63,12 +63,16 @@ export function estimateTokens(text: string): number {
 }
 
 function nonAscii(ch: string): number {
-  // the common blocks by code point first, each wholly of one class below (a Unicode property
-  // regex costs milliseconds to compile in a new process; test/estimate.test.ts checks these
-  // ranges against the properties for every code point in them)
+  // the common blocks by code point first, each wholly of one class of costByProperty (a Unicode
+  // property regex costs milliseconds to compile in a new process; test/estimate.test.ts checks
+  // these ranges against costByProperty for every code point in them)
   const c = ch.codePointAt(0)!;
   const fast = BLOCK_COST.find(([lo, hi]) => c >= lo && c <= hi);
-  if (fast) return fast[2];
+  return fast ? fast[2] : costByProperty(ch);
+}
+
+/** The cost of one non-ASCII code point `ch` by its Unicode script (or emoji) properties. */
+export function costByProperty(ch: string): number {
   if (/[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u.test(ch)) return 0.4;
   if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(ch)) return 0.8;
   if (/\p{Script=Hangul}/u.test(ch)) return 1.0;
