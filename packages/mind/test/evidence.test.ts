@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Mind, excerpt, turnFrame } from '@hive-mind/mind';
+import { Mind, excerpt, inPassing, turnFrame } from '@hive-mind/mind';
 import { tmp } from './helpers.js';
 
 /**
@@ -151,6 +151,14 @@ describe('per-prompt evidence from the history', () => {
 });
 
 describe('remarks in passing are never evidence', () => {
+  it('a remark is unanchored, short and marked; an exclamation alone is no mark, a value or a name anchors a sentence', () => {
+    for (const said of ['Perfect! Everything should be working smoothly now.', 'Ready for the new release whenever you are!', "That's all the markdown features tested!", "omfg that's it, now shit renders the same.", 'Thanks, Caroline!', 'All clean, all committed.', 'Alle Tests sind grün.', 'すべてのテストが成功しました。'])
+      for (const x of said.split(/(?<=[.!?])\s+/)) expect(inPassing(x, { agent: true }), x).toBe(true);
+    expect(inPassing("Here's a markdown sample with various elements:", { first: true, agent: true })).toBe(true);
+    for (const said of ['I just signed up for a pottery class yesterday!', 'The billing database is on port 6432!', 'Switched the test runner to Vitest!', 'ok, make the dim grey in the dark theme lighter', 'Which port does the billing database listen on?'])
+      expect(inPassing(said, { agent: true }), said).toBe(false);
+  });
+
   it('a reply that is all chatter ("Perfect! … Ready for the new release whenever you are!") does not ride along; a reaction opening a prompt is cut out of it', () => {
     filler(12);
     session('s1', [

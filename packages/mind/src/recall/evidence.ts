@@ -297,7 +297,7 @@ function idfWeights(ctx: StoreContext, topic: readonly string[]): Map<string, nu
 interface Reading {
   /** Its sentences left out: said in passing without the prompt's specific words, or saying what the session was given. */
   dropped: ReadonlySet<string>;
-  /** Topic words found only in the sentences left out. */
+  /** Topic words found only in the sentences saying what the session was given: they do not count for the turn. */
   gone: ReadonlySet<string>;
   /** Every sentence of it is left out. */
   empty: boolean;
@@ -329,21 +329,29 @@ const heldShare = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
  */
 function readTurn(f: Frame, topic: readonly string[], weight: ReadonlyMap<string, number>, total: number, given: ReadonlyArray<Set<string>>, reaction: boolean): Reading {
   const sentences = turnSentences(f.content);
-  const opening = turnSentences(f.content.trim().split('\n')[0] ?? '').length;
+  const paragraphs = f.content.trim().split(/\n\s*\n/);
+  const opening = turnSentences(paragraphs[0] ?? '').length;
+  const more = paragraphs.length > 1;
   const turnWords = given.length ? wordSet(f.content) : new Set<string>();
   const repeated = given.filter((g) => heldShare(g, turnWords) >= DERIVED_WORD_SHARE);
   const dropped = new Set<string>();
+  const givenHere = new Set<string>();
   const kept: string[] = [];
   sentences.forEach((x, i) => {
+    const own = repeated.length ? wordSet(x) : undefined;
+    if (own && own.size > 0 && repeated.some((g) => heldShare(own, g) >= DERIVED_WORD_SHARE)) {
+      dropped.add(x);
+      givenHere.add(x);
+      return;
+    }
     const words = topic.filter((w) => matchedShare(x, [w]) > 0);
     const specific = words.reduce((a, w) => a + weight.get(w)!, 0) / total >= EVIDENCE_MIN_WEIGHT;
-    const passing = !specific && inPassing(x, { first: i === 0, opening: i < opening, agent: f.kind === 'reply', reaction });
-    const own = repeated.length ? wordSet(x) : undefined;
-    const said = !!own && own.size > 0 && repeated.some((g) => heldShare(own, g) >= DERIVED_WORD_SHARE);
-    if (passing || said) dropped.add(x);
+    if (!specific && inPassing(x, { first: i === 0, opening: i < opening, more, agent: f.kind === 'reply', reaction })) dropped.add(x);
     else kept.push(x);
   });
-  const gone = new Set(topic.filter((w) => [...dropped].some((x) => matchedShare(x, [w]) > 0) && !kept.some((x) => matchedShare(x, [w]) > 0)));
+  // what the session was given does not count; a remark's words still do (they tie the turn to the prompt:
+  // "Thanks, Melanie! I painted it after I visited the beach." is Melanie's turn only by its remark)
+  const gone = new Set(topic.filter((w) => [...givenHere].some((x) => matchedShare(x, [w]) > 0) && !sentences.some((x) => !givenHere.has(x) && matchedShare(x, [w]) > 0)));
   return { dropped, gone, empty: sentences.length > 0 && kept.length === 0 };
 }
 
