@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenMeter } from '@hive-mind/compaction';
-import { Mind, Notes, personalMindPath, workspaceMindPath } from '@hive-mind/mind';
+import { Mind, Notes, personalMindPath, turnFrame, workspaceMindPath } from '@hive-mind/mind';
 import { runHook } from '../src/index.js';
 import { payload, sandbox } from './helpers.js';
 
@@ -95,6 +95,24 @@ describe('per-prompt recall (UserPromptSubmit)', () => {
     expect((await ask('how do we deploy with helm?', 4, { HIVE_MIND_PROMPT_RECALL_TOKENS: '0' })).text).toBe('');
     const fresh = await ask('!!! ???', 5);
     expect(fresh.error).toBeUndefined();
+  });
+});
+
+describe('per-prompt recall never repeats SessionStart', () => {
+  it("a turn beside its own standing frame: SessionStart gave the frame, the prompt's evidence shows the turn without that sentence", async () => {
+    const s = sandbox();
+    const m = Mind.open(workspaceMindPath(s.project, s.env));
+    const t0 = Date.parse('2026-05-04T09:00:00Z');
+    for (let i = 0; i < 12; i++)
+      m.save(turnFrame({ role: 'user', text: `Please tidy the navbar colours of page ${i} once more.`, host: 'claude-code', sessionId: `f${i}`, hostTurnId: `f${i}-0`, createdAt: new Date(t0 - (i + 1) * 86_400_000).toISOString() }));
+    m.save(turnFrame({ role: 'user', text: 'The billing service talks to a PostgreSQL 15 database on port 6432. Its migrations live in db/migrate and run with pnpm db:migrate.', host: 'claude-code', sessionId: 's1', hostTurnId: 's1-0', createdAt: new Date(t0).toISOString() }));
+    m.save({ content: 'The billing service talks to a PostgreSQL 15 database on port 6432.', kind: 'environment', scope: 'workspace', host: 'claude-code', sessionId: 's1', turnId: 's1-0#env' });
+    m.close();
+    const start = await context(s.env, 'SessionStart', payload('claude-code', 'SessionStart', 0, s.project));
+    expect(start.text).toContain('port 6432');
+    const prompt = await context(s.env, 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 0, s.project), prompt: 'where do the billing database migrations live?', prompt_id: 'q1' });
+    expect(prompt.text).toContain('db/migrate');
+    expect(prompt.text).not.toContain('port 6432');
   });
 });
 

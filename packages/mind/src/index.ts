@@ -33,6 +33,7 @@ export {
   type EvidenceItem,
   type EvidenceOptions,
 } from './recall/evidence.js';
+export { inPassing, type SentencePlace } from './recall/in-passing.js';
 export { historyTurnsOf } from './history/history-import.js';
 export {
   HISTORY_KINDS,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Mind, excerpt, turnFrame } from '@hive-mind/mind';
+import { Mind, excerpt, inPassing, turnFrame } from '@hive-mind/mind';
 import { tmp } from './helpers.js';
 
 /**
@@ -147,6 +147,70 @@ describe('per-prompt evidence from the history', () => {
     expect(m.promptEvidence('where is acme-billing deployed on fly?').length).toBeGreaterThan(0);
     expect(m.promptEvidence('where is acme-billing deployed on fly?', { session: { host: 'claude-code', sessionId: 's1' } })).toEqual([]);
     expect(m.promptEvidence('where is acme-billing deployed on fly?', { exclude: [reply] }).map((e) => e.frame.id)).not.toContain(reply);
+  });
+});
+
+describe('remarks in passing are never evidence', () => {
+  it('a remark is unanchored, short and marked; an exclamation alone is no mark, a value or a name anchors a sentence', () => {
+    for (const said of ['Perfect! Everything should be working smoothly now.', 'Ready for the new release whenever you are!', "That's all the markdown features tested!", "omfg that's it, now shit renders the same.", 'Thanks, Caroline!', 'All clean, all committed.', 'Alle Tests sind grün.', 'すべてのテストが成功しました。'])
+      for (const x of said.split(/(?<=[.!?])\s+/)) expect(inPassing(x, { agent: true }), x).toBe(true);
+    expect(inPassing("Here's a markdown sample with various elements:", { first: true, agent: true })).toBe(true);
+    for (const said of ['I just signed up for a pottery class yesterday!', 'The billing database is on port 6432!', 'Switched the test runner to Vitest!', 'ok, make the dim grey in the dark theme lighter', 'Which port does the billing database listen on?'])
+      expect(inPassing(said, { agent: true }), said).toBe(false);
+  });
+
+  it('a reply that is all chatter ("Perfect! … Ready for the new release whenever you are!") does not ride along; a reaction opening a prompt is cut out of it', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'which version should the theme release get?'],
+      ['assistant', 'The theme release is 0.8.0: `npm run version:minor` bumps 0.7.29 to 0.8.0.'],
+      ['user', 'ok, try the light theme, then we should be good to go for the release'],
+      ['assistant', 'Perfect! Everything should be working smoothly now. Ready for the new release whenever you are!'],
+    ]);
+    session('s2', [
+      ['assistant', 'VS Code ignores the RGB values of the greys: set terminal.integrated.minimumContrastRatio to 1 so they render distinctly.'],
+      ['user', "omfg that's it, now shit renders the same. now make the dim grey in the dark theme lighter"],
+    ], T0 + 3_600_000);
+    const release = m.promptEvidence('what version number did the theme release get?').map((e) => e.line).join('\n');
+    expect(release).toContain('0.8.0');
+    expect(release).not.toContain('whenever you are');
+    const greys = m.promptEvidence('which VS Code option makes the greys render distinctly?').map((e) => e.line).join('\n');
+    expect(greys).toContain('minimumContrastRatio');
+    expect(greys).not.toContain('now shit renders the same');
+    // asked for in its own words, a remark is what answers
+    expect(m.promptEvidence('when were we ready for the new release whenever you are?').map((e) => e.line).join('\n')).toContain('whenever you are');
+  });
+
+  it('the agent answering a remark answers in kind: its opening paragraph is cut, what follows stays', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'jesus, everything works, you are a monster'],
+      ['assistant', 'Thanks. The structure was solid to begin with, just needed deduplication.\n\nNext: delete the old `main.ts` and rename `main-new.ts` to `main.ts` on the refactor branch.'],
+    ]);
+    const lines = m.promptEvidence('which refactor branch deletes old main.ts?').map((e) => e.line).join('\n');
+    expect(lines).toContain('rename `main-new.ts`');
+    expect(lines).not.toContain('structure was solid');
+  });
+});
+
+describe('per-prompt evidence never repeats what the session was given', () => {
+  it('a turn beside its own standing frame: the sentence the frame says is cut; a turn that says only that is left out', () => {
+    filler(12);
+    const [prompt] = session('s1', [
+      ['user', 'The billing service talks to a PostgreSQL 15 database on port 6432. Migrations live in db/migrate and run with pnpm db:migrate.'],
+      ['assistant', 'Understood.'],
+      ['user', 'Release branches are cut every second Tuesday.'],
+      ['assistant', 'Noted.'],
+    ]);
+    const fact = m.save({ content: 'The billing service talks to a PostgreSQL 15 database on port 6432.', kind: 'environment', host: 'claude-code', sessionId: 's1', turnId: 's1-0#env' }).id;
+    const rule = m.save({ content: 'Release branches are cut every second Tuesday.', kind: 'instruction', host: 'claude-code', sessionId: 's1', turnId: 's1-1#rule' }).id;
+    const db = m.promptEvidence('where do the billing database migrations live?', { exclude: [fact, rule] });
+    const line = db.find((e) => e.frame.id === prompt)?.line ?? '';
+    expect(line).toContain('db/migrate');
+    expect(line).not.toContain('port 6432');
+    expect(m.promptEvidence('when are release branches cut?', { exclude: [fact, rule] }).map((e) => e.line).join('\n')).not.toContain('second Tuesday');
+    // not given: the turn is shown whole
+    expect(m.promptEvidence('where do the billing database migrations live?').map((e) => e.line).join('\n')).toContain('port 6432');
   });
 });
 
