@@ -3,8 +3,8 @@ import type { MemorySessionLog } from '@hive-mind/session';
 /**
  * The format table: one row per transcript format this package reads and writes, in the order
  * detection tries them (also listed in "unknown format" errors). `TranscriptFormat`, `FORMATS`
- * and the MCP tool's format enum derive from it; read.ts (`READERS`) and write/same.ts
- * (`WRITERS`) hold one entry per format, typed against it, so a row without a reader or a
+ * and the MCP tool's format enum derive from it; detect.ts (`DETECT`), read.ts (`READERS`) and write/same.ts
+ * (`WRITERS`) hold one entry per format, typed against it, so a row without a rule, a reader or a
  * writer does not compile. Adding a format: a row here, its reader (formats/) and writer (write/),
  * and its rule in detect.ts.
  */
