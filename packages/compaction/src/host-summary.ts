@@ -5,10 +5,12 @@
  * below, with where each comes from. A recognized summary is a prior checkpoint: parsed into the
  * checkpoint sections and merged, never read as the user's request.
  */
+import type { HostName } from '@hive-mind/transcripts/hosts';
 
 /** One host's summary framing. */
 export interface HostSummaryForm {
-  host: 'claude-code' | 'codex' | 'pi' | 'hermes';
+  /** The host whose wording it is (a row of the host table). */
+  host: HostName;
   /** The opening, matched at the start of the message (leading host tags allowed before it). */
   opening: RegExp;
   /** Text that closes the summary (left out with everything after it). */

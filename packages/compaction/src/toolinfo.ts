@@ -29,6 +29,7 @@
  * Unknown tools are `other`, still summarized by name (and by any path field they carry).
  */
 
+import type { HostName } from '@hive-mind/transcripts/hosts';
 import { scriptFiles } from './scripts.js';
 
 /** What a tool call does. */
@@ -59,8 +60,8 @@ export interface ToolSpec {
   /** A delete tool: its paths are gone afterwards. */
   deletes?: boolean;
   outcome: OutcomeSource;
-  /** Hosts that use these names (documentation; not used for matching). */
-  hosts: readonly string[];
+  /** Hosts (rows of the host table) and MCP servers (`mcp`) that use these names (documentation; not used for matching). */
+  hosts: ReadonlyArray<HostName | 'mcp'>;
 }
 
 const PATHS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'file', 'target_notebook'] as const;
