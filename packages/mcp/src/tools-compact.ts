@@ -1,7 +1,7 @@
 import type { CompactionReport } from '@hive-mind/compaction';
 // the summarizers the tool takes: the offline one (default), the API ones (keys from the server's environment), the host CLIs (the user's own login)
 import { SUMMARIZER_NAMES, type SummarizerName } from '@hive-mind/compaction/summarizers';
-import { FORMATS, SESSION_HOSTS, type SessionHost, type TranscriptFormat } from '@hive-mind/transcripts/hosts';
+import { EXPORT_FORMATS, FORMATS, SESSION_HOSTS, type ExportFormat, type SessionHost, type TranscriptFormat } from '@hive-mind/transcripts/hosts';
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
@@ -111,7 +111,7 @@ interface FoundSession {
 
 interface Done {
   report: CompactReport;
-  output: 'openai' | 'anthropic' | 'markdown';
+  output: ExportFormat;
   text: string;
   session?: FoundSession;
 }
@@ -203,7 +203,7 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
           .optional()
           .describe('summarize (default): checkpoint summary. mask: only replace old tool outputs with one-line placeholders. auto: mask first, summarize if still over.'),
         retainTokens: z.number().int().min(1).optional().describe('Recent tail kept verbatim (tokens). Default min(20000, 30% of budget). Must be below the budget.'),
-        output: z.enum(['openai', 'anthropic', 'markdown']).optional().describe('Shape of the compacted conversation. Default: anthropic for Anthropic input, else openai.'),
+        output: z.enum(EXPORT_FORMATS).optional().describe('Shape of the compacted conversation. Default: anthropic for Anthropic input, else openai.'),
         lenient: z.boolean().optional().describe('Skip unreadable lines of a session file instead of failing (they are counted in the report).'),
         offset: z.number().int().min(0).optional().describe('Character offset into the compacted text (from a previous nextOffset). Default 0.'),
         summarizer: z
@@ -259,7 +259,7 @@ type CompactArgs = {
   budget: number;
   strategy?: 'summarize' | 'mask' | 'auto';
   retainTokens?: number;
-  output?: 'openai' | 'anthropic' | 'markdown';
+  output?: ExportFormat;
   lenient?: boolean;
   summarizer?: SummarizerName;
   model?: string;

@@ -31,6 +31,16 @@ export type TranscriptFormat = (typeof FORMAT_TABLE)[number]['id'];
 /** Every format, in the order detection tries them (also listed in "unknown format" errors); a non-empty tuple, as `z.enum` takes. */
 export const FORMATS = FORMAT_TABLE.map((f) => f.id) as unknown as readonly [TranscriptFormat, ...TranscriptFormat[]];
 
+/**
+ * What any transcript can be written as besides its own format (`writeTranscript(t, to)`, the
+ * CLI's `--to`, the MCP tool's `output`): a message array of either API, or markdown to read.
+ */
+export const EXPORT_FORMATS = ['openai', 'anthropic', 'markdown'] as const;
+/** One of {@link EXPORT_FORMATS}. */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** Where `writeTranscript` writes to: `same` (the transcript's own format) or an {@link ExportFormat}. */
+export type WriteTarget = 'same' | ExportFormat;
+
 /** What an import found and did. Counts are of records/events, never tokens. */
 export interface ImportReport {
   format: TranscriptFormat;

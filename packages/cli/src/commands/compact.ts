@@ -18,6 +18,7 @@ import {
   type CompactionStrategy,
 } from '@hive-mind/compaction';
 import {
+  EXPORT_FORMATS,
   HOST_TABLE,
   readTranscriptFile,
   recordedToolDefinitions,
@@ -92,6 +93,8 @@ type CompactJson = CompactionReport & {
 };
 
 const DEFAULT_WINDOW = 200_000;
+/** What `--to` takes: the transcript's own format, or an export (transcripts' EXPORT_FORMATS). */
+const TO = ['same', ...EXPORT_FORMATS] as const;
 
 /**
  * The CLI's verbatim tail: about half of what the transcript may take (the budget less the overhead and recorded tool definitions; the library default, min(20000, 30%), suits
@@ -200,7 +203,7 @@ export function register(program: Command): void {
     .option('--no-fallback', 'fail when the model summarizer (openai, anthropic, claude-code, codex) fails, instead of landing the extractive checkpoint')
     .option('--overhead <tokens>', 'tokens the model receives beside the transcript (tool definitions, a system prompt the file does not record), counted against the budget', '0')
     .option('--out <path>', 'output file (default <file>.compacted.<ext>); naming the input compacts it in place with --to same only, keeping <file>.hive-mind-backup-<stamp>')
-    .option('--to <format>', 'same | openai | anthropic | markdown', 'same')
+    .option('--to <format>', TO.join(' | '), 'same')
     .option('--dry-run', 'run everything but the write (a model summarizer is not called: its figures are an estimate); write nothing')
     .option('--json', 'print one JSON object')
     .option('--lenient', 'skip bad transcript lines (counted) instead of failing')
@@ -291,7 +294,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const start = Date.now();
   const progress = progressReporter(start, !!o.json);
   const to = o.to as Target;
-  if (!['same', 'openai', 'anthropic', 'markdown'].includes(to)) throw new CliError(`--to must be same, openai, anthropic or markdown; got ${JSON.stringify(o.to)}`, 2);
+  if (!(TO as readonly string[]).includes(to)) throw new CliError(`--to must be ${TO.slice(0, -1).join(', ')} or ${TO.at(-1)}; got ${JSON.stringify(o.to)}`, 2);
   if (!['summarize', 'mask', 'auto'].includes(o.strategy)) throw new CliError(`--strategy must be summarize, mask or auto; got ${JSON.stringify(o.strategy)}`, 2);
   if (o.window !== undefined && o.budget !== undefined) throw new CliError('give --window or --budget, not both', 2);
   const strategy = o.strategy as CompactionStrategy;
