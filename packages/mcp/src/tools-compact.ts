@@ -237,7 +237,6 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
         fileKey = c.key;
       }
       const { offset: _o, ...rest } = args;
-      void _o;
       const key = createHash('sha256').update(JSON.stringify([rest, path, fileKey])).digest('hex');
       let done = cache.get(key);
       if (!done) {

@@ -152,7 +152,6 @@ export async function harvestEventsWithLlm(events: readonly SessionEvent[], ctx:
   try {
     const c = await import('@hive-mind/compaction');
     const { summarizer, signal: _s, ...settings } = opts;
-    void _s;
     client = c.createLlmClient(summarizer, settings);
   } catch (e) {
     return fallback(String((e as Error)?.message ?? e).split('\n')[0]!);
