@@ -411,12 +411,17 @@ export class BasicCompactionEngine implements CompactionEngine {
     return Math.max(32, Math.min(MIN_CHECKPOINT_BODY_TOKENS, this.raw.summaryMaxTokens - this.frameOverhead()));
   }
 
+  /** This engine's configuration with an absolute `budget` (tokens) in place of the one given (window, ratio or budget, by any name). @throws CompactionConfigError */
+  private configAt(budget: number): ResolvedCompactionConfig {
+    return resolveConfig({ ...this.raw, contextWindow: undefined, budgetRatio: undefined, thresholdRatio: undefined, threshold: undefined, budget });
+  }
+
   /** Smallest budget (tokens) that can work for a fixed head + newest unit, other settings unchanged. */
   smallestWorkableBudget(fixedTokens: number): number {
     const minCk = this.minCheckpoint();
     const ok = (t: number) => {
       try {
-        const c = resolveConfig({ ...this.raw, contextWindow: undefined, budgetRatio: undefined, thresholdRatio: undefined, threshold: undefined, budget: t });
+        const c = this.configAt(t);
         return c.summaryMaxTokens >= minCk && t - c.overheadTokens - fixedTokens >= minCk;
       } catch {
         return false;
@@ -447,7 +452,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.surfaceBudget() - s.unitTokens - s.headTokens));
     let atSmallest = '';
     try {
-      const c = resolveConfig({ ...this.raw, contextWindow: undefined, budgetRatio: undefined, thresholdRatio: undefined, threshold: undefined, budget: smallest });
+      const c = this.configAt(smallest);
       atSmallest = ` (there the checkpoint may take min(${c.summaryMaxTokens}, ${smallest} - ${fixed}) = ${Math.min(c.summaryMaxTokens, smallest - fixed)} tokens)`;
     } catch {
       /* smallest is the MAX_SAFE_INTEGER sentinel */
