@@ -29,7 +29,6 @@
  * Unknown tools are `other`, still summarized by name (and by any path field they carry).
  */
 
-import type { HostName } from '@hive-mind/transcripts/hosts';
 import { scriptFiles } from './scripts.js';
 
 /** What a tool call does. */
@@ -60,8 +59,8 @@ export interface ToolSpec {
   /** A delete tool: its paths are gone afterwards. */
   deletes?: boolean;
   outcome: OutcomeSource;
-  /** Hosts (rows of the host table) and MCP servers (`mcp`) that use these names (documentation; not used for matching). */
-  hosts: ReadonlyArray<HostName | 'mcp'>;
+  /** Hosts (ids of the host table; test/host-ids.test.ts checks) and MCP servers (`mcp`) that use these names (documentation; not used for matching). */
+  hosts: readonly string[];
 }
 
 const PATHS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'file', 'target_notebook'] as const;
