@@ -8,7 +8,7 @@ export type CompactionStrategy = 'summarize' | 'mask' | 'auto';
 /**
  * Configuration of {@link BasicCompactionEngine}. All budgets are in tokens of the
  * meter's encoding. Give `contextWindow` (then `budget = floor(contextWindow × budgetRatio)`)
- * or an absolute `budget`, not both. `threshold` and `thresholdRatio`, the names before 0.2,
+ * or an absolute `budget`, not both. `threshold` and `thresholdRatio`, their earlier names,
  * are deprecated aliases of `budget` and `budgetRatio`: still accepted, never beside them.
  */
 export interface CompactionConfig {

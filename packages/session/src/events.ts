@@ -77,7 +77,7 @@ export interface CompactionStartData {
   tokensBefore?: number;
   /** The budget the compaction must reach (tokens). */
   budget?: number;
-  /** @deprecated The same figure in records written before 0.2 named it (read it as {@link budget}). */
+  /** @deprecated The same figure, as records written before the rename named it (read it as {@link budget}). */
   threshold?: number;
   /** First and last surface seq of the span to summarize. */
   span?: { start: number; end: number };
