@@ -26,6 +26,7 @@ export default defineConfig({
       '@hive-mind/mind/settings': fileURLToPath(new URL('./packages/mind/src/settings.ts', import.meta.url)),
       '@hive-mind/mind/paths': fileURLToPath(new URL('./packages/mind/src/paths.ts', import.meta.url)),
       '@hive-mind/mind/history': fileURLToPath(new URL('./packages/mind/src/history/history.ts', import.meta.url)),
+      '@hive-mind/compaction/summarizers': fileURLToPath(new URL('./packages/compaction/src/summarizer-names.ts', import.meta.url)),
       '@hive-mind/compaction/tokens': fileURLToPath(new URL('./packages/compaction/src/tokens.ts', import.meta.url)),
       '@hive-mind/compaction': pkg('compaction'),
       '@hive-mind/mind': pkg('mind'),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The adapters' cost per step (needs `npm run build`).
 //
-// 1. The prefix cache: one compactMessages check (under the threshold) after a tool round trip
+// 1. The prefix cache: one compactMessages check (under the budget) after a tool round trip
 //    is added to a conversation of 100 / 1,000 / 10,000 messages, against reading the whole
 //    array afresh (what a call without the cache costs), and with every message cloned between
 //    calls (a framework that copies its state: matched by content).
@@ -36,10 +36,10 @@ const ms = (t0) => performance.now() - t0;
 const fmt = (x) => (x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
 
 // --- 1. the prefix cache -----------------------------------------------------------
-console.log('compactMessages check after one new tool round trip (under the threshold), median ms per call');
+console.log('compactMessages check after one new tool round trip (under the budget), median ms per call');
 console.log('messages   cached   no cache (whole array read)   ratio   cloned messages (matched by content)');
 for (const n of [100, 1_000, 10_000]) {
-  const config = { threshold: 50_000_000 };
+  const config = { budget: 50_000_000 };
   let messages = conversation(n);
   const c = new MessageCompactor(aiSdkCodec, config);
   await c.compact(messages); // first read: O(n), once
@@ -124,7 +124,7 @@ const timed = (fn) => async (...a) => {
   }
 };
 
-/** Each framework: `loop(adapter)` runs STEPS + 1 model calls, with `adapter(threshold)` as its hook or none. */
+/** Each framework: `loop(adapter)` runs STEPS + 1 model calls, with `adapter(budget)` as its hook or none. */
 const frameworks = {
   'AI SDK 6 generateText': async () => {
     const { generateText, jsonSchema, stepCountIs, tool } = await import('ai');
@@ -132,8 +132,8 @@ const frameworks = {
     const { compactionPrepareStep } = await import('@hive-mind/adapters/ai-sdk');
     const provider = createOpenAICompatible({ name: 'bench', baseURL: `${base}/v1`, apiKey: 'x' });
     const tools = { read_shard: tool({ description: 'Read one shard.', inputSchema: jsonSchema(SHARD_SCHEMA), execute: async ({ shard }) => bigResult(shard) }) };
-    return async (threshold) => {
-      const prepareStep = threshold && timed(compactionPrepareStep({ threshold, system: SYSTEM, tools }));
+    return async (budget) => {
+      const prepareStep = budget && timed(compactionPrepareStep({ budget, system: SYSTEM, tools }));
       await generateText({ model: provider('gpt-test'), system: SYSTEM, prompt: 'Read the shards.', tools, stopWhen: stepCountIs(STEPS + 1), ...(prepareStep ? { prepareStep } : {}) });
     };
   },
@@ -145,8 +145,8 @@ const frameworks = {
     setDefaultOpenAIKey('x');
     setOpenAIAPI('responses');
     const agent = new Agent({ name: 'bench', instructions: SYSTEM, model: 'gpt-test', tools: [tool({ name: 'read_shard', description: 'Read one shard.', parameters: SHARD_SCHEMA, strict: true, execute: async ({ shard }) => bigResult(shard) })] });
-    return async (threshold) => {
-      const filter = threshold && timed(compactionInputFilter({ threshold }));
+    return async (budget) => {
+      const filter = budget && timed(compactionInputFilter({ budget }));
       await run(agent, 'Read the shards.', { maxTurns: STEPS + 2, ...(filter ? { callModelInputFilter: filter } : {}) });
     };
   },
@@ -156,11 +156,11 @@ const frameworks = {
     const { compactionMiddleware } = await import('@hive-mind/adapters/langchain');
     const model = new ChatAnthropic({ model: 'claude-test', anthropicApiUrl: base, apiKey: 'x', maxRetries: 0 });
     const tools = [tool(async ({ shard }) => bigResult(shard), { name: 'read_shard', description: 'Read one shard.', schema: SHARD_SCHEMA })];
-    return async (threshold) => {
+    return async (budget) => {
       const middleware = [];
-      if (threshold) {
+      if (budget) {
         // The middleware's wrapModelCall wraps the model call itself: time it less the handler's time.
-        const m = compactionMiddleware({ threshold });
+        const m = compactionMiddleware({ budget });
         const wrapModelCall = async (request, handler) => {
           const t0 = performance.now();
           let model = 0;
@@ -194,10 +194,10 @@ const frameworks = {
     const dir = mkdtempSync(join(tmpdir(), 'hm-bench-pi-'));
     const model = { id: 'gpt-test', name: 'gpt-test', api: 'openai-completions', provider: 'bench', baseUrl: `${base}/v1`, reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128_000, maxTokens: 4096 };
     const readShard = pi.defineTool({ name: 'read_shard', label: 'Read shard', description: 'Read one shard.', parameters: Type.Object({ shard: Type.Number() }), execute: async (_id, { shard }) => ({ content: [{ type: 'text', text: bigResult(shard) }], details: {} }) });
-    return async (threshold) => {
+    return async (budget) => {
       const factories = [];
-      if (threshold) {
-        const ext = hiveMindCompaction({ threshold });
+      if (budget) {
+        const ext = hiveMindCompaction({ budget });
         // The same extension, its context handler timed.
         const on = (api) => (event, handler) => api.on(event, event === 'context' ? timed(handler) : handler);
         factories.push((api) => ext(new Proxy(api, { get: (t, k) => (k === 'on' ? on(t) : typeof t[k] === 'function' ? t[k].bind(t) : t[k]) })));
@@ -225,23 +225,23 @@ console.log(`\nReal framework loops: ${STEPS + 1} model calls with ~1,000-token 
 console.log(`${'framework'.padEnd(28)} ${'variant'.padEnd(38)} ${'ms/step'.padStart(8)}   ${'against the baseline'.padEnd(22)} in the adapter`);
 for (const [name, setup] of Object.entries(frameworks)) {
   const loop = await setup();
-  const once = async (threshold) => {
+  const once = async (budget) => {
     calls = 0;
     inside = 0;
     const t0 = performance.now();
-    await loop(threshold);
+    await loop(budget);
     if (calls !== STEPS + 1) throw new Error(`${name}: expected ${STEPS + 1} model calls, got ${calls}`);
     return { step: ms(t0) / calls, inside: inside / calls };
   };
   await once(0); // warm up the framework
   await once(8_000);
   const times = variants.map(() => []);
-  for (let run = 0; run < RUNS; run++) for (const [k, [, threshold]] of variants.entries()) times[k].push(await once(threshold));
+  for (let run = 0; run < RUNS; run++) for (const [k, [, budget]] of variants.entries()) times[k].push(await once(budget));
   const baseline = percentile(times[0].map((x) => x.step), 50);
-  for (const [k, [label, threshold]] of variants.entries()) {
+  for (const [k, [label, budget]] of variants.entries()) {
     const t = percentile(times[k].map((x) => x.step), 50);
-    const against = threshold ? `${t - baseline >= 0 ? '+' : ''}${fmt(t - baseline)} ms (${(t / baseline).toFixed(2)}x)` : 'baseline';
-    console.log(`${(k ? '' : name).padEnd(28)} ${label.padEnd(38)} ${fmt(t).padStart(8)}   ${against.padEnd(22)} ${threshold ? `${fmt(percentile(times[k].map((x) => x.inside), 50))} ms/step` : '-'}`);
+    const against = budget ? `${t - baseline >= 0 ? '+' : ''}${fmt(t - baseline)} ms (${(t / baseline).toFixed(2)}x)` : 'baseline';
+    console.log(`${(k ? '' : name).padEnd(28)} ${label.padEnd(38)} ${fmt(t).padStart(8)}   ${against.padEnd(22)} ${budget ? `${fmt(percentile(times[k].map((x) => x.inside), 50))} ms/step` : '-'}`);
   }
 }
 server.close();

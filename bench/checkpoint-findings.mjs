@@ -10,7 +10,7 @@
 // probe is kept when each of its `keep` groups has one substring in the text (the section it
 // names, else the whole checkpoint; case-insensitive, whitespace and backticks ignored) and
 // none of its `absent` substrings occurs there. One compaction per file with the CLI's
-// defaults (`hive-mind compact FILE --budget N`: threshold N, verbatim tail up to half of it).
+// defaults (`hive-mind compact FILE --budget N`: budget N, verbatim tail up to half of it).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BasicCompactionEngine, TokenMeter } from '../packages/compaction/dist/index.js';
@@ -42,7 +42,7 @@ for (const f of readdirSync(probeDir).filter((x) => x.endsWith('.json')).sort())
   const spec = JSON.parse(readFileSync(probeDir + f, 'utf8'));
   const path = spec.transcript.startsWith('packages/') ? join(root, spec.transcript) : join(root, '../shared/data/transcripts', spec.transcript);
   const t = await readTranscriptFile(path);
-  const engine = new BasicCompactionEngine({ threshold: spec.budget, retainTokens: cliRetainDefault(spec.budget, undefined), meter: new TokenMeter() });
+  const engine = new BasicCompactionEngine({ budget: spec.budget, retainTokens: cliRetainDefault(spec.budget, undefined), meter: new TokenMeter() });
   const r = await engine.compactIfNeeded(t.log);
   if (!r.compacted) {
     console.log(`${pad(spec.transcript, 44)}${lpad(spec.budget, 8)}${lpad(r.tokensBefore, 8)}  nothing compacted (${r.noopReason})`);

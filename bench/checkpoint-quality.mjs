@@ -362,7 +362,7 @@ for (const { name, spec, path } of jobs) {
     const alone = (await new ExtractiveSummarizer().summarize({ span, tail, maxTokens: piTokens, meter })).text;
     const frame = meter.countText('<compacted-summary>\n\n</compacted-summary>') + 120;
     const before = new TokenMeter().countEvents(surface);
-    const engine = new BasicCompactionEngine({ threshold: before, retainTokens: 1, summaryMaxTokens: piTokens + frame, meter: new TokenMeter() });
+    const engine = new BasicCompactionEngine({ budget: before, retainTokens: 1, summaryMaxTokens: piTokens + frame, meter: new TokenMeter() });
     const r = await engine.compactRegion(log, span[0].seq, span[span.length - 1].seq);
     const ck = blockText(r.summary[0]);
     const spanText = nodesText(span);
@@ -381,7 +381,7 @@ for (const { name, spec, path } of jobs) {
   // the transcript as read (a host's own checkpoints included), as the CLI compacts it
   const log = t.log;
   // the CLI's defaults: the verbatim tail may grow to about half of the budget
-  const engine = new BasicCompactionEngine({ threshold: budget, retainTokens: spec?.span?.retain ?? Math.floor(budget / 2), meter: new TokenMeter() });
+  const engine = new BasicCompactionEngine({ budget: budget, retainTokens: spec?.span?.retain ?? Math.floor(budget / 2), meter: new TokenMeter() });
   let r;
   try {
     r = await engine.compactNow(log);
@@ -424,7 +424,7 @@ for (const [name, { spec, t }] of loaded) {
   if (total < 6000) continue;
   // a budget small enough that the session compacts at least five times
   const budget = Number(flag('--budget5') ?? Math.max(4000, Math.floor(total / 8)));
-  const engine = new BasicCompactionEngine({ threshold: budget, retainTokens: Math.floor(budget / 2), meter: new TokenMeter() });
+  const engine = new BasicCompactionEngine({ budget: budget, retainTokens: Math.floor(budget / 2), meter: new TokenMeter() });
   const log = new MemorySessionLog('growing');
   const checkpoints = [];
   let maxSurface = 0;

@@ -90,7 +90,7 @@ function newSession() {
 }
 async function failingLoop(fresh, fallback) {
   const srv = await server('chatty');
-  const make = () => new BasicCompactionEngine({ threshold: 6000, compactionRetries: 2, fallback, meter, summarizer: new OpenAISummarizer({ apiKey: '<none>', baseURL: srv.url, requestRetries: 0, backoffMs: 1 }) });
+  const make = () => new BasicCompactionEngine({ budget: 6000, compactionRetries: 2, fallback, meter, summarizer: new OpenAISummarizer({ apiKey: '<none>', baseURL: srv.url, requestRetries: 0, backoffMs: 1 }) });
   const log = newSession();
   let engine = make();
   let backingOff = 0;
@@ -125,14 +125,14 @@ for (const strategy of ['summarize', 'mask', 'auto']) {
   const cells = [];
   for (const targetRatio of [1, 0.8]) {
     const log = newSession();
-    const e = new BasicCompactionEngine({ threshold: 12_000, strategy, targetRatio, maskKeepRecent: 3, meter });
+    const e = new BasicCompactionEngine({ budget: 12_000, strategy, targetRatio, maskKeepRecent: 3, meter });
     const room = [];
     let failed = 0;
     for (let i = 0; i < LOOP; i++) {
       toolStep(log, i);
       try {
         const r = await e.compactIfNeeded(log);
-        if (r.compacted) room.push((100 * (e.limit() - r.tokensAfter)) / e.limit());
+        if (r.compacted) room.push((100 * (e.surfaceBudget() - r.tokensAfter)) / e.surfaceBudget());
       } catch (err) {
         if (!(err instanceof CompactionFailedError)) throw err;
         failed++;

@@ -30,7 +30,7 @@ for (const f of ['pi/before-compaction.jsonl', 'pi/large-session.jsonl']) {
   const t0 = performance.now();
   const t = await readTranscriptFile(data + f);
   const t1 = performance.now();
-  const engine = new BasicCompactionEngine({ threshold: 50000, meter: new TokenMeter() });
+  const engine = new BasicCompactionEngine({ budget: 50000, meter: new TokenMeter() });
   const r = await engine.compactIfNeeded(t.log);
   const t2 = performance.now();
   const a = r.anchors;
@@ -61,7 +61,7 @@ const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2
 console.log(`${pad('events', 9)}${lpad('surface tokens', 15)}${lpad('cached check ms', 17)}${lpad('uncached recount ms', 21)}${lpad('ratio', 9)}`);
 for (const n of [1_000, 10_000, 100_000]) {
   const log = buildLog(n);
-  const engine = new BasicCompactionEngine({ threshold: 1_000_000_000, meter: new TokenMeter() });
+  const engine = new BasicCompactionEngine({ budget: 1_000_000_000, meter: new TokenMeter() });
   engine.surfaceTokens(log); // first measure fills the per-event cache
   const cached = [];
   const uncached = [];

@@ -82,7 +82,7 @@ for (const [name, make] of Object.entries(summarizers)) {
   let requests = 0;
   for (let i = 0; i < runs; i++) {
     const t = await readTranscriptFile(FILE);
-    const engine = new BasicCompactionEngine({ threshold: 8000, meter, summarizer: make(), fallback: false });
+    const engine = new BasicCompactionEngine({ budget: 8000, meter, summarizer: make(), fallback: false });
     const before = requestsOf[name]().length;
     const t0 = performance.now();
     const r = await engine.compactIfNeeded(t.log);

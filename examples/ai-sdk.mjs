@@ -24,7 +24,7 @@ const result = await generateText({
   tools,
   stopWhen: stepCountIs(args.maxSteps),
   prepareStep: compactionPrepareStep({
-    threshold: args.budget,
+    budget: args.budget,
     system: SYSTEM,
     tools,
     onReport: p.onReport,

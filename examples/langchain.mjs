@@ -16,7 +16,7 @@ const agent = createAgent({
   systemPrompt: SYSTEM,
   middleware: [
     compactionMiddleware({
-      threshold: args.budget,
+      budget: args.budget,
       onReport: p.onReport,
     }),
   ],

@@ -30,7 +30,7 @@ const p = progress();
 const result = await run(agent, task(args.files), {
   maxTurns: args.maxSteps,
   callModelInputFilter: compactionInputFilter({
-    threshold: args.budget,
+    budget: args.budget,
     onReport: p.onReport,
   }),
 });

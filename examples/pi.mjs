@@ -40,7 +40,7 @@ try {
     systemPrompt: SYSTEM,
     extensionFactories: [
       hiveMindCompaction({
-        threshold: args.budget,
+        budget: args.budget,
         onReport: p.onReport,
       }),
     ],

@@ -209,7 +209,7 @@ describe('@hive-mind/compaction installed alone', () => {
         log.append([{ type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Please update src/module' + i + '.ts so the parser accepts trailing commas. ' + 'detail '.repeat(60) }] }]);
         log.append([{ type: 'assistant/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Updated src/module' + i + '.ts. ' + 'note '.repeat(60) }] }]);
       }
-      const engine = new BasicCompactionEngine({ threshold: 4000, retainTokens: 1000 });
+      const engine = new BasicCompactionEngine({ budget: 4000, retainTokens: 1000 });
       const r = await engine.compactIfNeeded(log);
       console.log(JSON.stringify({ compacted: r.compacted, before: r.tokensBefore, after: r.tokensAfter }));
     `;

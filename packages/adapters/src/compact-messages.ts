@@ -24,10 +24,10 @@ export interface CompactMessagesReport {
   compacted: boolean;
   /** Tokens of the returned messages as the engine counts them. */
   tokens: number;
-  /** What the messages may take: the threshold less `overheadTokens` (the engine's `limit()`). */
-  limit: number;
-  /** The configured threshold (tokens). */
-  threshold: number;
+  /** What the messages may take: the budget less `overheadTokens` (the engine's `surfaceBudget()`). */
+  surfaceBudget: number;
+  /** The configured budget (tokens). */
+  budget: number;
   /** Input messages matched to the cache (not read again). */
   cachedMessages: number;
   /** Input messages read this call. */
@@ -65,7 +65,7 @@ class Conversation<M> {
 /**
  * Compacts a framework's message array before each model call. It remembers conversations
  * by their message prefix: a call whose messages extend what an earlier call was given (or
- * what it returned) reads only the new messages, so a check under the threshold costs the
+ * what it returned) reads only the new messages, so a check under the budget costs the
  * prefix comparison (by identity, then by content for objects that differ) plus O(new
  * messages) of conversion and token counting. The engine's state (backoff after a failure,
  * cached counts) lives with the conversation.
@@ -124,8 +124,8 @@ export class MessageCompactor<M> {
     const report: CompactMessagesReport = {
       compacted: result.compacted,
       tokens: engine.surfaceTokens(conv.log),
-      limit: engine.limit(),
-      threshold: engine.config.threshold,
+      surfaceBudget: engine.surfaceBudget(),
+      budget: engine.config.budget,
       cachedMessages: from,
       newMessages: fresh.length,
       result,
@@ -282,7 +282,7 @@ function configKey(options: Record<string, unknown>): string {
  * and the report. Calls with the same configuration share a {@link MessageCompactor}, so a
  * call whose messages extend an earlier call's costs O(new messages) (see the class).
  *
- * `options` are the engine's config keys (`contextWindow` or `threshold`, `overheadTokens`
+ * `options` are the engine's config keys (`contextWindow` or `budget`, `overheadTokens`
  * for tool definitions and a system prompt the messages do not hold, `strategy`,
  * `summarizer`...; validated, unknown keys rejected) plus `codec` and `signal`.
  */

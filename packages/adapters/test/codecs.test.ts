@@ -24,7 +24,7 @@ describe('openai-agents codec', () => {
   it('prunes a large function result in place, keeping callId, name and the output shape', async () => {
     for (const output of [huge, { type: 'text', text: huge }, [{ type: 'input_text', text: huge }]]) {
       const items = turn(output);
-      const { messages, report } = await compactAgentInput(items, { threshold: 5000 });
+      const { messages, report } = await compactAgentInput(items, { budget: 5000 });
       expect(report.result.action).toBe('prune');
       const r = messages[2] as { callId: string; name: string; output: unknown };
       expect(r).toMatchObject({ type: 'function_call_result', callId: 'fc1', name: 'dump' });
@@ -35,18 +35,18 @@ describe('openai-agents codec', () => {
   });
 
   it('names the field of an unknown item, a result without callId and an unknown output type', async () => {
-    const e1 = await errorOf(compactAgentInput([{ role: 'user', content: 'x' }, { type: 'mystery_call' } as unknown as AgentInputItem], { threshold: 5000 }));
+    const e1 = await errorOf(compactAgentInput([{ role: 'user', content: 'x' }, { type: 'mystery_call' } as unknown as AgentInputItem], { budget: 5000 }));
     expect(e1?.message).toBe('openai-agents: input[1].type: unknown item type "mystery_call"');
-    const e2 = await errorOf(compactAgentInput([{ type: 'function_call_result', name: 'x', status: 'completed', output: 'y' } as unknown as AgentInputItem], { threshold: 5000 }));
+    const e2 = await errorOf(compactAgentInput([{ type: 'function_call_result', name: 'x', status: 'completed', output: 'y' } as unknown as AgentInputItem], { budget: 5000 }));
     expect(e2?.message).toBe('openai-agents: input[0].callId: is missing: a tool call and its result are paired by it');
-    const e3 = await errorOf(compactAgentInput(turn({ type: 'video', url: 'u' }), { threshold: 5000 }));
+    const e3 = await errorOf(compactAgentInput(turn({ type: 'video', url: 'u' }), { budget: 5000 }));
     expect(e3?.message).toBe('openai-agents: input[2].output.type: unknown tool output type "video"');
-    const e4 = await errorOf(compactAgentInput([{ role: 'developer', content: 'x' } as unknown as AgentInputItem], { threshold: 5000 }));
+    const e4 = await errorOf(compactAgentInput([{ role: 'developer', content: 'x' } as unknown as AgentInputItem], { budget: 5000 }));
     expect(e4?.field).toBe('input[0].role');
   });
 
   it('reads every kind of call and its result as a pair (shell, apply_patch, computer)', () => {
-    const c = new MessageCompactor(openAIAgentsCodec, { threshold: 5000 });
+    const c = new MessageCompactor(openAIAgentsCodec, { budget: 5000 });
     const items = [
       { type: 'shell_call', callId: 's1', status: 'completed', action: { commands: ['ls'] } },
       { type: 'shell_call_output', callId: 's1', output: [{ stdout: 'a\nb', stderr: '', outcome: { type: 'exit', exitCode: 0 } }] },
@@ -71,7 +71,7 @@ describe('langchain codec', () => {
       new AIMessage('800 rows.'),
       new HumanMessage('next'),
     ];
-    const { messages, report } = await compactLangChainMessages(msgs, { threshold: 5000 });
+    const { messages, report } = await compactLangChainMessages(msgs, { budget: 5000 });
     expect(report.result.action).toBe('prune');
     const t = messages[3] as ToolMessage;
     expect(t).toBeInstanceOf(ToolMessage);
@@ -84,22 +84,22 @@ describe('langchain codec', () => {
   it('a checkpoint is a HumanMessage', async () => {
     const msgs: BaseMessage[] = [new HumanMessage('start')];
     for (let i = 0; i < 12; i++) msgs.push(new AIMessage({ content: `step ${i}`, tool_calls: [{ id: `t${i}`, name: 'read', args: { i } }] }), new ToolMessage({ content: huge.slice(0, 3000), tool_call_id: `t${i}` }));
-    const { messages, report } = await compactLangChainMessages(msgs, { threshold: 4000 });
+    const { messages, report } = await compactLangChainMessages(msgs, { budget: 4000 });
     expect(report.compacted).toBe(true);
     const cp = messages.find((m) => typeof m.content === 'string' && m.content.startsWith('<compacted-summary>'));
     expect(cp).toBeInstanceOf(HumanMessage);
   });
 
   it('names the field of an unknown message type, a tool call without id and a ToolMessage without tool_call_id', async () => {
-    const e1 = await errorOf(compactLangChainMessages([new RemoveMessage({ id: 'x' })], { threshold: 5000 }));
+    const e1 = await errorOf(compactLangChainMessages([new RemoveMessage({ id: 'x' })], { budget: 5000 }));
     expect(e1?.message).toBe('langchain: messages[0].type: unknown message type "remove" (expected system, human, ai or tool)');
     const ai = new AIMessage({ content: '', tool_calls: [{ id: 'ok', name: 'a', args: {} }] });
     (ai.tool_calls![0] as { id?: string }).id = undefined;
-    const e2 = await errorOf(compactLangChainMessages([new HumanMessage('x'), ai], { threshold: 5000 }));
+    const e2 = await errorOf(compactLangChainMessages([new HumanMessage('x'), ai], { budget: 5000 }));
     expect(e2?.field).toBe('messages[1].tool_calls[0].id');
-    const e3 = await errorOf(compactLangChainMessages([new ToolMessage({ content: 'r', tool_call_id: '' })], { threshold: 5000 }));
+    const e3 = await errorOf(compactLangChainMessages([new ToolMessage({ content: 'r', tool_call_id: '' })], { budget: 5000 }));
     expect(e3?.field).toBe('messages[0].tool_call_id');
-    const e4 = await errorOf(compactLangChainMessages([{ role: 'user', content: 'plain object' } as unknown as BaseMessage], { threshold: 5000 }));
+    const e4 = await errorOf(compactLangChainMessages([{ role: 'user', content: 'plain object' } as unknown as BaseMessage], { budget: 5000 }));
     expect(e4?.field).toBe('messages[0].type');
   });
 });
@@ -114,7 +114,7 @@ describe('pi codec', () => {
       { role: 'bashExecution', command: 'cargo test', output: huge, exitCode: 1, cancelled: false, truncated: false, timestamp: ts },
       { role: 'user', content: 'fix the failures', timestamp: ts },
     ] as AgentMessage[];
-    const { messages, report } = await compactPiMessages(msgs, { threshold: 5000 });
+    const { messages, report } = await compactPiMessages(msgs, { budget: 5000 });
     expect(report.result.action).toBe('prune');
     const b = messages[1] as { role: string; command: string; output: string; exitCode: number };
     expect(b).toMatchObject({ role: 'bashExecution', command: 'cargo test', exitCode: 1 });
@@ -129,14 +129,14 @@ describe('pi codec', () => {
       msgs.push(assistant([{ type: 'text', text: `Reading part ${i}.` }, { type: 'toolCall', id: `t${i}`, name: 'read', arguments: { i } }]));
       msgs.push({ role: 'toolResult', toolCallId: `t${i}`, toolName: 'read', content: [{ type: 'text', text: huge.slice(0, 3000) }], isError: false, timestamp: ts } as AgentMessage);
     }
-    const { messages, report } = await compactPiMessages(msgs, { threshold: 4000 });
+    const { messages, report } = await compactPiMessages(msgs, { budget: 4000 });
     expect(report.compacted).toBe(true);
     const text = JSON.stringify(messages[0]);
     expect(text).toContain('<compacted-summary>');
     expect(text).toContain('Port the parser to Rust');
     expect(text).not.toContain('The conversation history before this point was compacted');
 
-    const { summary } = await new MessageCompactor(piCodec, { threshold: 5000 }).summarize(msgs);
+    const { summary } = await new MessageCompactor(piCodec, { budget: 5000 }).summarize(msgs);
     expect(summary).toContain('Port the parser to Rust');
     expect(summary).not.toContain('<compacted-summary>');
   });
@@ -150,11 +150,11 @@ describe('pi codec', () => {
   });
 
   it('names the field of an unknown role, an unknown part and a toolCall without id', async () => {
-    const e1 = await errorOf(compactPiMessages([{ role: 'system', content: 'x' } as unknown as AgentMessage], { threshold: 5000 }));
+    const e1 = await errorOf(compactPiMessages([{ role: 'system', content: 'x' } as unknown as AgentMessage], { budget: 5000 }));
     expect(e1?.message).toBe('pi: messages[0].role: unknown role "system"');
-    const e2 = await errorOf(compactPiMessages([assistant([{ type: 'toolCall', name: 'read', arguments: {} }])], { threshold: 5000 }));
+    const e2 = await errorOf(compactPiMessages([assistant([{ type: 'toolCall', name: 'read', arguments: {} }])], { budget: 5000 }));
     expect(e2?.field).toBe('messages[0].content[0].id');
-    const e3 = await errorOf(compactPiMessages([assistant([{ type: 'audio', data: '' }])], { threshold: 5000 }));
+    const e3 = await errorOf(compactPiMessages([assistant([{ type: 'audio', data: '' }])], { budget: 5000 }));
     expect(e3?.message).toBe('pi: messages[0].content[0].type: unknown assistant content part type "audio"');
   });
 });

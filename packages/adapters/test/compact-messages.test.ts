@@ -32,7 +32,7 @@ function pairing(messages: ModelMessage[]): string[] {
 
 describe('MessageCompactor', () => {
   it('reads only the new messages when a call extends the previous one, and keeps untouched messages as the same objects', async () => {
-    const c = new MessageCompactor(aiSdkCodec, { threshold: 100_000 });
+    const c = new MessageCompactor(aiSdkCodec, { budget: 100_000 });
     const first = loop(3);
     const r1 = await c.compact(first);
     expect(r1.report).toMatchObject({ compacted: false, cachedMessages: 0, newMessages: first.length });
@@ -48,12 +48,12 @@ describe('MessageCompactor', () => {
     expect(r4.report).toMatchObject({ cachedMessages: 0, newMessages: 1 });
   });
 
-  it('compacts above the threshold into a checkpoint, keeps the system message first and never orphans a tool result', async () => {
-    const c = new MessageCompactor(aiSdkCodec, { threshold: 4000 });
+  it('compacts above the budget into a checkpoint, keeps the system message first and never orphans a tool result', async () => {
+    const c = new MessageCompactor(aiSdkCodec, { budget: 4000 });
     let messages = loop(1);
     for (let step = 1; step < 20; step++) {
       const { messages: out, report } = await c.compact(messages);
-      expect(report.tokens).toBeLessThanOrEqual(report.limit);
+      expect(report.tokens).toBeLessThanOrEqual(report.surfaceBudget);
       expect(pairing(out)).toEqual([]);
       expect(out[0]).toBe(messages[0]);
       messages = [...messages, ...loop(1, step)];
@@ -66,7 +66,7 @@ describe('MessageCompactor', () => {
   });
 
   it('continues from its own output when the framework feeds the compacted messages back (AI SDK 7 keeps prepareStep messages)', async () => {
-    const c = new MessageCompactor(aiSdkCodec, { threshold: 4000 });
+    const c = new MessageCompactor(aiSdkCodec, { budget: 4000 });
     let messages = loop(6);
     let compactedOnce = false;
     for (let step = 6; step < 20; step++) {
@@ -84,7 +84,7 @@ describe('MessageCompactor', () => {
   });
 
   it('handles a model that reuses a tool call id', async () => {
-    const c = new MessageCompactor(aiSdkCodec, { threshold: 3000 });
+    const c = new MessageCompactor(aiSdkCodec, { budget: 3000 });
     const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
     for (let i = 0; i < 12; i++) {
       messages.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_0', toolName: 't', input: {} }] });
@@ -99,7 +99,7 @@ describe('MessageCompactor', () => {
 
 describe('bad input', () => {
   it('an unknown part type is an error naming the field; nothing is appended and the next good call works', async () => {
-    const c = new MessageCompactor(aiSdkCodec, { threshold: 10_000 });
+    const c = new MessageCompactor(aiSdkCodec, { budget: 10_000 });
     const good = loop(1);
     const bad = [...good, { role: 'assistant', content: [{ type: 'tool-invocation', toolCallId: 'x' }] }] as unknown as ModelMessage[];
     await expect(c.compact(bad)).rejects.toThrow(new AdapterInputError('ai-sdk', 'messages[4].content[0].type', 'unknown assistant content part type "tool-invocation"'));
@@ -109,33 +109,33 @@ describe('bad input', () => {
 
   it('a tool result whose output shape is unknown is an error, never dropped', async () => {
     const msgs = [...loop(1), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c0', toolName: 'read_shard', result: 'old v4 field' }] }] as unknown as ModelMessage[];
-    await expect(compactModelMessages(msgs, { threshold: 10_000 })).rejects.toThrow('ai-sdk: messages[4].content[0].output: is not an object ({type, value})');
+    await expect(compactModelMessages(msgs, { budget: 10_000 })).rejects.toThrow('ai-sdk: messages[4].content[0].output: is not an object ({type, value})');
   });
 
   it('a tool result without a call earlier in the messages is an error naming the message', async () => {
     const msgs: ModelMessage[] = [{ role: 'user', content: 'hi' }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'ghost', toolName: 't', output: { type: 'text', value: 'x' } }] }];
-    const err = await compactModelMessages(msgs, { threshold: 10_000 }).catch((e) => e);
+    const err = await compactModelMessages(msgs, { budget: 10_000 }).catch((e) => e);
     expect(err).toBeInstanceOf(AdapterInputError);
     expect(err.field).toBe('messages[1] (block 0)');
     expect(err.message).toContain('tool result for call "ghost" has no tool call earlier in the messages');
   });
 
   it('an unknown role names messages[i].role; a bad config names the key', async () => {
-    await expect(compactModelMessages([{ role: 'function', content: 'x' } as unknown as ModelMessage], { threshold: 1000 })).rejects.toThrow('ai-sdk: messages[0].role: unknown role "function"');
-    await expect(compactMessages([], { codec: aiSdkCodec, threshold: 1000, retainTokens: 5000 })).rejects.toBeInstanceOf(CompactionConfigError);
-    await expect(compactMessages([], { threshold: 1000 } as never)).rejects.toThrow('options.codec is required');
+    await expect(compactModelMessages([{ role: 'function', content: 'x' } as unknown as ModelMessage], { budget: 1000 })).rejects.toThrow('ai-sdk: messages[0].role: unknown role "function"');
+    await expect(compactMessages([], { codec: aiSdkCodec, budget: 1000, retainTokens: 5000 })).rejects.toBeInstanceOf(CompactionConfigError);
+    await expect(compactMessages([], { budget: 1000 } as never)).rejects.toThrow('options.codec is required');
   });
 });
 
 describe('compactMessages (the stateless call)', () => {
   it('shares one compactor per configuration, so repeated calls read only new messages', async () => {
     const a = loop(2);
-    const r1 = await compactMessages(a, { codec: aiSdkCodec, threshold: 50_000, retainTokens: 1234 });
+    const r1 = await compactMessages(a, { codec: aiSdkCodec, budget: 50_000, retainTokens: 1234 });
     expect(r1.report.newMessages).toBe(a.length);
-    const r2 = await compactMessages([...a, ...loop(1, 2)], { codec: aiSdkCodec, threshold: 50_000, retainTokens: 1234 });
+    const r2 = await compactMessages([...a, ...loop(1, 2)], { codec: aiSdkCodec, budget: 50_000, retainTokens: 1234 });
     expect(r2.report).toMatchObject({ cachedMessages: a.length, newMessages: 2 });
     // Another configuration is another compactor: nothing cached there.
-    const r3 = await compactMessages(a, { codec: aiSdkCodec, threshold: 50_001, retainTokens: 1234 });
+    const r3 = await compactMessages(a, { codec: aiSdkCodec, budget: 50_001, retainTokens: 1234 });
     expect(r3.report.cachedMessages).toBe(0);
   });
 
@@ -148,9 +148,9 @@ describe('compactMessages (the stateless call)', () => {
       { role: 'assistant', content: 'The table has 800 rows.' },
       { role: 'user', content: 'thanks, now the next one' },
     ];
-    const { messages: out, report } = await compactModelMessages(msgs, { threshold: 5000 });
+    const { messages: out, report } = await compactModelMessages(msgs, { budget: 5000 });
     expect(report.compacted).toBe(true);
-    expect(report.tokens).toBeLessThanOrEqual(report.limit);
+    expect(report.tokens).toBeLessThanOrEqual(report.surfaceBudget);
     expect(pairing(out)).toEqual([]);
     expect(report.result.action).toBe('prune');
     const tool = out.find((m) => m.role === 'tool')!;

@@ -30,7 +30,7 @@ describe('a missing optional SDK', () => {
   it('loads without the framework: the AI SDK adapter imports only its types', () => {
     const out = run(`
       import { compactionPrepareStep } from '@hive-mind/adapters/ai-sdk';
-      const step = compactionPrepareStep({ threshold: 5000 });
+      const step = compactionPrepareStep({ budget: 5000 });
       const r = await step({ stepNumber: 0, steps: [], messages: [{ role: 'user', content: 'hi' }] });
       console.log(JSON.stringify(r.messages));`);
     expect(JSON.parse(out)).toEqual([{ role: 'user', content: 'hi' }]);
@@ -39,7 +39,7 @@ describe('a missing optional SDK', () => {
   it('measuring tool definitions without "ai" installed is an error naming the package', () => {
     const out = run(`
       import { compactionPrepareStep } from '@hive-mind/adapters/ai-sdk';
-      const step = compactionPrepareStep({ threshold: 5000, tools: { t: { description: 'x', inputSchema: {} } } });
+      const step = compactionPrepareStep({ budget: 5000, tools: { t: { description: 'x', inputSchema: {} } } });
       try { await step({ stepNumber: 0, steps: [], messages: [] }); console.log('no error'); }
       catch (e) { console.log(e.name + ': ' + e.message); }`);
     expect(out.trim()).toBe('MissingPeerError: @hive-mind/adapters/ai-sdk needs the optional peer dependency "ai", which is not installed: npm install ai');
@@ -51,8 +51,8 @@ describe('a missing optional SDK (the other subpaths)', () => {
     const out = run(`
       import { compactAgentInput } from '@hive-mind/adapters/openai-agents';
       import { compactPiMessages } from '@hive-mind/adapters/pi';
-      const a = await compactAgentInput([{ role: 'user', content: 'hi' }], { threshold: 5000 });
-      const p = await compactPiMessages([{ role: 'user', content: 'hi', timestamp: 1 }], { threshold: 5000 });
+      const a = await compactAgentInput([{ role: 'user', content: 'hi' }], { budget: 5000 });
+      const p = await compactPiMessages([{ role: 'user', content: 'hi', timestamp: 1 }], { budget: 5000 });
       console.log(JSON.stringify([a.messages, p.messages]));`);
     expect(JSON.parse(out)).toEqual([[{ role: 'user', content: 'hi' }], [{ role: 'user', content: 'hi', timestamp: 1 }]]);
   });

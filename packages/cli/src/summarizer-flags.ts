@@ -4,6 +4,7 @@
  * command is configured the same way for the other.
  */
 import type { Command } from 'commander';
+import { HOST_SUMMARIZERS, SUMMARIZER_NAMES, type SummarizerName } from '@hive-mind/compaction/summarizers';
 import { CliError } from './errors.js';
 
 /** A positive integer flag value, or undefined when not given. Throws a CliError (exit 2) naming the flag and `unit`. */
@@ -27,23 +28,20 @@ export function checkBaseUrl(v: string | undefined): void {
   if (!u || !['http:', 'https:'].includes(u.protocol)) throw new CliError(`--base-url must be an http(s) URL, got ${JSON.stringify(v)}`, 2);
 }
 
-/** The `--summarizer` names: the offline rules, the API summarizers, the host CLIs with the user's own login. */
-export const SUMMARIZER_NAMES = ['extractive', 'openai', 'anthropic', 'claude-code', 'codex'] as const;
-export type SummarizerFlag = (typeof SUMMARIZER_NAMES)[number];
 
-/** `v` as a summarizer name. Throws a CliError (exit 2) naming the flag and the known names. */
-export function summarizerName(v: string | undefined): SummarizerFlag {
+/** `v` as a summarizer name (compaction's `SUMMARIZER_NAMES`: the offline rules, the API summarizers, the host CLIs with the user's own login). Throws a CliError (exit 2) naming the flag and the known names. */
+export function summarizerName(v: string | undefined): SummarizerName {
   const name = v ?? 'extractive';
   if (!(SUMMARIZER_NAMES as readonly string[]).includes(name)) throw new CliError(`--summarizer must be ${SUMMARIZER_NAMES.slice(0, -1).join(', ')} or ${SUMMARIZER_NAMES.at(-1)}, got ${JSON.stringify(name)}`, 2);
-  return name as SummarizerFlag;
+  return name as SummarizerName;
 }
 
 /**
  * Throws a CliError (exit 2) when a flag of the API summarizers (`--base-url`, `--api-key-env`,
  * `--stream`) is given with a host CLI summarizer, which uses the login and config the user has.
  */
-export function checkHostFlags(name: SummarizerFlag, o: { baseUrl?: string; apiKeyEnv?: string; stream?: boolean }): void {
-  if (name !== 'claude-code' && name !== 'codex') return;
+export function checkHostFlags(name: SummarizerName, o: { baseUrl?: string; apiKeyEnv?: string; stream?: boolean }): void {
+  if (!(HOST_SUMMARIZERS as readonly string[]).includes(name)) return;
   const flag = o.baseUrl !== undefined ? '--base-url' : o.apiKeyEnv !== undefined ? '--api-key-env' : o.stream ? '--stream' : undefined;
   if (flag) throw new CliError(`${flag} applies to the openai and anthropic summarizers; --summarizer ${name} runs the host's own CLI with the login and config you already have`, 2);
 }

@@ -46,10 +46,10 @@ export interface CompactOptions {
 export interface CompactionResult {
   compacted: boolean;
   /**
-   * Why nothing happened: the surface is at or under the threshold, nothing can be compacted,
+   * Why nothing happened: the surface is at or under the budget, nothing can be compacted,
    * or an earlier compaction of this surface failed and the engine is waiting (`backoff` says until when).
    */
-  noopReason?: 'under-threshold' | 'nothing-to-compact' | 'backing-off';
+  noopReason?: 'under-budget' | 'nothing-to-compact' | 'backing-off';
   /** True for a dry run: seqs below are what would be shadowed, `tokensAfter` an upper-bound estimate. */
   dryRun?: boolean;
   /** Compaction id (`data.id` of its records). */
@@ -74,7 +74,8 @@ export interface CompactionResult {
   replacementSeqs: number[];
   tokensBefore: number;
   tokensAfter: number;
-  threshold: number;
+  /** The budget the surface had to fit in (tokens, `config.budget`). */
+  budget: number;
   /** Tokens of the checkpoint node (0 when none); in a dry run of a summarize, the checkpoint's upper bound. */
   summaryTokens: number;
   summarizer?: string;
@@ -82,7 +83,7 @@ export interface CompactionResult {
   anchors: { total: number; kept: number; reinserted: number };
   /** Summarize attempts made (0 for prune/mask/no-op). */
   attempts: number;
-  /** Tokens the model receives beside the surface (`overheadTokens`), counted against `threshold`. */
+  /** Tokens the model receives beside the surface (`overheadTokens`), counted against `budget`. */
   overheadTokens: number;
   /** Set when the configured summarizer failed (or is being backed off) and the extractive checkpoint landed instead. */
   fallback?: { from: string; reason: string };
@@ -100,7 +101,7 @@ export interface CompactionResult {
 
 /** The compaction seam. Other engines (template, remote) implement the same interface. */
 export interface CompactionEngine {
-  /** Compact when the surface is above the threshold; otherwise a no-op result. */
+  /** Compact when the surface is above the budget; otherwise a no-op result. */
   compactIfNeeded(log: SessionLog, opts?: CompactOptions): Promise<CompactionResult>;
   /** Compact now, whatever the pressure (keeps the retained tail). */
   compactNow(log: SessionLog, opts?: CompactOptions): Promise<CompactionResult>;
@@ -240,13 +241,13 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   /**
-   * What the surface may take, in this meter's raw tokens: `threshold` divided by the meter's
+   * What the surface may take, in this meter's raw tokens: `budget` divided by the meter's
    * calibration factor (1 until the caller reports provider usage via `meter.calibrate`),
    * less `overheadTokens` (what the model receives beside the surface).
    */
-  limit(): number {
+  surfaceBudget(): number {
     const f = this.meter.calibration;
-    const t = f === 1 ? this.config.threshold : Math.floor(this.config.threshold / f);
+    const t = f === 1 ? this.config.budget : Math.floor(this.config.budget / f);
     return Math.max(1, t - this.config.overheadTokens);
   }
 
@@ -262,21 +263,21 @@ export class BasicCompactionEngine implements CompactionEngine {
     return Math.max(summaryMaxTokens, Math.min(DEFAULT_SUMMARY_CAP, summaryMaxTokens + Math.max(0, retainTokens - tailTokens)));
   }
 
-  /** The headroom target (raw meter tokens): a prune or mask pass lands alone only at or below it (`targetRatio × limit()`). */
-  target(): number {
-    return Math.max(1, Math.floor(this.limit() * this.config.targetRatio));
+  /** The headroom target (raw meter tokens): a prune or mask pass lands alone only at or below it (`targetRatio × surfaceBudget()`). */
+  surfaceTarget(): number {
+    return Math.max(1, Math.floor(this.surfaceBudget() * this.config.targetRatio));
   }
 
-  /** True when the surface is above the threshold. */
-  isOverThreshold(log: SessionLog): boolean {
-    return this.surfaceTokens(log) > this.limit();
+  /** True when the surface is above what it may take ({@link surfaceBudget}). */
+  isOverBudget(log: SessionLog): boolean {
+    return this.surfaceTokens(log) > this.surfaceBudget();
   }
 
   async compactIfNeeded(log: SessionLog, opts: CompactOptions = {}): Promise<CompactionResult> {
     throwIfAborted(opts.signal);
     opts.onProgress?.('measuring');
     const before = this.surfaceTokens(log);
-    if (before <= this.limit()) return this.noop(before, 'under-threshold');
+    if (before <= this.surfaceBudget()) return this.noop(before, 'under-budget');
     return this.run(log, opts, before);
   }
 
@@ -333,7 +334,7 @@ export class BasicCompactionEngine implements CompactionEngine {
   private rememberFailure(log: SessionLog, tokens: number, error: string, rescued: boolean): void {
     const failures = (this.failures.get(log)?.failures ?? 0) + 1;
     const factor = Math.min(MAX_BACKOFF_FACTOR, 2 ** (failures - 1));
-    const step = Math.max(1, Math.floor(this.limit() / 4));
+    const step = Math.max(1, Math.floor(this.surfaceBudget() / 4));
     this.failures.set(log, { failures, lastError: error, until: Date.now() + this.config.failureBackoffMs * factor, grownAt: tokens + step * factor, rescued });
   }
 
@@ -354,9 +355,9 @@ export class BasicCompactionEngine implements CompactionEngine {
     if (strategy === 'mask' || strategy === 'auto') {
       const masked = planMask(ctx, log.surface());
       const after = before - savedBy(masked);
-      if (strategy === 'mask' || after <= this.target()) {
-        if (strategy === 'mask' && after > this.limit() && !opts.dryRun) {
-          return this.failClosed(log, before, 'mask', `observation masking leaves ${after} tokens, above the threshold ${this.config.threshold}; use strategy auto or summarize`);
+      if (strategy === 'mask' || after <= this.surfaceTarget()) {
+        if (strategy === 'mask' && after > this.surfaceBudget() && !opts.dryRun) {
+          return this.failClosed(log, before, 'mask', `observation masking leaves ${after} tokens, above the budget ${this.config.budget}; use strategy auto or summarize`);
         }
         if (!masked.length) return this.noop(before, 'nothing-to-compact');
         return this.landReplacements(log, opts, before, masked, 'mask');
@@ -368,11 +369,11 @@ export class BasicCompactionEngine implements CompactionEngine {
       // No span to summarize (the whole surface fits the retained tail once its oversized tool
       // results are pruned, as in one agent turn of huge results): the pruning alone is the pass.
       const whole = spanPlan(nodes, nodeTokens(ctx, nodes), headEndOf(nodes), nodes.length, before);
-      const enough = before > this.limit() ? pruneInProportion(planPrune(ctx, whole), before, this.target()) : [];
+      const enough = before > this.surfaceBudget() ? pruneInProportion(planPrune(ctx, whole), before, this.surfaceTarget()) : [];
       if (enough.length) return this.landReplacements(log, opts, before, enough, 'prune');
-      // Over the threshold and pruning is not enough (large leading system messages beside a
+      // Over the budget and pruning is not enough (large leading system messages beside a
       // tail that fits only once pruned): summarize the oldest units instead of giving up.
-      if (before <= this.limit()) return this.noop(before, 'nothing-to-compact');
+      if (before <= this.surfaceBudget()) return this.noop(before, 'nothing-to-compact');
       plan = planRetention(ctx, nodes, before, { requireSpan: true });
       if (plan.kind === 'nothing') return this.noop(before, 'nothing-to-compact');
     }
@@ -381,13 +382,13 @@ export class BasicCompactionEngine implements CompactionEngine {
     // (the largest and least valuable results first).
     const pruned = planPrune(ctx, plan);
     // ... and only down to the headroom target: a pass that would leave less does not land alone.
-    const enough = before > this.limit() ? pruneInProportion(pruned, before, this.target()) : [];
+    const enough = before > this.surfaceBudget() ? pruneInProportion(pruned, before, this.surfaceTarget()) : [];
     if (this.config.pruneOnly && enough.length) return this.landReplacements(log, opts, before, enough, 'prune');
     return this.summarizeSpan(log, opts, plan, { ...how, pruned: pruned.filter((r) => !r.findings) });
   }
 
   private planContext(log: SessionLog): PlanContext {
-    return { meter: this.meter, config: this.config, limit: this.limit(), minCheckpoint: this.minCheckpoint() };
+    return { meter: this.meter, config: this.config, surfaceBudget: this.surfaceBudget(), minCheckpoint: this.minCheckpoint() };
   }
 
   /** Tokens a checkpoint node costs beyond its body: framing plus per-message overhead. */
@@ -410,12 +411,17 @@ export class BasicCompactionEngine implements CompactionEngine {
     return Math.max(32, Math.min(MIN_CHECKPOINT_BODY_TOKENS, this.raw.summaryMaxTokens - this.frameOverhead()));
   }
 
-  /** Smallest threshold (tokens) that can work for a fixed head + newest unit, other settings unchanged. */
+  /** This engine's configuration with an absolute `budget` (tokens) in place of the one given (window, ratio or budget, by any name). @throws CompactionConfigError */
+  private configAt(budget: number): ResolvedCompactionConfig {
+    return resolveConfig({ ...this.raw, contextWindow: undefined, budgetRatio: undefined, thresholdRatio: undefined, threshold: undefined, budget });
+  }
+
+  /** Smallest budget (tokens) that can work for a fixed head + newest unit, other settings unchanged. */
   smallestWorkableBudget(fixedTokens: number): number {
     const minCk = this.minCheckpoint();
     const ok = (t: number) => {
       try {
-        const c = resolveConfig({ ...this.raw, contextWindow: undefined, thresholdRatio: undefined, threshold: t });
+        const c = this.configAt(t);
         return c.summaryMaxTokens >= minCk && t - c.overheadTokens - fixedTokens >= minCk;
       } catch {
         return false;
@@ -443,20 +449,20 @@ export class BasicCompactionEngine implements CompactionEngine {
     const fixed = s.unitTokens + s.headTokens + this.config.overheadTokens;
     const explicitCap = this.raw.summaryMaxTokens !== undefined;
     const capRule = explicitCap ? `summaryMaxTokens (${this.config.summaryMaxTokens})` : 'min(4096, 15% of the budget)';
-    const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.limit() - s.unitTokens - s.headTokens));
+    const room = Math.max(0, Math.min(this.config.summaryMaxTokens, this.surfaceBudget() - s.unitTokens - s.headTokens));
     let atSmallest = '';
     try {
-      const c = resolveConfig({ ...this.raw, contextWindow: undefined, thresholdRatio: undefined, threshold: smallest });
+      const c = this.configAt(smallest);
       atSmallest = ` (there the checkpoint may take min(${c.summaryMaxTokens}, ${smallest} - ${fixed}) = ${Math.min(c.summaryMaxTokens, smallest - fixed)} tokens)`;
     } catch {
       /* smallest is the MAX_SAFE_INTEGER sentinel */
     }
     const message =
-      `budget ${this.config.threshold} is below what the newest indivisible unit needs: surface seqs ${s.fromSeq}..${s.toSeq} ` +
+      `budget ${this.config.budget} is below what the newest indivisible unit needs: surface seqs ${s.fromSeq}..${s.toSeq} ` +
       `(${s.unitTokens} tokens${s.headTokens ? ` + ${s.headTokens} of leading system messages` : ''}${this.config.overheadTokens ? `, beside ${this.config.overheadTokens} of overheadTokens` : ''}) must stay verbatim, and the checkpoint beside it needs at least ${minCk} tokens ` +
       `(${minCk - this.minCheckpointBody()} of framing + ${this.minCheckpointBody()} of summary); a checkpoint may take at most ${capRule} and what the verbatim part leaves, ` +
       `which is only ${room} tokens at this budget; the smallest budget that can work is ${smallest}${atSmallest}`;
-    return new BudgetTooSmallError(message, this.config.threshold, smallest, s.unitTokens);
+    return new BudgetTooSmallError(message, this.config.budget, smallest, s.unitTokens);
   }
 
   // --- 3a. execute: pruned/masked tool results ----------------------------------------
@@ -467,7 +473,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const order = (s: SurfaceNode) => log.surfacePosition(s.seq) ?? 0;
     reps.sort((a, b) => order(a.orig) - order(b.orig));
     const base: CompactionResult = {
-      ...this.noop(before, 'under-threshold'),
+      ...this.noop(before, 'under-budget'),
       noopReason: undefined,
       compacted: !opts.dryRun,
       action,
@@ -478,7 +484,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     };
     if (opts.dryRun) return { ...base, dryRun: true };
     const id = randomUUID();
-    const startSeq = this.startRecord(log, { id, strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
+    const startSeq = this.startRecord(log, { id, strategy: this.config.strategy, action, tokensBefore: before, budget: this.config.budget });
     try {
       throwIfAborted(opts.signal);
       opts.onProgress?.('landing', { replacements: reps.length });
@@ -518,10 +524,10 @@ export class BasicCompactionEngine implements CompactionEngine {
     const tail = plan.nodes.slice(plan.cut);
     const prunedBy = new Map((how.pruned ?? []).map((r) => [r.orig.seq, r.content]));
     const spanForSummary = span.map((n) => (prunedBy.has(n.seq) ? { ...n, content: prunedBy.get(n.seq)! } : n));
-    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.checkpointRoom(plan.tailTokens), this.limit() - plan.headTokens - plan.tailTokens);
+    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.checkpointRoom(plan.tailTokens), this.surfaceBudget() - plan.headTokens - plan.tailTokens);
     const primary = how.summarizer ?? this.summarizer;
     const base: CompactionResult = {
-      ...this.noop(plan.before, 'under-threshold'),
+      ...this.noop(plan.before, 'under-budget'),
       noopReason: undefined,
       compacted: false,
       action: 'summarize',
@@ -538,7 +544,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       strategy: this.config.strategy,
       action: 'summarize',
       tokensBefore: plan.before,
-      threshold: this.config.threshold,
+      budget: this.config.budget,
       span: { start: span[0]!.seq, end: span[span.length - 1]!.seq },
     });
     try {
@@ -663,7 +669,7 @@ export class BasicCompactionEngine implements CompactionEngine {
   /**
    * Check a summary body: not empty; anchors it lost re-inserted within `target`; the framed
    * checkpoint fits `ckMax`, shrinks its source and (outside `compactRegion`) brings the
-   * surface to the threshold. Returns the checkpoint to land, or the reason it cannot.
+   * surface to the budget. Returns the checkpoint to land, or the reason it cannot.
    */
   private verifyCheckpoint(body: string, anchors: readonly Anchor[], target: number, ckMax: number, plan: SpanPlan, region: boolean): VerifiedCheckpoint | { reason: string } {
     if (!body) return { reason: 'the summary is empty' };
@@ -674,7 +680,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     if (tokens > ckMax) return { reason: `the checkpoint has ${tokens} tokens, above its budget of ${ckMax}` };
     if (tokens >= plan.spanTokens) return { reason: `the summary (${tokens} tokens) does not shrink its source (${plan.spanTokens} tokens)` };
     const projected = plan.before - plan.spanTokens + tokens - savedBy(plan.tailPruned);
-    if (!region && projected > this.limit()) return { reason: `the surface would still have ${projected} tokens, above the threshold ${this.config.threshold}` };
+    if (!region && projected > this.surfaceBudget()) return { reason: `the surface would still have ${projected} tokens, above the budget ${this.config.budget}` };
     return {
       content,
       tokens,
@@ -733,7 +739,7 @@ export class BasicCompactionEngine implements CompactionEngine {
 
   private failClosed(log: SessionLog, before: number, action: 'mask', message: string): never {
     const id = randomUUID();
-    const startSeq = this.startRecord(log, { id, strategy: this.config.strategy, action, tokensBefore: before, threshold: this.config.threshold });
+    const startSeq = this.startRecord(log, { id, strategy: this.config.strategy, action, tokensBefore: before, budget: this.config.budget });
     const end: CompactionEndData = { id, startSeq, error: message };
     log.append({ type: 'compaction/end', data: end });
     throw new CompactionFailedError(message, 0);
@@ -761,7 +767,7 @@ export class BasicCompactionEngine implements CompactionEngine {
       replacementSeqs: [],
       tokensBefore: before,
       tokensAfter: before,
-      threshold: this.config.threshold,
+      budget: this.config.budget,
       summaryTokens: 0,
       anchors: { total: 0, kept: 0, reinserted: 0 },
       attempts: 0,

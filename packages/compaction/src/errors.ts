@@ -11,29 +11,33 @@ export class CompactionError extends Error {
   }
 }
 
-/** A message that names config keys through `name` (the key itself in `message`; a caller's own name for it, such as a CLI flag, in {@link CompactionConfigError.messageWith}). */
-export type ConfigMessage = (name: (key: string) => string) => string;
+/** A message that names config options through `name` (the option itself in `message`; a caller's own name for it, such as a CLI flag, in {@link CompactionConfigError.messageWith}). */
+export type ConfigMessage = (name: (option: string) => string) => string;
 
 /**
- * Invalid engine or summarizer configuration. `key` names the offending config key; the message
- * names it (and any other key it mentions) by its config name, and {@link messageWith} words it
- * again with the caller's names for the keys (the CLI: its flags), so no caller rewrites messages.
+ * Invalid engine or summarizer configuration. `option` is the config option at fault, by its
+ * name (`budget` also when it was given by its deprecated alias `threshold`), so a caller maps it
+ * to its own name (the CLI: a flag) from a table. The message names it (and any other option it
+ * mentions) as the config was written, and {@link messageWith} words it again with the caller's
+ * names for the options, so no caller rewrites messages.
  */
 export class CompactionConfigError extends CompactionError {
   private readonly words: ConfigMessage;
 
+  /** `given`: how the config named each option, when not by its name (a deprecated alias). */
   constructor(
     message: string | ConfigMessage,
-    readonly key: string,
+    readonly option: string,
+    given: (option: string) => string = (o) => o,
   ) {
     const words: ConfigMessage = typeof message === 'function' ? message : () => message;
-    super(words((k) => k), 'CONFIG');
+    super(words(given), 'CONFIG');
     this.words = words;
     this.name = 'CompactionConfigError';
   }
 
-  /** The message with every key it names given as `name(key)`. */
-  messageWith(name: (key: string) => string): string {
+  /** The message with every option it names given as `name(option)`. */
+  messageWith(name: (option: string) => string): string {
     return this.words(name);
   }
 }
@@ -42,7 +46,7 @@ export class CompactionConfigError extends CompactionError {
  * The budget cannot be met because the newest indivisible unit of the surface
  * (the last span between two balanced cuts, kept verbatim) plus the parts that are
  * never compacted (leading system messages) plus the summary reserve exceed it.
- * `smallestBudget` is the smallest threshold (tokens) for which compaction can work
+ * `smallestBudget` is the smallest budget (tokens) for which compaction can work
  * with the same other settings.
  */
 export class BudgetTooSmallError extends CompactionError {

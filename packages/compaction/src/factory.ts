@@ -3,10 +3,11 @@ import { ExtractiveSummarizer } from './extractive.js';
 import { ClaudeCodeSummarizer } from './host-claude-code.js';
 import type { HostCliOptions } from './host-cli.js';
 import { CodexSummarizer } from './host-codex.js';
-import { AnthropicSummarizer, OpenAISummarizer, type LlmSummarizerOptions, type SummarizerName } from './llm.js';
+import { AnthropicSummarizer, OpenAISummarizer, type LlmSummarizerOptions } from './llm.js';
+import { SUMMARIZER_NAMES, type SummarizerName } from './summarizer-names.js';
 import type { Summarizer, SummaryOutput } from './summarizer.js';
 
-const KNOWN = 'extractive, openai, anthropic, claude-code, codex';
+const KNOWN = SUMMARIZER_NAMES.join(', ');
 
 /**
  * A model client for a caller's own prompts (the mind's LLM harvest): the summarizer's request

@@ -24,13 +24,11 @@ import { MAX_CHILD_OUTPUT_BYTES, runBounded, type BoundedRun } from './child.js'
 import { CompactionConfigError, SummarizerError } from './errors.js';
 import { LlmSummarizer, RequestTimeout, clip, type Classified, type LlmSummarizerOptions } from './llm.js';
 import type { SummaryOutput } from './summarizer.js';
+import type { HostSummarizerName } from './summarizer-names.js';
 
 /** The environment variable set on every host CLI child: hive-mind's hook runner then answers at once and does nothing (no capture, no recall). */
 export const NO_HOOKS_ENV = 'HIVE_MIND_NO_HOOKS';
 
-/** Names of the host CLI summarizers. */
-export type HostSummarizerName = 'claude-code' | 'codex';
-export const HOST_SUMMARIZERS: readonly HostSummarizerName[] = ['claude-code', 'codex'];
 
 /** Options of a host CLI summarizer. Times are milliseconds; sizes are tokens. */
 export interface HostCliOptions {

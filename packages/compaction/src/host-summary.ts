@@ -5,9 +5,9 @@
  * below, with where each comes from. A recognized summary is a prior checkpoint: parsed into the
  * checkpoint sections and merged, never read as the user's request.
  */
-
 /** One host's summary framing. */
 export interface HostSummaryForm {
+  /** The host whose wording it is: an id of the host table (compaction installs without it; test/host-ids.test.ts checks). */
   host: 'claude-code' | 'codex' | 'pi' | 'hermes';
   /** The opening, matched at the start of the message (leading host tags allowed before it). */
   opening: RegExp;

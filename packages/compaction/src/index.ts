@@ -13,11 +13,12 @@ export { ExtractiveSummarizer, extractSections, fitSections, renderSections, isS
 export { parseCheckpoint, mergeTwo, canonicalHeading, EARLIER_CONTEXT, type ParsedCheckpoint } from './merge.js';
 export { splitSentences, leadSentences, shortenWhole, distillRequest, pastedError } from './sentences.js';
 export { BasicCompactionEngine, type CompactionEngine, type CompactionResult, type CompactOptions } from './engine.js';
-export { OpenAISummarizer, AnthropicSummarizer, MAX_TOO_LONG_RETRIES, requestMargin, stripReasoning, type LlmSummarizerOptions, type SummarizerName } from './llm.js';
+export { OpenAISummarizer, AnthropicSummarizer, MAX_TOO_LONG_RETRIES, requestMargin, stripReasoning, type LlmSummarizerOptions } from './llm.js';
+export { HOST_SUMMARIZERS, SUMMARIZER_NAMES, type HostSummarizerName, type SummarizerName } from './summarizer-names.js';
 export { planSummaryRequests, summarizerSystemPrompt, summaryRequestPrompt, clipToTokens, MIN_CHUNK_TOKENS, type SummaryRequestPlan } from './llm-prompt.js';
 export { MODEL_WINDOWS, UNKNOWN_MODEL_WINDOW, knownModelWindow } from './windows.js';
 export { sectionProblem, missingSections, splitReply, renderReply, repairReply, followUpPrompt, MIN_FOLLOW_UP_TOKENS, type RepairedSection, type ReplySections, type RepairContext } from './repair.js';
-export { HOST_SUMMARIZERS, NO_HOOKS_ENV, type HostCliOptions, type HostSummarizerName } from './host-cli.js';
+export { NO_HOOKS_ENV, type HostCliOptions } from './host-cli.js';
 export { ClaudeCodeSummarizer, CLAUDE_CODE_RESERVE_TOKENS, CLAUDE_CODE_DEFAULT_WINDOW } from './host-claude-code.js';
 export { CodexSummarizer, CODEX_RESERVE_TOKENS, CODEX_DEFAULT_WINDOW, readCodexConfig, type CodexConfigFacts } from './host-codex.js';
 export { runBounded, MAX_CHILD_OUTPUT_BYTES, KILL_GRACE_MS, type BoundedRun, type BoundedRunOptions } from './child.js';

@@ -515,5 +515,3 @@ export class AnthropicSummarizer extends LlmSummarizer {
   }
 }
 
-/** Summarizer names the CLI accepts: the offline one, the API ones, the host CLIs (host-cli.ts). */
-export type SummarizerName = 'extractive' | 'openai' | 'anthropic' | 'claude-code' | 'codex';

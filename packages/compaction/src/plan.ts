@@ -14,8 +14,8 @@ import type { TokenMeter } from './tokens.js';
 export interface PlanContext {
   meter: TokenMeter;
   config: ResolvedCompactionConfig;
-  /** The threshold in raw meter tokens (calibration applied). */
-  limit: number;
+  /** What the surface may take, in raw meter tokens (the engine's `surfaceBudget()`: calibration applied, overhead taken). */
+  surfaceBudget: number;
   /** Smallest checkpoint worth landing (tokens, framing included). */
   minCheckpoint: number;
 }
@@ -176,9 +176,9 @@ function prunedCopy(ctx: PlanContext, node: SurfaceNode, tokens: number, minToke
 /**
  * The retention walk: the oldest span ending at the balanced cut that keeps at most
  * `retainTokens` verbatim (at least the newest indivisible unit) and leaves the checkpoint its
- * room under the threshold, never the leading system messages. `too-small` when the newest
+ * room under the budget, never the leading system messages. `too-small` when the newest
  * unit leaves no room for a checkpoint; `nothing` when everything after the leading system
- * messages fits the retained tail, unless `requireSpan` (the surface is over the threshold and
+ * messages fits the retained tail, unless `requireSpan` (the surface is over the budget and
  * pruning alone cannot bring it under: then the oldest units are summarized).
  */
 export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], before: number, opts: { requireSpan?: boolean } = {}): RetentionPlan {
@@ -212,7 +212,7 @@ export function planRetention(ctx: PlanContext, nodes: readonly SurfaceNode[], b
   }
   const headTokens = sumRange(tokens, 0, headEnd);
   const unitTokens = suffix[lastUnitStart]!;
-  const room = (tail: number) => Math.min(ctx.config.summaryMaxTokens, ctx.limit - headTokens - tail);
+  const room = (tail: number) => Math.min(ctx.config.summaryMaxTokens, ctx.surfaceBudget - headTokens - tail);
   // a tail that leaves no room for the checkpoint gives up its oldest units until it does
   if (cut < lastUnitStart && room(suffix[cut]!) < ctx.minCheckpoint) cut = cuts.find((c) => c > cut && c <= lastUnitStart && room(suffix[c]!) >= ctx.minCheckpoint) ?? lastUnitStart;
   if (room(unitTokens) < ctx.minCheckpoint) {

@@ -15,7 +15,7 @@ export interface CompactionReport {
   summarizer: string | null;
   tokensBefore: number;
   tokensAfter: number;
-  /** The threshold the surface had to fit in (tokens). */
+  /** The budget the surface had to fit in (tokens). */
   budget: number;
   /** Surface events now hidden behind the checkpoint or masks (still in the log). */
   shadowedEvents: number;
@@ -52,7 +52,7 @@ export function compactionReport(format: string, result: CompactionResult, surfa
     summarizer,
     tokensBefore: result.tokensBefore,
     tokensAfter: result.tokensAfter,
-    budget: result.threshold,
+    budget: result.budget,
     shadowedEvents: result.shadowedSeqs.length,
     summaryTokens: result.summaryTokens,
     anchors: result.anchors,
@@ -83,20 +83,20 @@ export interface CompactionLanding {
 
 /** What {@link compactionLanding} needs of the engine (a {@link BasicCompactionEngine} has it). */
 export interface LandingEngine {
-  target(): number;
+  surfaceTarget(): number;
   readonly meter: { countEvents(events: readonly SurfaceNode[]): number };
   readonly config: { readonly retainTokens: number };
 }
 
 /**
  * The {@link CompactionLanding} of `result` when it was a summarize that landed below the
- * engine's headroom target (`engine.target()`, `targetRatio` of the limit) and `surface` (the
+ * engine's headroom target (`engine.surfaceTarget()`, `targetRatio` of what the surface may take) and `surface` (the
  * surface after it) holds its checkpoint; undefined otherwise (a mask, a prune, a no-op, a
  * landing at the target). `budget` is the budget the caller was given (tokens; default the
- * engine's threshold, which a caller may have lowered by fixed overhead).
+ * engine's budget, which a caller may have lowered by fixed overhead).
  */
-export function compactionLanding(result: CompactionResult, surface: readonly SurfaceNode[], engine: LandingEngine, budget = result.threshold): CompactionLanding | undefined {
-  if (result.action !== 'summarize' || result.tokensAfter >= engine.target()) return undefined;
+export function compactionLanding(result: CompactionResult, surface: readonly SurfaceNode[], engine: LandingEngine, budget = result.budget): CompactionLanding | undefined {
+  if (result.action !== 'summarize' || result.tokensAfter >= engine.surfaceTarget()) return undefined;
   const at = surface.findIndex((n) => n.kind === 'checkpoint');
   if (at < 0) return undefined;
   return {

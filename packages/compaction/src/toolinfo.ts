@@ -59,7 +59,7 @@ export interface ToolSpec {
   /** A delete tool: its paths are gone afterwards. */
   deletes?: boolean;
   outcome: OutcomeSource;
-  /** Hosts that use these names (documentation; not used for matching). */
+  /** Hosts (ids of the host table; test/host-ids.test.ts checks) and MCP servers (`mcp`) that use these names (documentation; not used for matching). */
   hosts: readonly string[];
 }
 

@@ -13,7 +13,7 @@ const cliRetain = (b: number) => Math.max(1, Math.min(Math.floor(b / 2), b - Mat
 
 async function compactAt(budget: number, retain: 'cli' | 'library') {
   const t = await readTranscriptFile(CODEX);
-  const engine = new BasicCompactionEngine({ threshold: budget, ...(retain === 'cli' ? { retainTokens: cliRetain(budget) } : {}), meter: new TokenMeter() });
+  const engine = new BasicCompactionEngine({ budget: budget, ...(retain === 'cli' ? { retainTokens: cliRetain(budget) } : {}), meter: new TokenMeter() });
   return { r: await engine.compactIfNeeded(t.log), log: t.log };
 }
 

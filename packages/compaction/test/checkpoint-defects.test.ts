@@ -179,7 +179,7 @@ describe('merging prior checkpoints', () => {
   });
 
   it('five successive compactions of one growing session keep the first span facts and stay within budget', async () => {
-    const e = new BasicCompactionEngine({ threshold: 6000, meter: new TokenMeter() });
+    const e = new BasicCompactionEngine({ budget: 6000, meter: new TokenMeter() });
     const log = new MemorySessionLog('growing');
     const b = new LogBuilder();
     (b as unknown as { log: MemorySessionLog }).log = log;
@@ -246,7 +246,7 @@ describe('bad input', () => {
     const b = new LogBuilder();
     b.user('Index the whole monorepo and report the largest packages.');
     for (let i = 0; i < 6; i++) b.tool('bash', { command: `du -a packages/p${i}` }, bigOutput(2500, `p${i}`));
-    const e = new BasicCompactionEngine({ threshold: 20000, meter: new TokenMeter() });
+    const e = new BasicCompactionEngine({ budget: 20000, meter: new TokenMeter() });
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(r.tokensAfter).toBeLessThanOrEqual(20000);
@@ -256,7 +256,7 @@ describe('bad input', () => {
   it('a session that is one giant user message: a clear error naming the smallest budget, nothing appended', async () => {
     const b = new LogBuilder();
     b.user('Here is everything:\n' + bigOutput(3000));
-    const e = new BasicCompactionEngine({ threshold: 10000, meter: new TokenMeter() });
+    const e = new BasicCompactionEngine({ budget: 10000, meter: new TokenMeter() });
     const err = await e.compactIfNeeded(b.log).catch((x: unknown) => x);
     // a single message has nothing older to compact: a no-op, or the budget error; never a loop
     if (err instanceof Error) expect(err).toBeInstanceOf(BudgetTooSmallError);
@@ -298,7 +298,7 @@ describe('budget', () => {
     b.tool('terminal', { command: 'psql -c "select * from pg_stat_subscription"' }, bigOutput(500, 'app_sub'));
     const before = new TokenMeter().countEvents(b.log.surface());
     expect(before).toBeGreaterThan(4 * 9000);
-    const e = new BasicCompactionEngine({ threshold: 9000, retainTokens: 3150, meter: new TokenMeter() });
+    const e = new BasicCompactionEngine({ budget: 9000, retainTokens: 3150, meter: new TokenMeter() });
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(r.tokensAfter).toBeLessThanOrEqual(9000);

@@ -192,7 +192,7 @@ describe('compact --dry-run predicts the real run', () => {
     // the error is the last line; a run past 2 s prints progress lines before it (one run may, the other not)
     const errorLine = (s: string) => s.trim().split('\n').pop();
     expect(errorLine(dry.stderr)).toBe(errorLine(real.stderr));
-    expect(errorLine(dry.stderr)).toMatch(/observation masking leaves \d+ tokens, above the threshold 30000/);
+    expect(errorLine(dry.stderr)).toMatch(/observation masking leaves \d+ tokens, above the budget 30000/);
   });
 
   it('a dry run that succeeds gives the figures of the real run and writes nothing', async () => {

@@ -43,19 +43,19 @@ function surfaceText(log: { surface(): readonly MessageEvent[] }): string {
 
 describe('config validation', () => {
   const bad: Array<[object, string, RegExp]> = [
-    [{ threshold: 1000, foo: 1 }, 'foo', /unknown compaction config key "foo"/],
-    [{ threshold: 1000.5 }, 'threshold', /threshold must be a positive integer/],
-    [{ threshold: 0 }, 'threshold', /threshold must be a positive integer/],
-    [{ threshold: -5 }, 'threshold', /threshold/],
+    [{ budget: 1000, foo: 1 }, 'foo', /unknown compaction config key "foo"/],
+    [{ budget: 1000.5 }, 'budget', /budget must be a positive integer/],
+    [{ budget: 0 }, 'budget', /budget must be a positive integer/],
+    [{ budget: -5 }, 'budget', /budget/],
     [{ contextWindow: 'big' }, 'contextWindow', /contextWindow must be a positive integer/],
-    [{ threshold: 1000, retainTokens: 1000 }, 'retainTokens', /retainTokens \(1000\) must be below the threshold \(1000\)/],
-    [{ threshold: 1000, retainTokens: 700, summaryMaxTokens: 300 }, 'summaryMaxTokens', /summaryMaxTokens \+ retainTokens/],
-    [{ threshold: 1000, contextWindow: 2000 }, 'threshold', /not both/],
-    [{}, 'threshold', /one of contextWindow or threshold is required/],
-    [{ contextWindow: 1000, thresholdRatio: 1.5 }, 'thresholdRatio', /thresholdRatio must be a number in \(0, 1\]/],
-    [{ threshold: 1000, compactionRetries: -1 }, 'compactionRetries', /compactionRetries must be a non-negative integer/],
-    [{ threshold: 1000, strategy: 'magic' }, 'strategy', /strategy must be one of/],
-    [{ threshold: 1000, summarizer: { name: 'x' } }, 'summarizer', /summarize\(input\) method/],
+    [{ budget: 1000, retainTokens: 1000 }, 'retainTokens', /retainTokens \(1000\) must be below the budget \(1000\)/],
+    [{ budget: 1000, retainTokens: 700, summaryMaxTokens: 300 }, 'summaryMaxTokens', /summaryMaxTokens \+ retainTokens/],
+    [{ budget: 1000, contextWindow: 2000 }, 'budget', /not both/],
+    [{}, 'budget', /one of contextWindow or budget is required/],
+    [{ contextWindow: 1000, budgetRatio: 1.5 }, 'budgetRatio', /budgetRatio must be a number in \(0, 1\]/],
+    [{ budget: 1000, compactionRetries: -1 }, 'compactionRetries', /compactionRetries must be a non-negative integer/],
+    [{ budget: 1000, strategy: 'magic' }, 'strategy', /strategy must be one of/],
+    [{ budget: 1000, summarizer: { name: 'x' } }, 'summarizer', /summarize\(input\) method/],
   ];
   for (const [cfg, key, msg] of bad) {
     it(`rejects ${JSON.stringify(cfg)} naming ${key}`, () => {
@@ -66,35 +66,65 @@ describe('config validation', () => {
         err = e;
       }
       expect(err).toBeInstanceOf(CompactionConfigError);
-      expect((err as CompactionConfigError).key).toBe(key);
+      expect((err as CompactionConfigError).option).toBe(key);
       expect((err as Error).message).toMatch(msg);
     });
   }
-  it('derives the threshold from the window and fills defaults', () => {
+  it('derives the budget from the window and fills defaults', () => {
     const e = new BasicCompactionEngine({ contextWindow: 200_000 });
-    expect(e.config.threshold).toBe(160_000);
+    expect(e.config.budget).toBe(160_000);
     expect(e.config.retainTokens).toBe(20_000);
     expect(e.config.summaryMaxTokens).toBe(4096);
     expect(e.config.compactionRetries).toBe(2);
-    const small = new BasicCompactionEngine({ threshold: 1000 });
+    const small = new BasicCompactionEngine({ budget: 1000 });
     expect(small.config.retainTokens + small.config.summaryMaxTokens).toBeLessThan(1000);
+  });
+  it('still takes the deprecated threshold and thresholdRatio as budget and budgetRatio, naming them as written, never beside the new names', async () => {
+    const byRatio = new BasicCompactionEngine({ contextWindow: 200_000, thresholdRatio: 0.5 });
+    expect(byRatio.config.budget).toBe(100_000);
+    expect(byRatio.config.budgetRatio).toBe(0.5);
+    const old = new BasicCompactionEngine({ threshold: 3000, retainTokens: 500 });
+    expect(old.config.budget).toBe(3000);
+    const b = new LogBuilder();
+    for (let i = 0; i < 30; i++) b.user(`request ${i}: ${'the build log says the linker failed again. '.repeat(20)}`).assistant(`noted ${i}`);
+    const r = await old.compactIfNeeded(b.log);
+    expect(r.compacted).toBe(true);
+    expect(r.budget).toBe(3000);
+    expect(r.tokensAfter).toBeLessThanOrEqual(3000);
+    const errorOf = (cfg: object) => {
+      try {
+        new BasicCompactionEngine(cfg as never);
+      } catch (e) {
+        return e as CompactionConfigError;
+      }
+      throw new Error('no error');
+    };
+    const alias = errorOf({ threshold: 1000, retainTokens: 1000 });
+    expect(alias.option).toBe('retainTokens');
+    expect(alias.message).toBe('retainTokens (1000) must be below the threshold (1000)');
+    expect(alias.messageWith((k) => `<${k}>`)).toBe('<retainTokens> (1000) must be below the <budget> (1000)');
+    const bad = errorOf({ threshold: 0 });
+    expect([bad.option, bad.message]).toEqual(['budget', 'threshold must be a positive integer (tokens/count), got 0']);
+    const both = errorOf({ threshold: 1000, budget: 1000 });
+    expect([both.option, both.message]).toEqual(['budget', 'give budget or threshold (its deprecated name), not both']);
+    expect(errorOf({ contextWindow: 1000, budgetRatio: 0.5, thresholdRatio: 0.5 }).option).toBe('budgetRatio');
   });
 });
 
 describe('BasicCompactionEngine: summarize', () => {
-  it('is a no-op under the threshold and appends nothing', async () => {
+  it('is a no-op under the budget and appends nothing', async () => {
     const b = codingSession(1);
-    const e = new BasicCompactionEngine({ threshold: 100_000, meter });
+    const e = new BasicCompactionEngine({ budget: 100_000, meter });
     const last = b.log.lastSeq;
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(false);
-    expect(r.noopReason).toBe('under-threshold');
+    expect(r.noopReason).toBe('under-budget');
     expect(b.log.lastSeq).toBe(last);
   });
 
   it('lands one checkpoint replace with start/summary/end records and keeps pairing balanced', async () => {
     const b = codingSession(8);
-    const e = new BasicCompactionEngine({ threshold: 6000, retainTokens: 1500, summaryMaxTokens: 1500, meter });
+    const e = new BasicCompactionEngine({ budget: 6000, retainTokens: 1500, summaryMaxTokens: 1500, meter });
     const before = e.surfaceTokens(b.log);
     expect(before).toBeGreaterThan(6000);
     const lastBefore = b.log.lastSeq;
@@ -142,7 +172,7 @@ describe('BasicCompactionEngine: summarize', () => {
 
   it('writes the structured sections with the goal and the rules in state form and the modified files', async () => {
     const b = codingSession(8);
-    const e = new BasicCompactionEngine({ threshold: 9000, retainTokens: 1500, summaryMaxTokens: 3000, meter });
+    const e = new BasicCompactionEngine({ budget: 9000, retainTokens: 1500, summaryMaxTokens: 3000, meter });
     const r = await e.compactIfNeeded(b.log);
     const t = (r.summary[0] as { text: string }).text;
     for (const h of ['Goal', 'Constraints and preferences', 'Done', 'Decisions', 'Errors and fixes', 'Files', 'Next step']) {
@@ -168,7 +198,7 @@ describe('BasicCompactionEngine: summarize', () => {
   it('is deterministic', async () => {
     const run = async () => {
       const b = codingSession(6);
-      const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
+      const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
       return (await e.compactIfNeeded(b.log)).summary;
     };
     expect(await run()).toEqual(await run());
@@ -176,7 +206,7 @@ describe('BasicCompactionEngine: summarize', () => {
 
   it('merges a prior checkpoint instead of nesting it', async () => {
     const b = codingSession(6);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1800, meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1800, meter });
     const r1 = await e.compactIfNeeded(b.log);
     expect(r1.compacted).toBe(true);
     for (let t = 0; t < 6; t++) {
@@ -201,7 +231,7 @@ describe('BasicCompactionEngine: summarize', () => {
     const b = new LogBuilder();
     b.user('Fix every failing test in the repo. Do not change the public API.');
     for (let i = 0; i < 30; i++) b.tool('bash', { command: `npm test -- shard ${i}` }, bigOutput(30, `shard${i}`));
-    const e = new BasicCompactionEngine({ threshold: 4000, retainTokens: 1500, summaryMaxTokens: 1500, meter });
+    const e = new BasicCompactionEngine({ budget: 4000, retainTokens: 1500, summaryMaxTokens: 1500, meter });
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(r.tokensAfter).toBeLessThanOrEqual(4000);
@@ -223,7 +253,7 @@ describe('BasicCompactionEngine: summarize', () => {
     b.tool('Read', { path: 'a.txt' }, bigOutput(30));
     b.tool('Read', { path: 'b.txt' }, bigOutput(30));
     b.user('now this:\n' + bigOutput(200)); // newest unit: one giant user message, ~4.7k tokens (the user's words are never pruned)
-    const e = new BasicCompactionEngine({ threshold: 3000, meter });
+    const e = new BasicCompactionEngine({ budget: 3000, meter });
     const err = await e.compactIfNeeded(b.log).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(BudgetTooSmallError);
     const bt = err as BudgetTooSmallError;
@@ -231,12 +261,12 @@ describe('BasicCompactionEngine: summarize', () => {
     expect(bt.smallestBudget).toBeGreaterThan(bt.unitTokens);
     // nothing was appended, and the smallest budget really works
     expect(b.log.events().some((x) => x.type.startsWith('compaction/'))).toBe(false);
-    const ok = new BasicCompactionEngine({ threshold: bt.smallestBudget, meter });
+    const ok = new BasicCompactionEngine({ budget: bt.smallestBudget, meter });
     const r = await ok.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(r.tokensAfter).toBeLessThanOrEqual(bt.smallestBudget);
     // one below it does not
-    await expect(new BasicCompactionEngine({ threshold: bt.smallestBudget - 1, meter }).compactNow(b.log)).rejects.toBeInstanceOf(BudgetTooSmallError);
+    await expect(new BasicCompactionEngine({ budget: bt.smallestBudget - 1, meter }).compactNow(b.log)).rejects.toBeInstanceOf(BudgetTooSmallError);
   });
 
   it('works on a real SQLite log', async () => {
@@ -249,7 +279,7 @@ describe('BasicCompactionEngine: summarize', () => {
         const { seq: _s, ...rest } = ev as MessageEvent;
         log.append(rest as never);
       }
-      const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
+      const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
       const r = await e.compactIfNeeded(log);
       expect(r.compacted).toBe(true);
       log.close();
@@ -276,7 +306,7 @@ describe('failure taxonomy', () => {
   it('without fallback, fails closed after compactionRetries extra attempts: end{error}, surface untouched', async () => {
     const b = codingSession(6);
     const s = failing('endpoint said 503');
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: s, meter, fallback: false });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: s, meter, fallback: false });
     const surface = b.log.surface();
     const gen = b.log.generation;
     const err = await e.compactIfNeeded(b.log).catch((x: unknown) => x);
@@ -294,7 +324,7 @@ describe('failure taxonomy', () => {
   it('does not retry a non-retryable summarizer error', async () => {
     const b = codingSession(6);
     const s = failing('401 invalid api key', false);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: s, meter, fallback: false });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: s, meter, fallback: false });
     await expect(e.compactIfNeeded(b.log)).rejects.toThrow(/401 invalid api key/);
     expect(s.calls).toBe(1);
   });
@@ -306,7 +336,7 @@ describe('failure taxonomy', () => {
       b.assistant('ok');
     }
     const copy: Summarizer = { name: 'copier', async summarize(inp) { return { text: inp.span.map((n) => blockText(n.content[0]!)).join('\n').repeat(3) }; } };
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 100, summaryMaxTokens: 2000, compactionRetries: 1, summarizer: copy, meter, anchors: false });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 100, summaryMaxTokens: 2000, compactionRetries: 1, summarizer: copy, meter, anchors: false });
     const surf = b.log.surface();
     const err = await e.compactRegion(b.log, surf[0]!.seq, surf[5]!.seq).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(CompactionFailedError);
@@ -326,7 +356,7 @@ describe('failure taxonomy', () => {
           inp.signal?.addEventListener('abort', () => reject(new Error('stopped')));
         }),
     };
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: hang, meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: hang, meter });
     const ac = new AbortController();
     const surface = b.log.surface();
     const p = e.compactIfNeeded(b.log, { signal: ac.signal });
@@ -341,7 +371,7 @@ describe('failure taxonomy', () => {
 
   it('throws AbortError without appending when already aborted', async () => {
     const b = codingSession(4);
-    const e = new BasicCompactionEngine({ threshold: 3000, meter });
+    const e = new BasicCompactionEngine({ budget: 3000, meter });
     const ac = new AbortController();
     ac.abort();
     const last = b.log.lastSeq;
@@ -355,7 +385,7 @@ describe('failure taxonomy', () => {
     const inv = checkInvariants(b.log.events());
     expect(inv.ok).toBe(true);
     expect(inv.orphanedCompactionStarts.length).toBe(1);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(checkInvariants(b.log.events()).orphanedCompactionStarts.length).toBe(1);
@@ -373,7 +403,7 @@ describe('pruning, masking, regions, pressure', () => {
     b.assistant('Done.');
     b.user('one more thing');
     b.tool('read', { path: 'x.py' }, 'print(1)');
-    const e = new BasicCompactionEngine({ threshold: 6000, retainTokens: 500, summaryMaxTokens: 1000, pruneMinTokens: 500, meter });
+    const e = new BasicCompactionEngine({ budget: 6000, retainTokens: 500, summaryMaxTokens: 1000, pruneMinTokens: 500, meter });
     expect(e.surfaceTokens(b.log)).toBeGreaterThan(6000);
     const r = await e.compactIfNeeded(b.log);
     expect(r.action).toBe('prune');
@@ -396,7 +426,7 @@ describe('pruning, masking, regions, pressure', () => {
     b.user('explore');
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push(b.tool(i % 2 ? 'Read' : 'Bash', i % 2 ? { file_path: `f${i}` } : { command: `ls ${i}` }, bigOutput(40, `o${i}`)));
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1000, summaryMaxTokens: 1000, strategy: 'mask', maskKeepRecent: 3, meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1000, summaryMaxTokens: 1000, strategy: 'mask', maskKeepRecent: 3, meter });
     const r = await e.compactIfNeeded(b.log);
     expect(r.action).toBe('mask');
     expect(r.shadowedSeqs.length).toBe(5);
@@ -419,10 +449,10 @@ describe('pruning, masking, regions, pressure', () => {
       return b;
     };
     const b1 = mk();
-    const mask = new BasicCompactionEngine({ threshold: 3000, retainTokens: 800, summaryMaxTokens: 1000, strategy: 'mask', maskKeepRecent: 1, meter });
-    await expect(mask.compactIfNeeded(b1.log)).rejects.toThrow(/observation masking leaves \d+ tokens, above the threshold 3000/);
+    const mask = new BasicCompactionEngine({ budget: 3000, retainTokens: 800, summaryMaxTokens: 1000, strategy: 'mask', maskKeepRecent: 1, meter });
+    await expect(mask.compactIfNeeded(b1.log)).rejects.toThrow(/observation masking leaves \d+ tokens, above the budget 3000/);
     const b2 = mk();
-    const auto = new BasicCompactionEngine({ threshold: 3000, retainTokens: 800, summaryMaxTokens: 1000, strategy: 'auto', maskKeepRecent: 1, meter });
+    const auto = new BasicCompactionEngine({ budget: 3000, retainTokens: 800, summaryMaxTokens: 1000, strategy: 'auto', maskKeepRecent: 1, meter });
     const r = await auto.compactIfNeeded(b2.log);
     expect(r.action).toBe('summarize');
     expect(r.tokensAfter).toBeLessThanOrEqual(3000);
@@ -431,7 +461,7 @@ describe('pruning, masking, regions, pressure', () => {
   it('compactRegion summarizes exactly a balanced region and rejects an unbalanced one', async () => {
     const b = codingSession(4);
     const surf = b.log.surface();
-    const e = new BasicCompactionEngine({ threshold: 100_000, meter });
+    const e = new BasicCompactionEngine({ budget: 100_000, meter });
     // surf[2] is an assistant tool call; cutting after it separates it from its result
     await expect(e.compactRegion(b.log, surf[1]!.seq, surf[2]!.seq)).rejects.toThrow(/separates a tool call from its result/);
     const cut = balancedCuts(surf).find((c) => c > 8)!;
@@ -442,7 +472,7 @@ describe('pruning, masking, regions, pressure', () => {
 
   it('dry run plans without appending', async () => {
     const b = codingSession(6);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, meter });
     const last = b.log.lastSeq;
     const r = await e.compactIfNeeded(b.log, { dryRun: true });
     expect(r.dryRun).toBe(true);
@@ -453,7 +483,7 @@ describe('pruning, masking, regions, pressure', () => {
 
   it('keeps the cached pressure equal to a full recount as events are appended and replaced', async () => {
     const b = codingSession(3);
-    const e = new BasicCompactionEngine({ threshold: 3000, retainTokens: 800, summaryMaxTokens: 900, meter: new TokenMeter() });
+    const e = new BasicCompactionEngine({ budget: 3000, retainTokens: 800, summaryMaxTokens: 900, meter: new TokenMeter() });
     const fresh = () => new TokenMeter().countEvents(b.log.surface());
     expect(e.surfaceTokens(b.log)).toBe(fresh());
     b.user('more');
@@ -468,17 +498,17 @@ describe('pruning, masking, regions, pressure', () => {
 });
 
 describe('calibration', () => {
-  it('compares against the threshold in calibrated tokens', async () => {
+  it('compares against the budget in calibrated tokens', async () => {
     const b = codingSession(3);
     const m = new TokenMeter();
-    const e = new BasicCompactionEngine({ threshold: 10_000, retainTokens: 2000, summaryMaxTokens: 1500, meter: m });
+    const e = new BasicCompactionEngine({ budget: 10_000, retainTokens: 2000, summaryMaxTokens: 1500, meter: m });
     const raw = e.surfaceTokens(b.log);
     expect(raw).toBeLessThan(10_000);
     expect(raw * 1.5).toBeGreaterThan(10_000);
     expect((await e.compactIfNeeded(b.log)).compacted).toBe(false);
-    // the provider reports 1.5x what we count: the same surface is now over the threshold
+    // the provider reports 1.5x what we count: the same surface is now over the budget
     m.calibrate(1000, 1500);
-    expect(e.limit()).toBe(Math.floor(10_000 / 1.5));
+    expect(e.surfaceBudget()).toBe(Math.floor(10_000 / 1.5));
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(m.adjusted(r.tokensAfter)).toBeLessThanOrEqual(10_000);

@@ -16,7 +16,7 @@ const cliRetain = (b: number) => Math.max(1, Math.min(Math.floor(b / 2), b - Mat
 /** The checkpoint `hive-mind compact FILE --budget N` lands, by section. */
 async function checkpointAt(path: string, budget: number) {
   const t = await readTranscriptFile(path);
-  const r = await new BasicCompactionEngine({ threshold: budget, retainTokens: cliRetain(budget), meter: new TokenMeter() }).compactIfNeeded(t.log);
+  const r = await new BasicCompactionEngine({ budget: budget, retainTokens: cliRetain(budget), meter: new TokenMeter() }).compactIfNeeded(t.log);
   expect(r.compacted).toBe(true);
   const text = r.summary.map((b) => blockText(b)).join('\n');
   const section = (h: string) => (new RegExp(`^## ${h}\\n([\\s\\S]*?)(?=^## |</compacted-summary>)`, 'm').exec(text)?.[1] ?? '').trim().split('\n').filter(Boolean);

@@ -42,7 +42,7 @@ const HOSTS: Host[] = ['claude-code', 'codex'];
 const opts = (host: Host, o: HostCliOptions = {}): HostCliOptions => ({ command: join(fakes.bin, host === 'claude-code' ? 'claude' : 'codex'), env: { ...process.env, CODEX_HOME: join(fakes.bin, 'no-codex-home') }, requestTimeoutMs: 20_000, deadlineMs: 30_000, ...o });
 const summarizer = (host: Host, o: HostCliOptions = {}) => (host === 'claude-code' ? new ClaudeCodeSummarizer(opts(host, o)) : new CodexSummarizer(opts(host, o)));
 function engine(host: Host, o: HostCliOptions = {}, fallback = true) {
-  return new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: summarizer(host, o), meter, fallback });
+  return new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: summarizer(host, o), meter, fallback });
 }
 
 /** Wait until `pid` is gone (a killed process may take a moment to be reaped); false if it never goes. */

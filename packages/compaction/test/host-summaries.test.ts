@@ -174,7 +174,7 @@ describe('no user turn, no goal', () => {
     // and through the engine: a log of tool results alone compacts without inventing one
     const big = new LogBuilder();
     for (let i = 0; i < 12; i++) big.tool('bash', { command: `cat part${i}.txt` }, `line ${i} `.repeat(300));
-    const r = await new BasicCompactionEngine({ threshold: 3000, meter }).compactNow(big.log);
+    const r = await new BasicCompactionEngine({ budget: 3000, meter }).compactNow(big.log);
     expect(r.compacted).toBe(true);
     expect((r.summary[0] as { text: string }).text).not.toContain('## Goal');
   });

@@ -62,7 +62,7 @@ const fast: LlmSummarizerOptions = { apiKey: 'sk-test', backoffMs: 5, requestTim
 
 /** An engine over `summarizer` that fails closed (no extractive fallback), so a test sees the summarizer's own failure. */
 function engineWith(summarizer: OpenAISummarizer | AnthropicSummarizer, retries = 0) {
-  return new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: retries, summarizer, meter, fallback: false });
+  return new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: retries, summarizer, meter, fallback: false });
 }
 
 describe('openai summarizer against a loopback Chat Completions server', () => {
@@ -173,7 +173,7 @@ describe('openai summarizer against a loopback Chat Completions server', () => {
     const srv = await chat({ fallback: `${GOOD}\n${'word '.repeat(3500)}` });
     const b = codingSession(2);
     const surf = b.log.surface();
-    const e = new BasicCompactionEngine({ threshold: 50_000, summaryMaxTokens: 4000, compactionRetries: 1, anchors: false, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter, fallback: false });
+    const e = new BasicCompactionEngine({ budget: 50_000, summaryMaxTokens: 4000, compactionRetries: 1, anchors: false, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter, fallback: false });
     const err = await e.compactRegion(b.log, surf[1]!.seq, surf[2]!.seq + 1).catch((x: unknown) => x);
     expect((err as Error).message).toMatch(/does not shrink its source/);
     expect(b.log.surface()).toEqual(surf);

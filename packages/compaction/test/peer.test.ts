@@ -50,7 +50,7 @@ describe('optional peer dependencies', () => {
       },
     };
     const b = codingSession(6);
-    const engine = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: needsPeer, meter: new TokenMeter() });
+    const engine = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: needsPeer, meter: new TokenMeter() });
     const result = await engine.compactIfNeeded(b.log);
     expect(calls).toBe(1);
     expect(result.compacted).toBe(true);

@@ -6,9 +6,9 @@ import { bigOutput, codingSession } from './helpers.js';
 const meter = new TokenMeter();
 
 /** A plan context (token counts are cached per event object, so `log` needs no key). */
-function ctx(log: object, threshold: number, extra: Record<string, unknown> = {}): PlanContext {
-  const config = resolveConfig({ threshold, meter, ...extra });
-  return { meter, config, limit: threshold, minCheckpoint: 200 };
+function ctx(log: object, budget: number, extra: Record<string, unknown> = {}): PlanContext {
+  const config = resolveConfig({ budget, meter, ...extra });
+  return { meter, config, surfaceBudget: budget, minCheckpoint: 200 };
 }
 
 describe('plan (pure)', () => {
@@ -100,7 +100,7 @@ describe('pruning in proportion', () => {
 describe('compaction records', () => {
   it('are typed: the summary names the checkpoint seq that append stored', async () => {
     const b = codingSession(8);
-    const e = new BasicCompactionEngine({ threshold: 6000, retainTokens: 1500, summaryMaxTokens: 1500, meter });
+    const e = new BasicCompactionEngine({ budget: 6000, retainTokens: 1500, summaryMaxTokens: 1500, meter });
     const r = await e.compactIfNeeded(b.log);
     const recs = b.log.events().filter(isCompactionRecord);
     expect(recs.map((x) => x.type)).toEqual(['compaction/start', 'compaction/summary', 'compaction/end']);

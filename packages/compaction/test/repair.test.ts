@@ -33,7 +33,7 @@ async function chat(opts: Parameters<typeof startOpenAIChatServer>[0]): Promise<
   return s;
 }
 function engine(url: string) {
-  return new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 0, summarizer: new OpenAISummarizer({ ...fast, baseURL: url }), meter, fallback: false });
+  return new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 0, summarizer: new OpenAISummarizer({ ...fast, baseURL: url }), meter, fallback: false });
 }
 const text = (r: CompactionResult) => (r.summary[0] as { text: string }).text;
 

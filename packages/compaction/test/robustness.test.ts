@@ -38,7 +38,7 @@ describe('fallback to the extractive summarizer', () => {
   it('a summarizer that keeps answering without the checkpoint sections: the extractive checkpoint lands and the result and record say why', async () => {
     const srv = await chat({ fallback: 'Sure! The user is porting a lexer; the tests pass now.' });
     const b = codingSession(6);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(r.summarizer).toBe('extractive');
@@ -54,7 +54,7 @@ describe('fallback to the extractive summarizer', () => {
   it('while the summarizer is backed off, later compactions go straight to the extractive one (no request)', async () => {
     const srv = await chat({ fallback: { fault: { kind: 'status', status: 500, message: 'upstream down' } } });
     const b = codingSession(6);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
     const results: CompactionResult[] = [];
     for (let i = 0; i < 60; i++) {
       step(b, i);
@@ -73,7 +73,7 @@ describe('a failing agent loop (the README loop, catching CompactionFailedError 
   it('never calls the summarizer more than its retries for one surface state, and says when it backs off', async () => {
     const srv = await chat({ fallback: { fault: { kind: 'status', status: 503, message: 'overloaded' } } });
     const b = codingSession(6);
-    const e = new BasicCompactionEngine({ threshold: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, fallback: false, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
+    const e = new BasicCompactionEngine({ budget: 5000, retainTokens: 1200, summaryMaxTokens: 1500, compactionRetries: 2, fallback: false, summarizer: new OpenAISummarizer({ ...fast, baseURL: srv.v1Url }), meter });
     const callsAt = new Map<string, number>();
     let failures = 0;
     let backingOff = 0;
@@ -109,7 +109,7 @@ describe('a failing agent loop (the README loop, catching CompactionFailedError 
 });
 
 describe('headroom', () => {
-  it('a prune pass that would land just under the threshold does not land alone: the engine summarizes', async () => {
+  it('a prune pass that would land just under the budget does not land alone: the engine summarizes', async () => {
     const session = () => {
       const b = codingSession(2);
       b.tool('Bash', { command: 'npm test' }, bigOutput(400, 'test'));
@@ -119,32 +119,32 @@ describe('headroom', () => {
     const s0 = session().log;
     const tokens = meter.countEvents(s0.surface());
     // what pruning the one big old result alone leaves, with no headroom asked
-    const probe = await new BasicCompactionEngine({ threshold: tokens - 1, retainTokens: 1500, summaryMaxTokens: 1500, targetRatio: 1, meter }).compactIfNeeded(session().log);
+    const probe = await new BasicCompactionEngine({ budget: tokens - 1, retainTokens: 1500, summaryMaxTokens: 1500, targetRatio: 1, meter }).compactIfNeeded(session().log);
     expect(probe.action).toBe('prune');
-    // a threshold that this pruning reaches at 96% of it: before, it landed alone and the next compaction came steps later
-    const threshold = Math.ceil(probe.tokensAfter / 0.96);
-    const e = new BasicCompactionEngine({ threshold, retainTokens: 1500, summaryMaxTokens: 1500, meter });
+    // a budget that this pruning reaches at 96% of it: before, it landed alone and the next compaction came steps later
+    const budget = Math.ceil(probe.tokensAfter / 0.96);
+    const e = new BasicCompactionEngine({ budget, retainTokens: 1500, summaryMaxTokens: 1500, meter });
     const r = await e.compactIfNeeded(session().log);
     expect(r.compacted).toBe(true);
     expect(r.action).toBe('summarize');
-    expect(r.tokensAfter).toBeLessThanOrEqual(e.target());
+    expect(r.tokensAfter).toBeLessThanOrEqual(e.surfaceTarget());
   });
 
   it('in a 400-step growing tool loop every landed pass leaves the headroom target, under every strategy', async () => {
     for (const strategy of ['summarize', 'mask', 'auto'] as const) {
       const b = codingSession(1);
-      const e = new BasicCompactionEngine({ threshold: 12_000, strategy, maskKeepRecent: 3, meter });
+      const e = new BasicCompactionEngine({ budget: 12_000, strategy, maskKeepRecent: 3, meter });
       let landed = 0;
       for (let i = 0; i < 400; i++) {
         step(b, i);
         const r = await e.compactIfNeeded(b.log).catch((err: unknown) => {
-          // masking alone cannot keep a growing loop under the threshold forever: it fails closed, and backs off
+          // masking alone cannot keep a growing loop under the budget forever: it fails closed, and backs off
           expect(strategy === 'mask' && err instanceof CompactionFailedError).toBe(true);
           return undefined;
         });
         if (!r?.compacted) continue;
         landed++;
-        if (r.action !== 'mask' || strategy !== 'mask') expect(r.tokensAfter, `${strategy} ${r.action} at step ${i}`).toBeLessThanOrEqual(e.target());
+        if (r.action !== 'mask' || strategy !== 'mask') expect(r.tokensAfter, `${strategy} ${r.action} at step ${i}`).toBeLessThanOrEqual(e.surfaceTarget());
       }
       expect(landed, strategy).toBeGreaterThan(0);
       expect(checkInvariants(b.log.events()).ok).toBe(true);
@@ -153,19 +153,19 @@ describe('headroom', () => {
 });
 
 describe('budgets of what the model receives', () => {
-  it('overheadTokens counts against the threshold; a config whose overhead leaves nothing is refused', async () => {
+  it('overheadTokens counts against the budget; a config whose overhead leaves nothing is refused', async () => {
     const b = codingSession(6);
     const tokens = meter.countEvents(b.log.surface());
-    const plain = new BasicCompactionEngine({ threshold: tokens + 100, meter });
-    expect((await plain.compactIfNeeded(b.log)).noopReason).toBe('under-threshold');
-    const e = new BasicCompactionEngine({ threshold: tokens + 100, overheadTokens: 3000, meter });
-    expect(e.limit()).toBe(tokens + 100 - 3000);
+    const plain = new BasicCompactionEngine({ budget: tokens + 100, meter });
+    expect((await plain.compactIfNeeded(b.log)).noopReason).toBe('under-budget');
+    const e = new BasicCompactionEngine({ budget: tokens + 100, overheadTokens: 3000, meter });
+    expect(e.surfaceBudget()).toBe(tokens + 100 - 3000);
     const r = await e.compactIfNeeded(b.log);
     expect(r.compacted).toBe(true);
     expect(r.overheadTokens).toBe(3000);
     expect(r.tokensAfter + 3000).toBeLessThanOrEqual(tokens + 100);
-    expect(() => new BasicCompactionEngine({ threshold: 5000, overheadTokens: 5000 })).toThrow(CompactionConfigError);
-    expect(() => new BasicCompactionEngine({ threshold: 5000, overheadTokens: 4000, retainTokens: 2000 })).toThrow(/retainTokens \(2000\) must be below the threshold less overheadTokens \(5000 - 4000 = 1000\)/);
+    expect(() => new BasicCompactionEngine({ budget: 5000, overheadTokens: 5000 })).toThrow(CompactionConfigError);
+    expect(() => new BasicCompactionEngine({ budget: 5000, overheadTokens: 4000, retainTokens: 2000 })).toThrow(/retainTokens \(2000\) must be below the budget less overheadTokens \(5000 - 4000 = 1000\)/);
   });
 
   it('with an overhead, the smallest workable budget the error names does work', async () => {
@@ -174,11 +174,11 @@ describe('budgets of what the model receives', () => {
       b.tool('Bash', { command: 'cargo test' }, bigOutput(120, 'test'));
       return b;
     };
-    const err = await new BasicCompactionEngine({ threshold: 3000, overheadTokens: 1500, meter }).compactIfNeeded(session().log).catch((x: unknown) => x);
+    const err = await new BasicCompactionEngine({ budget: 3000, overheadTokens: 1500, meter }).compactIfNeeded(session().log).catch((x: unknown) => x);
     expect((err as Error).name).toBe('BudgetTooSmallError');
     expect((err as Error).message).toMatch(/beside 1500 of overheadTokens\) must stay verbatim/);
     const smallest = (err as { smallestBudget: number }).smallestBudget;
-    const r = await new BasicCompactionEngine({ threshold: smallest, overheadTokens: 1500, meter }).compactIfNeeded(session().log);
+    const r = await new BasicCompactionEngine({ budget: smallest, overheadTokens: 1500, meter }).compactIfNeeded(session().log);
     expect(r.compacted).toBe(true);
     expect(r.tokensAfter + 1500).toBeLessThanOrEqual(smallest);
   });
@@ -266,7 +266,7 @@ describe('blocks paired by id under repeated compaction', () => {
     let compactions = 0;
     for (let budget = 3000; budget <= 24_000; budget += 200) {
       const log = researchSession(16);
-      const e = new BasicCompactionEngine({ threshold: budget, meter });
+      const e = new BasicCompactionEngine({ budget: budget, meter });
       const r = await e.compactIfNeeded(log).catch((err: unknown) => err);
       if (r instanceof Error) {
         expect(r.name).toBe('BudgetTooSmallError');
@@ -300,7 +300,7 @@ describe('one agent turn whose every tool result is huge', () => {
     messages.push({ role: 'assistant', content: 'All files read: job 4711 failed in big17.log.' });
     const t = parseTranscript(JSON.stringify({ model: 'gpt-4o', messages }));
     expect(meter.countEvents(t.log.surface())).toBeGreaterThan(1_000_000);
-    const engine = new BasicCompactionEngine({ threshold: 25_600, meter });
+    const engine = new BasicCompactionEngine({ budget: 25_600, meter });
     const r = await engine.compactIfNeeded(t.log);
     expect(r.compacted).toBe(true);
     expect(meter.countEvents(t.log.surface())).toBeLessThanOrEqual(25_600);

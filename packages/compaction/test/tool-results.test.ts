@@ -283,7 +283,7 @@ describe('paths from the project root', () => {
     tool('edit', { path: 'packages/cart/src/cart.ts', oldText: 'a', newText: 'b' }, 'Successfully replaced text in packages/cart/src/cart.ts.');
     log.append({ type: 'user/message', surfaceOp: 'append', content: [{ type: 'text', text: 'Now run the tests.' }] });
     tool('bash', { command: 'npm test' }, 'Tests  12 passed (12)');
-    const r = await new BasicCompactionEngine({ threshold: 6000, retainTokens: 600, meter: new TokenMeter() }).compactIfNeeded(log);
+    const r = await new BasicCompactionEngine({ budget: 6000, retainTokens: 600, meter: new TokenMeter() }).compactIfNeeded(log);
     expect(r.compacted).toBe(true);
     const t = blockText(r.summary[0]!);
     expect(t).toContain('- Paths are relative to `/home/user/workspaces/shop`.');
@@ -297,13 +297,13 @@ describe('anchors', () => {
     for (const f of ['users', 'orders', 'items']) b.tool('Write', { file_path: `/srv/api/src/routes/${f}.ts`, content: 'export {}' }, `File created successfully at: /srv/api/src/routes/${f}.ts`);
     b.assistant('Split the router into three files.');
     b.user('Now add the index that re-exports them.');
-    const e = new BasicCompactionEngine({ threshold: 2000, retainTokens: 60, summaryMaxTokens: 400, meter: new TokenMeter(), summarizer: { name: 'terse', summarize: async () => ({ text: '## Goal\n- Split the router into one file per resource.\n\n## Files\n- `src/routes/users.ts` (created)\n\n## Next step\n- Add the index.' }) } });
+    const e = new BasicCompactionEngine({ budget: 2000, retainTokens: 60, summaryMaxTokens: 400, meter: new TokenMeter(), summarizer: { name: 'terse', summarize: async () => ({ text: '## Goal\n- Split the router into one file per resource.\n\n## Files\n- `src/routes/users.ts` (created)\n\n## Next step\n- Add the index.' }) } });
     const r = await e.compactNow(b.log);
     const t = blockText(r.summary[0]!);
     expect(t).not.toContain('Modified file:');
     expect(section(t, 'Files')).toEqual(['- `src/routes/users.ts` (created)', '- `/srv/api/src/routes/orders.ts` (modified)', '- `/srv/api/src/routes/items.ts` (modified)']);
     // a summary with no Files section gets one, before the next step
-    const none = new BasicCompactionEngine({ threshold: 2000, retainTokens: 60, summaryMaxTokens: 400, meter: new TokenMeter(), summarizer: { name: 'terse', summarize: async () => ({ text: '## Goal\n- Split the router.\n\n## Next step\n- Add the index.' }) } });
+    const none = new BasicCompactionEngine({ budget: 2000, retainTokens: 60, summaryMaxTokens: 400, meter: new TokenMeter(), summarizer: { name: 'terse', summarize: async () => ({ text: '## Goal\n- Split the router.\n\n## Next step\n- Add the index.' }) } });
     const b2 = new LogBuilder().user('Split the router into one file per resource.');
     for (const f of ['users', 'orders']) b2.tool('Write', { file_path: `/srv/api/src/routes/${f}.ts`, content: bigOutput(20, f) }, `File created successfully at: /srv/api/src/routes/${f}.ts`);
     b2.user('Now add the index that re-exports them.');
@@ -346,8 +346,8 @@ describe('the verbatim tail keeps what was found and prunes dumps first', () => 
     b.tool('Bash', { command: 'strings build/app | head -2000' }, [...Array(900)].map((_, i) => `_ZN4core3fmt${i}Formatter9write_str17h${(i * 7919).toString(16)}E`).join('\n'));
     b.tool('Bash', { command: 'env' }, [...Array(600)].map((_, i) => `VAR_${i}=/opt/toolchain/${i}/bin:/usr/local/bin`).join('\n'));
     b.assistant('The report says the debug assets are the bulk.');
-    const config = resolveConfig({ threshold: 60000, retainTokens: 30000, meter });
-    const ctx = { meter, config, limit: 60000, minCheckpoint: 200 };
+    const config = resolveConfig({ budget: 60000, retainTokens: 30000, meter });
+    const ctx = { meter, config, surfaceBudget: 60000, minCheckpoint: 200 };
     const nodes = b.log.surface();
     const plan = planRetention(ctx, nodes, meter.countEvents(nodes));
     expect(plan.kind).toBe('span');

@@ -26,6 +26,7 @@ import {
   Notes,
   estimateTokens,
   evidenceBudget,
+  frameInjection,
   isHistoryKind,
   mindHome,
   nearDuplicate,
@@ -58,6 +59,23 @@ export const NOTES_SHARE = 0.6;
  * frames come first but cannot take it all.
  */
 export const PERSONAL_SHARE = 0.35;
+/**
+ * What an injection pays out of its budget besides the text it shows (tokens, the mind's
+ * estimate), in one place: the framing around the whole injection (`frameInjection`: nonce tags,
+ * one note line), the blank line before each block after the first, and the least room worth
+ * recalling a source into beside its heading.
+ */
+export const RESERVES = {
+  frame: estimateTokens(frameInjection([{ body: '.' }])) + 1,
+  blockGap: 2,
+  minRecall: 32,
+} as const;
+
+/** What the blocks of an injection may take out of `budget` (tokens): the budget less {@link RESERVES}' framing. */
+export function insideFrame(budget: number): number {
+  return Math.max(0, budget - RESERVES.frame);
+}
+
 /** A session's record of what it was given is dropped after this many days. */
 const SESSION_RECORD_DAYS = 7;
 
@@ -280,10 +298,10 @@ export function recallBlocks(
   opts: { seen?: readonly string[]; saySkipped?: boolean; title?: string } = {},
 ): RecallBlocks {
   const drop: Record<RecallSource['key'], Set<number>> = { workspace: new Set(), personal: new Set() };
-  const pass: Pass = { sources, budgetTokens, given, recall, open, seen: opts.seen ?? [], drop, saySkipped: opts.saySkipped ?? true, ...(opts.title ? { title: opts.title } : {}) };
+  const pass: Omit<Pass, 'mayRedo'> = { sources, budgetTokens, given, recall, open, seen: opts.seen ?? [], drop, saySkipped: opts.saySkipped ?? true, ...(opts.title ? { title: opts.title } : {}) };
   // a second pass only when a later mind's frame outranks an earlier mind's near-duplicate
-  const first = recallPass(pass, true);
-  return first.redo ? recallPass(pass, false) : first;
+  const first = recallPass({ ...pass, mayRedo: true });
+  return first.redo ? recallPass({ ...pass, mayRedo: false }) : first;
 }
 
 /** What one pass of {@link recallBlocks} works with. */
@@ -299,10 +317,12 @@ interface Pass {
   saySkipped: boolean;
   /** Said after each block's heading (`## hive-mind memory (workspace …): instructions and decisions`). */
   title?: string;
+  /** The first pass: a later mind's frame that outranks an earlier mind's near-duplicate asks for a second one (`redo`); the second keeps what it has. */
+  mayRedo: boolean;
 }
 
-function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean } {
-  const { sources, budgetTokens, given, recall, open, seen, drop, saySkipped } = p;
+function recallPass(p: Pass): RecallBlocks & { redo: boolean } {
+  const { sources, budgetTokens, given, recall, open, seen, drop, saySkipped, mayRedo } = p;
   // each block's heading (and the blank line before it) is paid for out of the budget, counted as the text is
   // its label says `and team` (or `team`) when team frames came out of it (recallBlockLabel); the budget
   // pays for the longest label before the frames are known
@@ -318,8 +338,8 @@ function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean }
   let redo = false;
   let left = budgetTokens;
   for (const src of sources) {
-    const headCost = estimateTokens(headingOf(src, null)) + 2;
-    if (left <= headCost + 32 || !existsSync(src.path)) continue;
+    const headCost = estimateTokens(headingOf(src, null)) + RESERVES.blockGap;
+    if (left <= headCost + RESERVES.minRecall || !existsSync(src.path)) continue;
     let r: RecallResult | undefined;
     try {
       const m = open(src.path);
@@ -357,9 +377,9 @@ function recallPass(p: Pass, mayRedo: boolean): RecallBlocks & { redo: boolean }
       if (!(e instanceof MindError)) throw e;
       skipped.push({ key: src.key, path: src.path, code: e.code, message: e.message });
       const line = skippedLine(skipped[skipped.length - 1]!, src.label);
-      if (saySkipped && estimateTokens(line) + 2 <= left) {
+      if (saySkipped && estimateTokens(line) + RESERVES.blockGap <= left) {
         parts.push(line);
-        left -= estimateTokens(line) + 2;
+        left -= estimateTokens(line) + RESERVES.blockGap;
       }
       continue;
     }

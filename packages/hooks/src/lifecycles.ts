@@ -31,9 +31,9 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './mkdir.js';
-import { Mind, estimateTokens, frameInjection, historyRetention, type RecallSection } from '@hive-mind/mind/hook';
+import { Mind, frameInjection, historyRetention, type RecallSection } from '@hive-mind/mind/hook';
 import { promptVector, type PromptVector } from './prompt-vector.js';
-import { NOTES_SHARE, PERSONAL_SHARE, evidenceBlocks, givenIds, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
+import { NOTES_SHARE, PERSONAL_SHARE, RESERVES, evidenceBlocks, givenIds, insideFrame, notesBlock, notesEntries, notesThread, promptRecallBudget, recallBlocks, recallBudget, recordGiven, type RecallSource, type SkippedMind } from './inject.js';
 import type { LifecycleInput, LifecycleOutput } from './types.js';
 import { mindsFor } from './workspace.js';
 import { startTeamSyncIfStale } from './team-sync.js';
@@ -107,11 +107,6 @@ function sourcesFor(input: LifecycleInput, env: NodeJS.ProcessEnv): RecallSource
 
 const openReadonly = (busy: number) => (path: string) => Mind.open(path, { busyTimeoutMs: busy, readonly: true });
 
-// What frameInjection adds around an injection (nonce tags, one note line), out of the same budget.
-const FRAME_RESERVE = estimateTokens(frameInjection([{ body: '.' }])) + 1;
-/** What the blocks of an injection may take out of `budget` (tokens): the budget less the framing. */
-const insideFrame = (budget: number) => Math.max(0, budget - FRAME_RESERVE);
-
 /**
  * Session start (inject.ts): the notes; for a host whose session starts with its first prompt
  * (Hermes `pre_llm_call`), the evidence for that prompt; then what is important in both minds
@@ -129,7 +124,7 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
   const open = openReadonly(busy);
   const given: Record<RecallSource['key'], number[]> = { workspace: [], personal: [] };
   const blocks: string[] = notes.text ? [notes.text] : [];
-  let left = budget - notes.tokens - (notes.text ? 2 : 0);
+  let left = budget - notes.tokens - (notes.text ? RESERVES.blockGap : 0);
   const seen = [...notes.entries];
   const skipped: SkippedMind[] = [];
   const ids: Array<[RecallSource['key'], number]> = [];
@@ -140,7 +135,7 @@ function sessionStart(input: LifecycleInput, env: NodeJS.ProcessEnv, busy: numbe
     seen.push(...(r.texts ?? []));
     if (!r.text) return;
     blocks.push(r.text);
-    left -= r.tokens + 2;
+    left -= r.tokens + RESERVES.blockGap;
   };
   // Hermes starts a session with its first prompt: the evidence for it comes first
   const query = input.prompt?.trim().slice(0, 1000);

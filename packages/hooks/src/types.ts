@@ -152,9 +152,12 @@ export interface InstalledPlugin {
   env: Record<string, string>;
 }
 
+/** The hosts with a hive-mind plugin (`plugins/<host>`; install/plugin-remove.ts holds one row each). */
+export type PluginHost = Extract<HookHost, 'claude-code' | 'codex'>;
+
 /** What `removePlugin` did (or, with `dryRun`, would do). */
 export interface PluginRemovalReport {
-  host: 'claude-code' | 'codex';
+  host: PluginHost;
   dryRun: boolean;
   /** Config files looked at: changed or not, the backup of a changed one, and the diff. */
   files: Array<{ path: string; changed: boolean; backup?: string; diff: string }>;

@@ -1,5 +1,7 @@
 import type { CompactionReport } from '@hive-mind/compaction';
-import { FORMATS, SESSION_HOSTS, type SessionHost, type TranscriptFormat } from '@hive-mind/transcripts/hosts';
+// the summarizers the tool takes: the offline one (default), the API ones (keys from the server's environment), the host CLIs (the user's own login)
+import { SUMMARIZER_NAMES, type SummarizerName } from '@hive-mind/compaction/summarizers';
+import { EXPORT_FORMATS, FORMATS, SESSION_HOSTS, type ExportFormat, type SessionHost, type TranscriptFormat } from '@hive-mind/transcripts/hosts';
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
@@ -10,6 +12,9 @@ import type { ServerContext } from './context.js';
 import { jsonResult } from './limits.js';
 import { FieldError, guarded, type SessionInfo } from './guard.js';
 
+/** The tool field of a compaction config option where the two differ (the others are named alike: `budget`, `strategy`, `retainTokens`, `model`). */
+const FIELD_OF_OPTION: Readonly<Record<string, string>> = { apiKeyEnv: 'summarizer' };
+
 /** Smallest and largest accepted `budget` (tokens). */
 export const MIN_COMPACT_BUDGET = 256;
 export const MAX_COMPACT_BUDGET = 2_000_000;
@@ -17,8 +22,6 @@ export const MAX_COMPACT_BUDGET = 2_000_000;
 export const MAX_INLINE_MESSAGES = 20_000;
 /** Compaction results kept for paging (`offset` on a repeated call is served from here). */
 const CACHE_SIZE = 4;
-/** Summarizers the tool takes: the offline one (default), the API ones (keys from the server's environment), the host CLIs (the user's own login). */
-const COMPACT_SUMMARIZERS = ['extractive', 'openai', 'anthropic', 'claude-code', 'codex'] as const;
 /** Default and largest deadline of a model summarizer in one call (seconds). */
 const DEFAULT_SUMMARIZER_DEADLINE_S = 180;
 const MAX_SUMMARIZER_DEADLINE_S = 600;
@@ -85,7 +88,7 @@ export interface CompactReport extends CompactionReport {
   /** Set when the model summarizer failed and the extractive checkpoint landed instead: which failed, and why (one line). */
   fallback?: { from: string; reason: string };
   compacted: boolean;
-  /** Why nothing was done (`under-threshold`: already within the budget). */
+  /** Why nothing was done (`under-budget`: already within the budget). */
   noopReason?: string;
   /** What landed: `summarize` (a checkpoint), `prune` or `mask`. */
   action?: string;
@@ -108,7 +111,7 @@ interface FoundSession {
 
 interface Done {
   report: CompactReport;
-  output: 'openai' | 'anthropic' | 'markdown';
+  output: ExportFormat;
   text: string;
   session?: FoundSession;
 }
@@ -200,11 +203,11 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
           .optional()
           .describe('summarize (default): checkpoint summary. mask: only replace old tool outputs with one-line placeholders. auto: mask first, summarize if still over.'),
         retainTokens: z.number().int().min(1).optional().describe('Recent tail kept verbatim (tokens). Default min(20000, 30% of budget). Must be below the budget.'),
-        output: z.enum(['openai', 'anthropic', 'markdown']).optional().describe('Shape of the compacted conversation. Default: anthropic for Anthropic input, else openai.'),
+        output: z.enum(EXPORT_FORMATS).optional().describe('Shape of the compacted conversation. Default: anthropic for Anthropic input, else openai.'),
         lenient: z.boolean().optional().describe('Skip unreadable lines of a session file instead of failing (they are counted in the report).'),
         offset: z.number().int().min(0).optional().describe('Character offset into the compacted text (from a previous nextOffset). Default 0.'),
         summarizer: z
-          .enum(COMPACT_SUMMARIZERS)
+          .enum(SUMMARIZER_NAMES)
           .optional()
           .describe("Who writes the checkpoint: extractive (default, offline), claude-code or codex (the user's own host CLI and login, no API key), openai or anthropic (the API key in the server's environment)."),
         model: z.string().min(1).max(200).optional().describe('Model for a model summarizer (default: the API default, or the host CLI\'s own, e.g. "haiku").'),
@@ -234,7 +237,6 @@ export function registerCompactTool(server: McpServer, ctx: ServerContext, sessi
         fileKey = c.key;
       }
       const { offset: _o, ...rest } = args;
-      void _o;
       const key = createHash('sha256').update(JSON.stringify([rest, path, fileKey])).digest('hex');
       let done = cache.get(key);
       if (!done) {
@@ -256,9 +258,9 @@ type CompactArgs = {
   budget: number;
   strategy?: 'summarize' | 'mask' | 'auto';
   retainTokens?: number;
-  output?: 'openai' | 'anthropic' | 'markdown';
+  output?: ExportFormat;
   lenient?: boolean;
-  summarizer?: (typeof COMPACT_SUMMARIZERS)[number];
+  summarizer?: SummarizerName;
   model?: string;
   deadlineSeconds?: number;
 };
@@ -288,14 +290,14 @@ async function compact(args: CompactArgs, path: string | undefined, signal: Abor
         ? compaction.createSummarizer(args.summarizer, { ...(args.model ? { model: args.model } : {}), deadlineMs, requestTimeoutMs: deadlineMs })
         : undefined;
     engine = new compaction.BasicCompactionEngine({
-      threshold: args.budget,
+      budget: args.budget,
       strategy: args.strategy ?? 'summarize',
       ...(summarizer ? { summarizer } : {}),
       ...(overheadTokens ? { overheadTokens } : {}),
       ...(args.retainTokens !== undefined ? { retainTokens: args.retainTokens } : {}),
     });
   } catch (err) {
-    if (err instanceof compaction.CompactionConfigError) throw new FieldError(err.key === 'threshold' ? 'budget' : err.key === 'apiKeyEnv' ? 'summarizer' : err.key, err.message);
+    if (err instanceof compaction.CompactionConfigError) throw new FieldError(FIELD_OF_OPTION[err.option] ?? err.option, err.message);
     throw err;
   }
   let result;
@@ -356,7 +358,7 @@ function page(done: Done, offset: number, max: number) {
   if (end < total) {
     out.nextOffset = end;
     out.note = `The compacted ${done.output === 'markdown' ? 'markdown' : 'JSON'} continues: call compact_transcript again with the same arguments and offset ${end}, then join the pieces.`;
-  } else if (!done.report.compacted && done.report.noopReason === 'under-threshold') {
+  } else if (!done.report.compacted && done.report.noopReason === 'under-budget') {
     out.note = `Already within the budget (${done.report.tokensBefore} <= ${done.report.budget} tokens): nothing was replaced.`;
   } else if (done.session) {
     out.note = `This tool did not change ${done.session.path}. To compact the session itself, the user quits the host, runs \`${done.session.compactInPlace} --budget ${done.report.budget}\` (a backup is kept), then resumes with \`${done.session.resume}\`.`;

@@ -111,7 +111,7 @@ describe('compact_transcript over stdio', () => {
 
     const small = await callJson(c.client, 'compact_transcript', { messages: openaiConversation(1, 100), budget: 4_000 });
     expect(small.report.compacted).toBe(false);
-    expect(small.report.noopReason).toBe('under-threshold');
+    expect(small.report.noopReason).toBe('under-budget');
     expect(small.note).toMatch(/Already within the budget/);
     expect(JSON.parse(small.compacted)).toHaveLength(5);
   });

@@ -75,7 +75,9 @@ export interface CompactionStartData {
   action?: 'summarize' | 'prune' | 'mask';
   /** Surface tokens before the compaction (meter tokens). */
   tokensBefore?: number;
-  /** Threshold the compaction must reach (tokens). */
+  /** The budget the compaction must reach (tokens). */
+  budget?: number;
+  /** @deprecated The same figure, as records written before the rename named it (read it as {@link budget}). */
   threshold?: number;
   /** First and last surface seq of the span to summarize. */
   span?: { start: number; end: number };

@@ -13,7 +13,7 @@ import { basename } from 'node:path';
 import type { TranscriptFormat } from './types.js';
 
 // The format table travels with the host table on this lean entry (the MCP tool's enums need both, without the readers).
-export { FORMAT_TABLE, FORMATS, type FormatRow, type TranscriptFormat } from './types.js';
+export { EXPORT_FORMATS, FORMAT_TABLE, FORMATS, type ExportFormat, type FormatRow, type TranscriptFormat } from './types.js';
 
 /** Where a host keeps its own folder: `$variable` when set and not empty, else `~/<base...>`. */
 export interface ConfigDirRule {

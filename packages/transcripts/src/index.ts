@@ -1,5 +1,5 @@
 export { TranscriptError } from './errors.js';
-export { FORMATS, FORMAT_TABLE, type FormatRow, type TranscriptFormat, type ImportReport, type Transcript, type TranscriptSource, type TranscriptOrigin, type ReadOptions } from './types.js';
+export { EXPORT_FORMATS, FORMATS, FORMAT_TABLE, type ExportFormat, type WriteTarget, type FormatRow, type TranscriptFormat, type ImportReport, type Transcript, type TranscriptSource, type TranscriptOrigin, type ReadOptions } from './types.js';
 export { detectFormat } from './detect.js';
 export { readTranscriptFile, parseTranscript, hostSessionId } from './read.js';
 export { recordedToolDefinitions } from './recorded.js';

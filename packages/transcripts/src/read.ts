@@ -313,7 +313,6 @@ function readWhole(text: string, file: string | undefined, opts: ReadOptions, or
   const state: Record<string, unknown> = {};
   if (isObj(value)) {
     const { messages: _m, ...rest } = value;
-    void _m;
     state.envelope = rest;
   }
   return { format, log, report: b.report, importedLastSeq: log.lastSeq, source: { origin, container, state } };

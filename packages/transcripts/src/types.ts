@@ -3,8 +3,8 @@ import type { MemorySessionLog } from '@hive-mind/session';
 /**
  * The format table: one row per transcript format this package reads and writes, in the order
  * detection tries them (also listed in "unknown format" errors). `TranscriptFormat`, `FORMATS`
- * and the MCP tool's format enum derive from it; read.ts (`READERS`) and write/same.ts
- * (`WRITERS`) hold one entry per format, typed against it, so a row without a reader or a
+ * and the MCP tool's format enum derive from it; detect.ts (`DETECT`), read.ts (`READERS`) and write/same.ts
+ * (`WRITERS`) hold one entry per format, typed against it, so a row without a rule, a reader or a
  * writer does not compile. Adding a format: a row here, its reader (formats/) and writer (write/),
  * and its rule in detect.ts.
  */
@@ -30,6 +30,16 @@ export type TranscriptFormat = (typeof FORMAT_TABLE)[number]['id'];
 
 /** Every format, in the order detection tries them (also listed in "unknown format" errors); a non-empty tuple, as `z.enum` takes. */
 export const FORMATS = FORMAT_TABLE.map((f) => f.id) as unknown as readonly [TranscriptFormat, ...TranscriptFormat[]];
+
+/**
+ * What any transcript can be written as besides its own format (`writeTranscript(t, to)`, the
+ * CLI's `--to`, the MCP tool's `output`): a message array of either API, or markdown to read.
+ */
+export const EXPORT_FORMATS = ['openai', 'anthropic', 'markdown'] as const;
+/** One of {@link EXPORT_FORMATS}. */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** Where `writeTranscript` writes to: `same` (the transcript's own format) or an {@link ExportFormat}. */
+export type WriteTarget = 'same' | ExportFormat;
 
 /** What an import found and did. Counts are of records/events, never tokens. */
 export interface ImportReport {

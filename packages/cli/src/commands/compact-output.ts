@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
+import type { WriteTarget } from '@hive-mind/transcripts';
 import { backupFile, backupStamp, realTarget, writeFileAtomic } from '@hive-mind/mind';
 import { CliError } from '../errors.js';
 import { fileDigest, recordCompaction, type CompactionRecord } from './compact-undo.js';
 import { pruneBackups, type PruneResult } from './compact-backups.js';
 
 /** Output formats of `hive-mind compact --to`. */
-export type Target = 'same' | 'openai' | 'anthropic' | 'markdown';
+export type Target = WriteTarget;
 
 /** Where `compact` writes, decided and checked before anything is read or summarized. */
 export interface OutputPlan {

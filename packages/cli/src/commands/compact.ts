@@ -5,17 +5,20 @@ import {
   CompactionAbortedError,
   CompactionConfigError,
   CompactionFailedError,
+  DEFAULT_BUDGET_RATIO,
   compactionLanding,
   compactionReport,
   type CompactionReport,
   landingSentence,
   createSummarizer,
+  SUMMARIZER_NAMES,
   TokenMeter,
   type CompactionConfig,
   type CompactionResult,
   type CompactionStrategy,
 } from '@hive-mind/compaction';
 import {
+  EXPORT_FORMATS,
   HOST_TABLE,
   readTranscriptFile,
   recordedToolDefinitions,
@@ -31,7 +34,7 @@ import {
 } from '@hive-mind/transcripts';
 import { resolve } from 'node:path';
 import { CliError, printJson } from '../errors.js';
-import { addSummarizerFlags, checkBaseUrl, checkHostFlags, int, summarizerName, SUMMARIZER_NAMES } from '../summarizer-flags.js';
+import { addSummarizerFlags, checkBaseUrl, checkHostFlags, int, summarizerName } from '../summarizer-flags.js';
 import { backupName, planOutput, restoreCommand, undoShell, writeCompaction, type Target, type WrittenCompaction } from './compact-output.js';
 import { undoCompaction } from './compact-undo.js';
 import { KEEP_BACKUPS_ENV, keepBackups, type PruneResult } from './compact-backups.js';
@@ -90,6 +93,8 @@ type CompactJson = CompactionReport & {
 };
 
 const DEFAULT_WINDOW = 200_000;
+/** What `--to` takes: the transcript's own format, or an export (transcripts' EXPORT_FORMATS). */
+const TO = ['same', ...EXPORT_FORMATS] as const;
 
 /**
  * The CLI's verbatim tail: about half of what the transcript may take (the budget less the overhead and recorded tool definitions; the library default, min(20000, 30%), suits
@@ -103,9 +108,9 @@ export function cliRetainDefault(surfaceBudget: number, summaryMax: number | und
   return Math.max(1, Math.min(Math.floor(budget / 2), budget - ck - 1));
 }
 
-/** CLI flag of each compaction/summarizer config key, for error messages. */
-const FLAG_OF: Record<string, string> = {
-  threshold: '--budget',
+/** CLI flag of each compaction/summarizer config option (a {@link CompactionConfigError}'s `option`), for error messages. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  budget: '--budget',
   contextWindow: '--window',
   retainTokens: '--retain',
   summaryMaxTokens: '--summary-max',
@@ -124,21 +129,21 @@ const FLAG_OF: Record<string, string> = {
 
 /**
  * A {@link CompactionConfigError} in CLI terms: the error words its message with our names for the
- * keys (`retainTokens` -> `--retain`, the threshold -> the budget; a key that is a plain word, such
- * as `summarizer` or `model`, stays a word), and the flag of the failing key is appended when the
+ * options (`retainTokens` -> `--retain`; an option that is a plain word, such as `budget`,
+ * `summarizer` or `model`, stays a word), and the flag of the failing option is appended when the
  * message does not already name it.
  */
 function cliConfigMessage(err: CompactionConfigError): string {
-  const m = err.messageWith((k) => (k === 'threshold' ? 'budget' : k === k.toLowerCase() ? k : (FLAG_OF[k] ?? k)));
-  const flag = FLAG_OF[err.key];
+  const m = err.messageWith((k) => (k === k.toLowerCase() ? k : (FLAG_OF[k] ?? k)));
+  const flag = FLAG_OF[err.option];
   return flag && !m.includes(flag) ? `${m} (${flag})` : m;
 }
 
 /** How the budget is shared between what the model receives beside the surface and the surface (tokens). */
-function overheadLine(o: CompactJson['overhead'], surfaceLimit: number, budget: number): string {
+function overheadLine(o: CompactJson['overhead'], surfaceBudget: number, budget: number): string {
   const parts = [o.toolDefinitions ? `${o.toolDefinitions} of tool definitions recorded in the file` : '', o.fixed ? `${o.fixed} given by --overhead` : ''].filter(Boolean);
   const sys = o.systemPrompt ? ` (its leading system messages: ${o.systemPrompt})` : '';
-  return `the model also receives ${parts.join(' and ')}: the transcript may take ${surfaceLimit} of the budget ${budget}${sys}`;
+  return `the model also receives ${parts.join(' and ')}: the transcript may take ${surfaceBudget} of the budget ${budget}${sys}`;
 }
 
 /**
@@ -188,8 +193,8 @@ export function register(program: Command): void {
     .option('--force', 'with --session: compact even though a host seems to be writing the session (its lock, or a write in the last seconds); with --undo: restore even though the file changed since')
     .option('--undo', 'put back the file as it was before the newest compaction hive-mind made of it (byte for byte; say which one)')
     .option('--keep-backups <n>', `in place: keep the backups of the newest n compactions of the file, removing older ones (default ${'$'}${KEEP_BACKUPS_ENV} or 5; the newest is always kept)`)
-    .option('--window <tokens>', `model context window; the budget is 80% of it (default ${DEFAULT_WINDOW})`)
-    .option('--budget <tokens>', 'absolute token budget (threshold); exclusive with --window')
+    .option('--window <tokens>', `model context window; the budget is ${DEFAULT_BUDGET_RATIO * 100}% of it (default ${DEFAULT_WINDOW})`)
+    .option('--budget <tokens>', 'absolute token budget; exclusive with --window')
     .option('--retain <tokens>', 'recent tail kept verbatim (default: half of the budget less the overhead, less what --summary-max takes)')
     .option('--summary-max <tokens>', 'upper bound of the checkpoint (default min(4096, 15% of the budget))')
     .option('--strategy <name>', 'summarize | mask | auto', 'summarize'),
@@ -198,7 +203,7 @@ export function register(program: Command): void {
     .option('--no-fallback', 'fail when the model summarizer (openai, anthropic, claude-code, codex) fails, instead of landing the extractive checkpoint')
     .option('--overhead <tokens>', 'tokens the model receives beside the transcript (tool definitions, a system prompt the file does not record), counted against the budget', '0')
     .option('--out <path>', 'output file (default <file>.compacted.<ext>); naming the input compacts it in place with --to same only, keeping <file>.hive-mind-backup-<stamp>')
-    .option('--to <format>', 'same | openai | anthropic | markdown', 'same')
+    .option('--to <format>', TO.join(' | '), 'same')
     .option('--dry-run', 'run everything but the write (a model summarizer is not called: its figures are an estimate); write nothing')
     .option('--json', 'print one JSON object')
     .option('--lenient', 'skip bad transcript lines (counted) instead of failing')
@@ -289,7 +294,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const start = Date.now();
   const progress = progressReporter(start, !!o.json);
   const to = o.to as Target;
-  if (!['same', 'openai', 'anthropic', 'markdown'].includes(to)) throw new CliError(`--to must be same, openai, anthropic or markdown; got ${JSON.stringify(o.to)}`, 2);
+  if (!(TO as readonly string[]).includes(to)) throw new CliError(`--to must be ${TO.slice(0, -1).join(', ')} or ${TO.at(-1)}; got ${JSON.stringify(o.to)}`, 2);
   if (!['summarize', 'mask', 'auto'].includes(o.strategy)) throw new CliError(`--strategy must be summarize, mask or auto; got ${JSON.stringify(o.strategy)}`, 2);
   if (o.window !== undefined && o.budget !== undefined) throw new CliError('give --window or --budget, not both', 2);
   const strategy = o.strategy as CompactionStrategy;
@@ -298,7 +303,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   checkBaseUrl(o.baseUrl);
   const summarizerFlag = summarizerName(o.summarizer);
   checkHostFlags(summarizerFlag, o);
-  const threshold = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
+  const budgetGiven = o.budget !== undefined ? int(o.budget, '--budget') : undefined;
   let window = o.budget === undefined ? (int(o.window, '--window') ?? DEFAULT_WINDOW) : undefined;
   const retain = int(o.retain, '--retain');
   const summaryMax = int(o.summaryMax, '--summary-max');
@@ -349,8 +354,8 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
       fallback: o.fallback,
       ...(overhead.toolDefinitions + overhead.fixed ? { overheadTokens: overhead.toolDefinitions + overhead.fixed } : {}),
       ...(summarizer ? { summarizer } : {}),
-      ...(threshold !== undefined ? { threshold } : { contextWindow: window }),
-      retainTokens: retain ?? cliRetainDefault((threshold ?? Math.floor(window! * 0.8)) - overhead.toolDefinitions - overhead.fixed, summaryMax),
+      ...(budgetGiven !== undefined ? { budget: budgetGiven } : { contextWindow: window }),
+      retainTokens: retain ?? cliRetainDefault((budgetGiven ?? Math.floor(window! * DEFAULT_BUDGET_RATIO)) - overhead.toolDefinitions - overhead.fixed, summaryMax),
       ...(summaryMax !== undefined ? { summaryMaxTokens: summaryMax } : {}),
     };
     engine = new BasicCompactionEngine(cfg);
@@ -358,7 +363,7 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
     if (err instanceof CompactionConfigError) throw new CliError(cliConfigMessage(err), 2);
     throw err;
   }
-  const budget = engine.config.threshold;
+  const budget = engine.config.budget;
   // A dry run runs the real pipeline in memory when no model is called, so it fails where the real run fails.
   const dry = !!o.dryRun;
   const exact = dry && (strategy === 'mask' || (engine.config.summarizer?.name ?? 'extractive') === 'extractive');
@@ -430,17 +435,17 @@ async function compactCommand(file: string, o: CompactCliOptions, ac: AbortContr
   const lines: string[] = [];
   const would = (yes: string, no: string) => (dry ? yes : no);
   if (!result.compacted && !result.dryRun) {
-    if (overhead.toolDefinitions || overhead.fixed) lines.push(overheadLine(overhead, engine.limit(), budget));
+    if (overhead.toolDefinitions || overhead.fixed) lines.push(overheadLine(overhead, engine.surfaceBudget(), budget));
     const what = kind === 'export' ? `; nothing to compact, ${would('would write', 'wrote')} the whole session to ${plan.path} (${outFormat})` : '; nothing to do, nothing written';
     lines.push(
-      result.noopReason === 'under-threshold'
-        ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${engine.limit()}${engine.limit() !== budget ? ` (the budget ${budget} less the overhead)` : ''}${what}`
+      result.noopReason === 'under-budget'
+        ? `${file} (${t.format}) is already under budget: ${result.tokensBefore} tokens <= ${engine.surfaceBudget()}${engine.surfaceBudget() !== budget ? ` (the budget ${budget} less the overhead)` : ''}${what}`
         : `${file} (${t.format}): nothing can be compacted (${result.tokensBefore} tokens, budget ${budget})${what}`,
     );
   } else {
     const estimate = !!result.dryRun;
     lines.push(`${would('would compact', 'compacted')} ${file} (${t.format}): ${result.tokensBefore} -> ${estimate ? '<= ' : ''}${result.tokensAfter} tokens (budget ${budget})`);
-    if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.limit(), budget)}`);
+    if (overhead.toolDefinitions || overhead.fixed) lines.push(`  ${overheadLine(overhead, engine.surfaceBudget(), budget)}`);
     if (result.fallback) lines.push(`  the ${result.fallback.from} summarizer failed, so the checkpoint is extractive (--no-fallback fails instead): ${result.fallback.reason}`);
     if (result.repairedSections?.length) lines.push(`  ${repairLine(usedSummarizer ?? 'model', result.repairedSections)}`);
     const seqs = result.shadowedSeqs;

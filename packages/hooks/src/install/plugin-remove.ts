@@ -19,7 +19,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostConfigDir, HostId, PluginRemovalReport } from '../types.js';
+import type { HostConfigDir, HostId, PluginHost, PluginRemovalReport } from '../types.js';
 import { HostConfigError } from './errors.js';
 import { commitFile, readText, unifiedDiff } from './files.js';
 import type { ConfigFormat } from './format.js';
@@ -44,8 +44,8 @@ interface FileEdit {
   removals: Removal[];
 }
 
-/** What each host keeps of the plugin, relative to its config folder. */
-const PLAN: Record<'claude-code' | 'codex', { edits: (dir: string) => FileEdit[]; folders: (dir: string) => string[] }> = {
+/** What each host with a hive-mind plugin keeps of it, relative to its config folder. */
+const PLAN: { readonly [H in PluginHost]: { edits: (dir: string) => FileEdit[]; folders: (dir: string) => string[] } } = {
   'claude-code': {
     edits: (dir) => [
       {
@@ -146,6 +146,8 @@ function edit(e: FileEdit, text: string): string {
   return out;
 }
 
+
+const isPluginHost = (h: HostId): h is PluginHost => Object.hasOwn(PLAN, h);
 /**
  * Remove the hive-mind plugin of `host` (Claude Code or Codex) under its config folder `dir`:
  * the plugin switch and install record, the marketplace entry, and the cached copies. Idempotent:
@@ -155,7 +157,7 @@ function edit(e: FileEdit, text: string): string {
  * inline table); nothing is changed then.
  */
 export function removePlugin(host: HostId, configDir: HostConfigDir, opts: { dryRun?: boolean } = {}): PluginRemovalReport {
-  if (host !== 'claude-code' && host !== 'codex') throw new TypeError(`${host} has no hive-mind plugin (only claude-code and codex do)`);
+  if (!isPluginHost(host)) throw new TypeError(`${host} has no hive-mind plugin (only ${Object.keys(PLAN).join(' and ')} do)`);
   const plan = PLAN[host];
   const dryRun = !!opts.dryRun;
   // plan every edit before writing any, so a file that cannot be edited changes nothing

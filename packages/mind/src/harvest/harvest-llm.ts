@@ -9,7 +9,7 @@
  * nothing it says is followed. On any failure (no key, an endpoint that fails, a reply with no
  * readable fact) the offline extractor's frames are returned, with the reason.
  */
-import type { HostCliOptions, LlmSummarizerOptions } from '@hive-mind/compaction';
+import type { HostCliOptions, LlmSummarizerOptions, SummarizerName } from '@hive-mind/compaction';
 import { textBlocksText as textOf, type ContentBlock, type SessionEvent } from '@hive-mind/session';
 import { estimateTokens } from '../estimate.js';
 import type { FrameInput } from '../frame.js';
@@ -35,7 +35,8 @@ const OUTPUT_TOKENS = 2048;
  * signal to cancel.
  */
 export interface LlmHarvestOptions extends Omit<LlmSummarizerOptions, 'maxTokensField'>, Pick<HostCliOptions, 'command' | 'env'> {
-  summarizer: 'openai' | 'anthropic' | 'claude-code' | 'codex';
+  /** A model summarizer of compaction (any but the offline `extractive`). */
+  summarizer: Exclude<SummarizerName, 'extractive'>;
   signal?: AbortSignal;
 }
 
@@ -151,7 +152,6 @@ export async function harvestEventsWithLlm(events: readonly SessionEvent[], ctx:
   try {
     const c = await import('@hive-mind/compaction');
     const { summarizer, signal: _s, ...settings } = opts;
-    void _s;
     client = c.createLlmClient(summarizer, settings);
   } catch (e) {
     return fallback(String((e as Error)?.message ?? e).split('\n')[0]!);

@@ -34,11 +34,13 @@ import { keepStampHonest } from './redaction-stamp.js';
 /**
  * A `.mind` file: frames with full-text search (FTS5, BM25), recall, cleanup.
  *
- * The facade over one file per job: `open.ts` (create, probe, migrate), `validate.ts` (options and
- * frame inputs), `save.ts` (the save pipeline), `search.ts` (search and ranking), `recall.ts` (what
- * is injected), `prompt-floor.ts` and `evidence.ts` (the per-prompt recall), `vectors.ts` (the
- * embeddings plug-in), `cleanup.ts` (forget and maintenance), `inspect.ts` (reads of frames and the
- * file), `snapshot.ts` (a frame taken and put back), `team-local.ts` (the team mind's local side).
+ * The facade over one file per job (paths under src/): `store/open.ts` (create, probe, migrate),
+ * `store/validate.ts` (options and frame inputs), `store/context.ts` (the open file's state every
+ * job shares), `store/save.ts` (the save pipeline), `recall/search.ts` (search and ranking),
+ * `recall/recall.ts` (what is injected), `recall/prompt-floor.ts` and `recall/evidence.ts` (the
+ * per-prompt recall), `recall/vectors.ts` (the embeddings plug-in), `store/cleanup.ts` (forget and
+ * maintenance), `store/inspect.ts` (reads of frames and the file), `store/snapshot.ts` (a frame
+ * taken and put back), `team/team-local.ts` (the team mind's local side).
  *
  * Concurrency: WAL journal, `busy_timeout`, and every write is one short `BEGIN IMMEDIATE`
  * transaction, so many processes (hooks, the MCP server, the CLI) can write one file at once.

@@ -1,5 +1,5 @@
 import { TranscriptError } from '../errors.js';
-import type { Transcript } from '../types.js';
+import { EXPORT_FORMATS, type Transcript, type WriteTarget } from '../types.js';
 import { toAnthropicMessages, toMarkdown, toOpenAIMessages } from './chat.js';
 import { writeSame } from './same.js';
 
@@ -15,7 +15,7 @@ import { writeSame } from './same.js';
  * @throws TranscriptError when the original file changed since import, or the host cannot
  *   express the surface (pi with a checkpoint in the middle).
  */
-export function writeTranscript(t: Transcript, to: 'same' | 'openai' | 'anthropic' | 'markdown'): string {
+export function writeTranscript(t: Transcript, to: WriteTarget): string {
   switch (to) {
     case 'same':
       return writeSame(t);
@@ -26,6 +26,6 @@ export function writeTranscript(t: Transcript, to: 'same' | 'openai' | 'anthropi
     case 'markdown':
       return toMarkdown(t.log.surface());
     default:
-      throw new TranscriptError(`unknown output format ${JSON.stringify(to)} (expected same, openai, anthropic or markdown)`, t.report.path);
+      throw new TranscriptError(`unknown output format ${JSON.stringify(to)} (expected same, ${EXPORT_FORMATS.slice(0, -1).join(', ')} or ${EXPORT_FORMATS.at(-1)})`, t.report.path);
   }
 }

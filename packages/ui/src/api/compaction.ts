@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BasicCompactionEngine, TokenMeter, compactionReport, checkAnchors, extractAnchors, knownModelWindow, unframeCheckpoint, type CompactionResult } from '@hive-mind/compaction';
+import { BasicCompactionEngine, DEFAULT_BUDGET_RATIO, TokenMeter, compactionReport, checkAnchors, extractAnchors, knownModelWindow, unframeCheckpoint, type CompactionResult } from '@hive-mind/compaction';
 import { blocksText, type SurfaceNode } from '@hive-mind/session';
 import { listSessions, readTranscriptFile, recordedModel, recordedToolDefinitions, writeTranscript, TranscriptError, type Transcript } from '@hive-mind/transcripts';
 import { ApiError, readJson } from './errors.js';
@@ -103,7 +103,7 @@ export async function compactInMemory(path: string, window: number | undefined, 
   if (!Number.isInteger(win) || win < 1000) throw new ApiError(400, `window must be an integer of at least 1000 tokens, got ${window}`);
   const tools = recordedToolDefinitions(t);
   const toolTokens = tools ? meter.countText(tools) : 0;
-  const budget = Math.floor(win * 0.8);
+  const budget = Math.floor(win * DEFAULT_BUDGET_RATIO);
   let engine: BasicCompactionEngine;
   try {
     engine = new BasicCompactionEngine({ meter, contextWindow: win, ...(toolTokens ? { overheadTokens: toolTokens } : {}), retainTokens: io.retainDefault(budget - toolTokens) });

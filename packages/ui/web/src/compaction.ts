@@ -111,7 +111,7 @@ function preview(p: any, span: any[], written: any, confirmInPlace: boolean, set
       <strong>${num(p.tokensBefore)}</strong> tokens of a ${num(p.window)}-token window (${pct(p.tokensBefore)}%); budget ${num(p.budget)} (80%)${p.toolTokens ? `, of which ${num(p.toolTokens)} go to the tool definitions the file records` : ''}.
       ${p.compacted
         ? html` A compaction replaces <strong>${span.length}</strong> messages (${num(p.shadowedTokens)} tokens) with a ${num(p.summaryTokens)}-token checkpoint: <strong>${num(p.tokensBefore)} → ${num(p.tokensAfter)}</strong> tokens.`
-        : html` <strong>Nothing to compact</strong>: ${p.noopReason === 'under-threshold' ? 'the session is under the budget' : 'no span can be cut at a balanced point'}. Lower the window to see where a compaction would cut.`}
+        : html` <strong>Nothing to compact</strong>: ${p.noopReason === 'under-budget' ? 'the session is under the budget' : 'no span can be cut at a balanced point'}. Lower the window to see where a compaction would cut.`}
     </p>
     ${written ? writtenView(p, written) : ''}
     ${p.compacted
