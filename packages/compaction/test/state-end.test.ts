@@ -43,6 +43,23 @@ describe('the goal as it stands', () => {
     expect(goal).toMatch(/no turns at all/);
     expect(goal).not.toMatch(/provide me with a plan|deep analysis|in full/);
   });
+
+  it('what comes after "then" is work only with its own verb: "read A in full, then B, and then C" is how, the files it names are what the work is based on', async () => {
+    for (const [lang, text] of [
+      ['en', 'read packages/app/docs/theme.md in full, then theme.ts, and then oauth-selector or any of the other selectors. we still need to port over user-message-selector.ts based on the patterns you find in the other files'],
+      ['fr', "lis packages/app/docs/theme.md en entier, puis theme.ts, puis oauth-selector ou un des autres sélecteurs. Reste à porter user-message-selector.ts sur le modèle des autres fichiers."],
+    ] as const) {
+      const b = new LogBuilder();
+      b.user(text);
+      b.tool('Read', { file_path: '/repo/packages/app/docs/theme.md' }, '# Themes');
+      b.tool('Edit', { file_path: '/repo/packages/app/src/user-message-selector.ts', old_string: 'chalk', new_string: 'theme' }, 'ok');
+      const goal = section(await summarize(b), 'Goal');
+      expect(goal, lang).toHaveLength(1);
+      expect(goal[0], lang).toMatch(/user-message-selector\.ts/);
+      expect(goal[0], lang).toContain('(read first: `packages/app/docs/theme.md`, `theme.ts`, `oauth-selector`)');
+      expect(goal[0], lang).not.toMatch(/in full|en entier/);
+    }
+  });
 });
 
 describe('rules as they stand', () => {
