@@ -210,7 +210,9 @@ describe('the next step against the verbatim tail', () => {
     tail.tool('Bash', { command: 'git commit -am "Round half up"' }, '[main 9f8e7d6] Round half up');
     const t = await summarize(b, tail.log.surface());
     const next = section(t, 'Next step')[0]!;
-    expect(next).toMatch(/already take it up: go on from the newest, do not redo it/);
+    expect(next).toBe('- The messages after this summary already take up the work under way (they commit it): go on from the newest of them, do not redo it.');
+    // the finished work is not asked for again
+    expect(next).not.toMatch(/test_totals|Fix the failing/);
     expect(next).not.toMatch(/^- Continue/);
     tail.user('great. now also export the totals as CSV');
     const t2 = await summarize(b, tail.log.surface());
