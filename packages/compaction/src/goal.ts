@@ -56,7 +56,8 @@ function objectiveSentences(text: string): string[] {
  */
 function readFirst(text: string, objective: readonly string[]): string[] {
   if (pastedError(text)) return [];
-  const process = requestSentences(text).filter((t) => leftOut(t) === 'process');
+  // a folder to work in ("cd into tmp/app") is where, not what to read
+  const process = requestSentences(text).filter((t) => leftOut(t) === 'process' && !/^\s*cd\b/i.test(t));
   if (!process.length || objective.every((s) => process.includes(s))) return [];
   return namesIn(process.join(' ')).filter((n) => !objective.some((s) => s.includes(n))).slice(0, GOAL_BASIS_NAMES);
 }
@@ -67,12 +68,13 @@ const GOAL_BASIS_NAMES = 4;
 /** A file name, a path or a code identifier: a word with an inner `.`, `/` or `_`, a camelCase word, or a compound of two words of three letters or more ("oauth-selector"). */
 const NAME = /^(?:[~.]?[\p{L}\p{N}_-]*(?:[./_][\p{L}\p{N}_-]+)+|\p{Ll}+\p{Lu}[\p{L}\p{N}]*|\p{L}{3,}(?:-\p{L}{3,})+)$/u;
 
-/** The names (files, paths, identifiers) of a text, in order, once each. */
+/** The names (files, paths to files, identifiers) of a text, in order, once each. */
 function namesIn(text: string): string[] {
   const out: string[] = [];
   for (const w of text.split(/[\s,;:()]+/)) {
     const t = w.replace(/^[`"'“]+|[`"'”.!?]+$/g, '');
-    if (NAME.test(t) && /\p{L}/u.test(t) && !out.includes(t)) out.push(t);
+    // a path names a file (it ends with an extension), never a folder
+    if (NAME.test(t) && /\p{L}/u.test(t) && (!t.includes('/') || /\.\w{1,8}$/.test(t)) && !out.includes(t)) out.push(t);
   }
   return out;
 }

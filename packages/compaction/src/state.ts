@@ -149,9 +149,13 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
   ];
   // a plan item is named (its status is the state); other work is not quoted again
   const todo = /^Continue the open todo item: ([\s\S]*?)\.?$/.exec(core)?.[1];
-  const what = todo ? `the open todo item "${todo.replace(/"/g, "'")}"` : stepKind(core);
+  const label = STEP_LABEL.exec(core.replace(/^[^:]*: (?=\S+[^:]*:)/, ''))?.[1];
+  const what = todo ? `the open todo item "${todo.replace(/"/g, "'")}"` : label ? `the step ${label}` : stepKind(core);
   return `The messages after this summary already take up ${what} (they ${did.join(' and ')}): go on from the newest of them, do not redo it.`;
 }
+
+/** A plan step's label before its colon ("Next is WP14: Create main-new.ts", "Step 3: ..."): a short name with a number. */
+const STEP_LABEL = /^(?:next(?: step)?(?: is| up)?[:,]?\s+)?([\p{L}][\p{L}\p{N} ._-]{0,16}\d[\p{L}\p{N}.]{0,4}):\s/iu;
 
 /** What a next step was, by the words it opens with ("Continue the work under way: X" -> "the work under way"). */
 function stepKind(step: string): string {
