@@ -3,7 +3,8 @@
  * it; when the user there changes a rule the checkpoint states (its Goal, its Constraints, what a
  * prior checkpoint said), the checkpoint would otherwise state the old form as standing. Such a
  * change is said in Constraints in its final form, marked as changed after the summary, and the
- * rule it replaces is dropped (a goal's sentence stays: the goal is more than its rule). A rule
+ * rule it replaces is dropped (a goal's sentence stays, the goal being more than its rule, with a
+ * note that a rule in it changed). A rule
  * the tail adds without changing anything stays in the tail alone: it is kept verbatim there.
  */
 import type { SurfaceNode } from '@hive-mind/session';
@@ -22,6 +23,9 @@ const LOCATION = /[\w.-]+\.\w{1,8}:\d+|^\s*at\s+\S+\s+\(|^\s*(?:[➜❯$%#]|\S+@
 
 /** How a rule changed after the summary is marked. */
 export const CHANGED_IN_TAIL = '(changed in the messages after this summary)';
+
+/** Said after a goal whose rule the tail changed. */
+const GOAL_NOTE = '(A rule in it changed after this summary: see Constraints.)';
 
 /** Sections whose statements a later rule can change, and whether the replaced statement is dropped. */
 const CHANGEABLE: ReadonlyMap<string, boolean> = new Map([
@@ -106,11 +110,12 @@ export function applyTailRuleChanges(sections: readonly Section[], tail: readonl
       for (const sec of sections) {
         const drop = CHANGEABLE.get(sec.heading);
         if (drop === undefined) continue;
-        sec.items = sec.items.filter((it) => {
-          const change = it.key?.startsWith('correction:') || it.text.includes(CHANGED_IN_TAIL) ? undefined : changeOf(it.text, s, others);
-          if (change === undefined) return true;
+        sec.items = sec.items.flatMap((it) => {
+          const change = it.key?.startsWith('correction:') || it.text.includes(CHANGED_IN_TAIL) ? undefined : changeOf(it.text.replace(` ${GOAL_NOTE}`, ''), s, others);
+          if (change === undefined) return [it];
           hit ??= change;
-          return !drop;
+          // a goal keeps its sentence; it says (once) that a rule in it changed since
+          return drop ? [] : [it.text.endsWith(GOAL_NOTE) ? it : { ...it, text: `${it.text} ${GOAL_NOTE}` }];
         });
       }
       if (!hit) continue;

@@ -214,7 +214,9 @@ describe('rules the verbatim tail changes', () => {
       const tail = new LogBuilder();
       tail.user(change);
       tail.tool('Edit', { file_path: '/repo/server/routes/requests.js', old_string: '10', new_string: '6' }, 'ok');
-      const rules = rulesOf(await summarize(b, tail.log.surface()));
+      const t = await summarize(b, tail.log.surface());
+      const rules = rulesOf(t);
+      expect(section(t, 'Goal')[0], lang).toMatch(/\(A rule in it changed after this summary: see Constraints\.\)$/);
       expect(rules, lang).toContain(value);
       expect(rules, lang).toContain('(changed in the messages after this summary)');
       expect(rules, lang).not.toMatch(old);
