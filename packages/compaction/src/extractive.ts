@@ -6,7 +6,7 @@
 import type { SurfaceNode } from '@hive-mind/session';
 import { anchorMatchText, extractAnchors } from './anchors.js';
 import { chooseItems, itemValue, type FitAnchors } from './fit.js';
-import { findingWeight } from './findings.js';
+import { findingWeight, reportKind } from './findings.js';
 import { buildSections, type Item, type Section } from './sections.js';
 import { shortenWhole } from './sentences.js';
 import type { SummarizeInput, SummaryOutput, Summarizer } from './summarizer.js';
@@ -37,11 +37,15 @@ export function renderSections(sections: readonly Section[]): string {
  */
 const CEILING: Record<string, number> = { Findings: 0.25 };
 
-/** Index of the item a section over its ceiling gives up first: what establishes least (a pointer before a fact before a sub-agent's report), oldest first. */
+/**
+ * Index of the item a section over its ceiling gives up first: what establishes least (a pointer
+ * before a fact before a sub-agent's report; at the same weight a command's finding or a report of work before a
+ * report of facts), oldest first.
+ */
 function lightest(s: Section): number {
   if (s.items.length <= s.keep) return -1;
   let v = -1;
-  const w = (it: Item) => it.weight ?? findingWeight(it.text);
+  const w = (it: Item) => (it.weight ?? findingWeight(it.text)) + (reportKind(it.text) === 'facts' ? 0.5 : 0);
   s.items.forEach((it, i) => {
     if (v < 0 || w(it) < w(s.items[v]!)) v = i;
   });

@@ -11,11 +11,12 @@
  */
 import type { CallFact, SpanFacts } from './analyze.js';
 import { commandKey, displayCommand, programs, runsMatteringProgram } from './commands.js';
+import { reportsDone } from './done.js';
 import { diffGist, fileGist, gitStatusGist, headSections, listed, brief, printingPipelines, resultLines, searchGist, searchProgram } from './gists.js';
 import { MASK_MARKER } from './prune.js';
 import { resultValue } from './results.js';
 import type { Add } from './sections.js';
-import { shortenWhole } from './sentences.js';
+import { leadSentences, shortenWhole } from './sentences.js';
 import { reportFindings, type SubAgentOutcome } from './subagents.js';
 import { modifiesFiles } from './toolinfo.js';
 
@@ -133,6 +134,17 @@ export function findingWeight(text: string): number {
 /** The finding of one call, one line; undefined when the call established nothing another section does not state. */
 export function findingOf(c: CallFact, lim = 6): string | undefined {
   return findingOfCall(c, lim)?.text;
+}
+
+/**
+ * How a sub-agent's or a research finding reads: `facts` when its report states what it found,
+ * `work` when it opens with work it did ("Added 3 tests to …", which Done and Files say as
+ * well), undefined for any other finding.
+ */
+export function reportKind(text: string): 'facts' | 'work' | undefined {
+  const report = /^(?:Sub-agent|Research)\b[\s\S]*?\bfound: ([\s\S]*)$/.exec(text)?.[1];
+  if (report === undefined) return undefined;
+  return reportsDone(leadSentences(report, 1)) ? 'work' : 'facts';
 }
 
 /** Longest sub-agent or research finding (characters): its report in whole sentences. */

@@ -7,7 +7,7 @@
  * than a share of every section. An item too long for the room left goes in as its first
  * sentence. Sections keep their order and their items' order.
  */
-import { findingWeight } from './findings.js';
+import { findingWeight, reportKind } from './findings.js';
 import { CORRECTED_NOTE as CORRECTED, EARLIER_CONTEXT } from './merge.js';
 import type { Item, Section } from './sections.js';
 import { leadSentences } from './sentences.js';
@@ -132,7 +132,11 @@ function baseValue(s: Section, it: Item, i: number): number {
       // a pointer such as a hit list 1, an environment note 0), then how recent
       // a sub-agent's or research report holds what nothing else in the checkpoint says: it ranks with the state sections
       const w = it.weight ?? findingWeight(t);
-      return v + 8 * (w - 2) + (w >= 3 ? 10 : 0) + 10 * recency + (/^`git status/.test(t) ? 7 : 0);
+      // what a sub-agent found stays true after later work: it is not ranked as old; a report of
+      // work it did ("Added 3 tests to …") is said by Done and Files as well: facts go first
+      const kind = reportKind(t);
+      const age = kind === 'facts' ? 1 : kind === 'work' ? recency - 0.5 : recency;
+      return v + 8 * (w - 2) + (w >= 3 ? 10 : 0) + 10 * age + (/^`git status/.test(t) ? 7 : 0);
     default:
       return v + 10 * recency;
   }

@@ -27,6 +27,17 @@ export const GOAL_CHARS = 400;
 /** Sentences a goal holds at most. */
 const GOAL_SENTENCES = 2;
 
+/** Whether a sentence of a request is no part of its objective, and why: greeting, question, how the user wants the work done, too short. */
+function leftOut(s: string): 'process' | boolean {
+  const t = normalizeQuotes(s);
+  if (GREETING.test(t) && readLength(t) < 40) return true;
+  if (isQuestion(t) && !isPoliteRequest(t)) return true;
+  if (PROCESS_CUE.test(t) && !hasWork(t)) return 'process';
+  return readLength(t) < 8;
+}
+
+const requestSentences = (text: string) => splitSentences(withoutPaste(text)).map(stripMarker).filter(Boolean);
+
 /**
  * The sentences of a request that say what the work is: greeting, questions, how to answer and
  * venting left out, and its rules (they go to Constraints) when something else is left; the
@@ -34,22 +45,48 @@ const GOAL_SENTENCES = 2;
  */
 function objectiveSentences(text: string): string[] {
   if (pastedError(text)) return [distillRequest(text, GOAL_CHARS)];
-  const ss = splitSentences(withoutPaste(text)).map(stripMarker).filter(Boolean);
-  const keep = ss.filter((s) => {
-    const t = normalizeQuotes(s);
-    if (GREETING.test(t) && readLength(t) < 40) return false;
-    if (isQuestion(t) && !isPoliteRequest(t)) return false;
-    if (PROCESS_CUE.test(t) && !hasWork(t)) return false;
-    return readLength(t) >= 8;
-  }).map((s) => (VENTING.test(s) ? withoutVenting(s) : s)).filter((s) => readLength(s) >= 8 && !VENTING.test(s));
+  const keep = requestSentences(text).filter((t) => !leftOut(t)).map((s) => (VENTING.test(s) ? withoutVenting(s) : s)).filter((s) => readLength(s) >= 8 && !VENTING.test(s));
   const work = keep.filter((s) => !isRuleSentence(s));
   return work.length ? work : keep.length ? keep : [leadSentences(text, GOAL_CHARS)];
 }
 
-/** A process sentence that also names work ("read the spec first, then port the parser"): one of its parts around "then" is not process. */
+/**
+ * The files a request's process sentences name ("read A in full, then B"): what the work is
+ * based on, when the request also names work; those its objective does not name already.
+ */
+function readFirst(text: string, objective: readonly string[]): string[] {
+  if (pastedError(text)) return [];
+  // a folder to work in ("cd into tmp/app") is where, not what to read
+  const process = requestSentences(text).filter((t) => leftOut(t) === 'process' && !/^\s*cd\b/i.test(t));
+  if (!process.length || objective.every((s) => process.includes(s))) return [];
+  return namesIn(process.join(' ')).filter((n) => !objective.some((s) => s.includes(n))).slice(0, GOAL_BASIS_NAMES);
+}
+
+/** Files a goal names as what the work is based on, at most. */
+const GOAL_BASIS_NAMES = 4;
+
+/** A file name, a path or a code identifier: a word with an inner `.`, `/` or `_`, a camelCase word, or a compound of two words of three letters or more ("oauth-selector"). */
+const NAME = /^(?:[~.]?[\p{L}\p{N}_-]*(?:[./_][\p{L}\p{N}_-]+)+|\p{Ll}+\p{Lu}[\p{L}\p{N}]*|\p{L}{3,}(?:-\p{L}{3,})+)$/u;
+
+/** The names (files, paths to files, identifiers) of a text, in order, once each. */
+function namesIn(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.split(/[\s,;:()]+/)) {
+    const t = w.replace(/^[`"'“]+|[`"'”.!?]+$/g, '');
+    // a path names a file (it ends with an extension), never a folder
+    if (NAME.test(t) && /\p{L}/u.test(t) && (!t.includes('/') || /\.\w{1,8}$/.test(t)) && !out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * A process sentence that also names work ("read the spec first, then port the parser"): one of
+ * its parts around "then" is not process. A part that opens with a name ("read A in full, then
+ * B.ts, and then oauth-selector") continues the verb before it: it has no work of its own.
+ */
 function hasWork(s: string): boolean {
   const parts = s.split(/,?\s*\b(?:and then|then|after that|ensuite|puis|luego|después|dann|danach)\b\s*/iu);
-  return parts.length > 1 && parts.some((p) => readLength(p) >= 20 && !PROCESS_CUE.test(p));
+  return parts.length > 1 && parts.some((p) => readLength(p) >= 20 && !PROCESS_CUE.test(p) && !NAME.test(p.trim().split(/[\s,]+/)[0]!.replace(/^[`"']+|[`"']+$/g, '')));
 }
 
 /** A request with how much of the session's later work comes back to it; its objective sentences when needed. */
@@ -159,6 +196,11 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string, j
       if (i >= 0) base[i] = s;
       else if (refines) base.push(s);
     }
+  }
+  // the files the goal's request said to read first follow its first sentence while it stands
+  if (from && base[0] === objective(cands.find((c) => c.msg === from)!)[0]) {
+    const names = readFirst(from.text, base);
+    if (names.length) base = [`${base[0]!.replace(/[.!。]+$/, '')} (read first: ${names.map((n) => '`' + n + '`').join(', ')}).`, ...base.slice(1)];
   }
   const goal = goalText(base);
   // what a prior goal said that the goal leaves out (its later sentences, its rules, its status)

@@ -14,6 +14,7 @@ import { ACK_WORDS, DECISION_CUE, INTENT_CUE, INTENT_ENDING, NARRATION_CUE, norm
 import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
 import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
+import { applyTailRuleChanges } from './tail-rules.js';
 import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues, overlap } from './subject.js';
@@ -188,6 +189,8 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   resolveContradictions(out);
   // a later rule or decision on the same subject replaces the earlier one; a changed rule is said so
   for (const s of out) if (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') s.items = latestRules(s.items.map((it, i) => ({ ...it, seq: i })), s.heading !== 'Decisions').map(({ seq: _seq, ...it }) => it);
+  // a rule the verbatim tail changes is said as it stands now, not as the span left it
+  applyTailRuleChanges(out, tail, isSubstantiveRequest);
   const filesSec = out.find((s) => s.heading === 'Files');
   if (filesSec) filesSec.items.sort((a, b) => Number(b.key === 'root') - Number(a.key === 'root'));
   const next = out.find((s) => s.heading === 'Next step');

@@ -133,24 +133,34 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
   const at = step.lastIndexOf(' (the span ended with ');
   const core = at > 0 ? step.slice(0, at).replace(/[.]$/, '') : step;
   const committed = t.calls.some((c) => !c.failed && c.result && c.info.command && /\bgit\s+commit\b/.test(c.info.command));
-  const changed = new Set(t.calls.filter((c) => !c.failed && modifiesFiles(c.info)).flatMap((c) => c.info.paths.map((p) => p.split('/').pop()!.toLowerCase())));
+  const changedPaths = t.calls.filter((c) => !c.failed && modifiesFiles(c.info)).flatMap((c) => c.info.paths);
+  const changed = new Set(changedPaths.map((p) => p.split('/').pop()!.toLowerCase()));
   const stepTokens = contentTokens(core);
   const reported = t.assistantTexts.some((a) => splitSentences(a.text).some((s) => reportsDone(s) && overlap(contentTokens(s), stepTokens).shared >= Math.min(2, stepTokens.size)));
-  const doneInTail =
-    (/\bcommit/i.test(core) && committed) ||
-    [...fileNames(core)].some((n) => changed.has(n)) ||
-    reported;
+  const touched = [...fileNames(core)].filter((n) => changed.has(n));
+  const commitAsked = /\bcommit/i.test(core) && committed;
   // the tail goes on from the step as a matter of course; it is said only when the tail already did it
-  if (!doneInTail) return step;
-  const what = stepAsState(core).replace(/^\w/, (c) => c.toUpperCase());
-  return `${what}; the messages after this summary already take it up: go on from the newest, do not redo it.`;
+  if (!commitAsked && !touched.length && !reported) return step;
+  // the finished step is not said again (a resumed agent reads a step as work to do): what the tail did to it is
+  const did = [
+    ...(touched.length ? [`change ${touched.map((n) => '`' + (changedPaths.find((p) => p.split('/').pop()!.toLowerCase() === n) ?? n).split('/').pop() + '`').join(', ')}`] : []),
+    ...(committed ? ['commit it'] : []),
+    ...(reported && !touched.length && !committed ? ['report it done'] : []),
+  ];
+  // a plan item is named (its status is the state); other work is not quoted again
+  const todo = /^Continue the open todo item: ([\s\S]*?)\.?$/.exec(core)?.[1];
+  const label = STEP_LABEL.exec(core.replace(/^[^:]*: (?=\S+[^:]*:)/, ''))?.[1];
+  const what = todo ? `the open todo item "${todo.replace(/"/g, "'")}"` : label ? `the step ${label}` : stepKind(core);
+  return `The messages after this summary already take up ${what} (they ${did.join(' and ')}): go on from the newest of them, do not redo it.`;
 }
 
-/** A next step said as what stood at the end of the span ("Continue the open todo item: X" -> "the open todo item was: X"). */
-function stepAsState(step: string): string {
-  const s = step.replace(/[.]$/, '');
-  const m = /^(Continue the work under way|Continue the open todo item|Continue the latest request|Answer the user's latest message): ([\s\S]*)$/.exec(s);
-  if (!m) return `the next step was: ${s}`;
-  const lead = { 'Continue the work under way': 'the work under way was', 'Continue the open todo item': 'the open todo item was', 'Continue the latest request': 'the latest request was under way', "Answer the user's latest message": "the user's latest message was still to answer" }[m[1]!];
-  return `${lead}: ${m[2]}`;
+/** A plan step's label before its colon ("Next is WP14: Create main-new.ts", "Step 3: ..."): a short name with a number. */
+const STEP_LABEL = /^(?:next(?: step)?(?: is| up)?[:,]?\s+)?([\p{L}][\p{L}\p{N} ._-]{0,16}\d[\p{L}\p{N}.]{0,4}):\s/iu;
+
+/** What a next step was, by the words it opens with ("Continue the work under way: X" -> "the work under way"). */
+function stepKind(step: string): string {
+  const m = /^(?:Continue (the work under way|the latest request)|(Answer the user's latest message)):/.exec(step);
+  if (!m) return 'the next step the span ended on';
+  return m[1] ?? "the answer to the user's latest message";
 }
+

@@ -117,6 +117,9 @@ const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|un
 /** Words that carry no subject (for matching a report's lines to the task it was given). */
 const STOP = new Set('the a an and or of to in on for with from by at is are be was were it its this that these those what which how any all every each into over your you me my our their there here then than them they not no do does did can could should would will just also only about as if so but use using used report list find show tell'.split(' '));
 
+/** A name in code form: backticked, snake_case, an UPPER_CASE environment name, a dashed header name. */
+const SPECIFIC = /`[^`\s]{2,}[^`]*`|\b[a-z]+_[a-z_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z][a-z]*(?:-[A-Z][a-z]*)+\b/;
+
 /** The subject words of a text: lowercase words of three letters or more, stop words left out. */
 function words(text: string): Set<string> {
   // a plural and its singular are one word ("tests", "test")
@@ -210,7 +213,9 @@ export function reportFindings(text: string, max: number, task = ''): string {
       Math.min(3, shared) +
       (inSection ? 1.5 : 0) +
       (/\b(?:no|not|only|never|none|must|missing|instead)\b/i.test(u.text) ? 1 : 0) +
-      (/[\w./-]+\.\w+:\d+|:\d+\b/.test(u.text) ? 0.5 : 0) -
+      (/[\w./-]+\.\w+:\d+|:\d+\b/.test(u.text) ? 0.5 : 0) +
+      // a specific a colleague needs verbatim: a name in code form (`x`, snake_case, an ENV_NAME, an X-Header)
+      (SPECIFIC.test(u.text) ? 1 : 0) -
       (u.siblings > 6 ? 2 : 0) -
       u.order * 0.001
     );

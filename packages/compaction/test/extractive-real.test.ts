@@ -38,7 +38,7 @@ describe('extractive checkpoint on real transcripts', () => {
 
   it('pi/large-session: no slash command as the goal, no globs or import specifiers as files, the undone change is rejected once', async () => {
     const { get, text } = await sections('pi/large-session.jsonl');
-    expect(get('Goal')[0]).toMatch(/^read packages\/coding-agent\/docs\/theme\.md/i);
+    expect(get('Goal')[0]).toMatch(/^We still need to port over user-message-selector\.ts .*\(read first: `packages\/coding-agent\/docs\/theme\.md`/);
     for (const f of get('Files')) {
       expect(f).not.toMatch(/^`\/tmp\/[^/]+`/);
       expect(f).not.toMatch(/[*?]/);

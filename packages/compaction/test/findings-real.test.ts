@@ -50,14 +50,14 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
     expect(commands).not.toContain('`cargo test` -> ok');
     expect(commands).toContain('`cargo install cargo-llvm-cov` -> ok: Ignored package `cargo-llvm-cov v0.6.23` is already installed');
     expect(commands).toContain('TOTAL 346 1 99.71%');
-    expect(section('Next step')).toEqual(['- The open todo item was: Update Justfile for Rust; the messages after this summary already take it up: go on from the newest, do not redo it.']);
+    expect(section('Next step')).toEqual(['- The messages after this summary already take up the open todo item "Update Justfile for Rust" (they change `Justfile` and commit it): go on from the newest of them, do not redo it.']);
   });
 
-  it('claude-code/coverage-test-fix at 2500: git status is stated; the Stop hook is not quoted as the user; the next step is the work under way', async () => {
+  it('claude-code/coverage-test-fix at 2500: git status is stated; the Stop hook is not quoted as the user; the next step says the tail takes up the work under way, without asking for it again', async () => {
     const { text, section } = await checkpointAt(join(dataDir, 'claude-code/coverage-test-fix.jsonl'), 2500);
     expect(section('Findings').join('\n')).toContain('`git status`: on branch master; modified: src/math_utils.py, tests/test_math_utils.py; untracked: .coverage, src/__pycache__/, tests/__pycache__/.');
     expect(text).not.toContain('Stop hook feedback');
-    expect(section('Next step')).toEqual(['- The work under way was: Run quality checks and commit the changes before finishing; the messages after this summary already take it up: go on from the newest, do not redo it.']);
+    expect(section('Next step')).toEqual(['- The messages after this summary already take up the work under way (they commit it): go on from the newest of them, do not redo it.']);
   });
 
   it('pi/before-compaction at 50000: the span ends reading README.md to link DEVELOPMENT.md, done in the verbatim tail, so the next step is the newest request there; a piped check that reported TS2307 is an error with its fix', async () => {

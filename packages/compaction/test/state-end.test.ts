@@ -43,6 +43,23 @@ describe('the goal as it stands', () => {
     expect(goal).toMatch(/no turns at all/);
     expect(goal).not.toMatch(/provide me with a plan|deep analysis|in full/);
   });
+
+  it('what comes after "then" is work only with its own verb: "read A in full, then B, and then C" is how, the files it names are what the work is based on', async () => {
+    for (const [lang, text] of [
+      ['en', 'read packages/app/docs/theme.md in full, then theme.ts, and then oauth-selector or any of the other selectors. we still need to port over user-message-selector.ts based on the patterns you find in the other files'],
+      ['fr', "lis packages/app/docs/theme.md en entier, puis theme.ts, puis oauth-selector ou un des autres sélecteurs. Reste à porter user-message-selector.ts sur le modèle des autres fichiers."],
+    ] as const) {
+      const b = new LogBuilder();
+      b.user(text);
+      b.tool('Read', { file_path: '/repo/packages/app/docs/theme.md' }, '# Themes');
+      b.tool('Edit', { file_path: '/repo/packages/app/src/user-message-selector.ts', old_string: 'chalk', new_string: 'theme' }, 'ok');
+      const goal = section(await summarize(b), 'Goal');
+      expect(goal, lang).toHaveLength(1);
+      expect(goal[0], lang).toMatch(/user-message-selector\.ts/);
+      expect(goal[0], lang).toContain('(read first: `packages/app/docs/theme.md`, `theme.ts`, `oauth-selector`)');
+      expect(goal[0], lang).not.toMatch(/in full|en entier/);
+    }
+  });
 });
 
 describe('rules as they stand', () => {
@@ -183,6 +200,48 @@ describe('Done as the end state', () => {
   });
 });
 
+describe('rules the verbatim tail changes', () => {
+  const rulesOf = (t: string) => section(t, 'Constraints and preferences').join('\n');
+  it('a value the tail changes is said in its final form, marked; the rule it replaces goes; a quoted rule with "instead" after it is replaced too', async () => {
+    for (const [lang, goal, change, value, old] of [
+      ['en', 'I want a cooldown on the request button: the cooldown is 10 seconds, enforced on the server.', 'and the cooldown: 10 is too long, make it 6 seconds.', 'The cooldown: make it 6 seconds (changed', /10 (?:seconds|is)/],
+      ['fr', "Je veux un délai sur le bouton de réservation : le délai est de 10 secondes, vérifié côté serveur.", 'et le délai : 10 secondes c’est trop long, mets 6 secondes.', 'mets 6 secondes (changed', /10 secondes c/],
+    ] as const) {
+      const b = new LogBuilder();
+      b.user(goal);
+      b.tool('Edit', { file_path: '/repo/server/routes/requests.js', old_string: 'a', new_string: 'b' }, 'ok');
+      b.assistant('The cooldown check is in place.');
+      const tail = new LogBuilder();
+      tail.user(change);
+      tail.tool('Edit', { file_path: '/repo/server/routes/requests.js', old_string: '10', new_string: '6' }, 'ok');
+      const t = await summarize(b, tail.log.surface());
+      const rules = rulesOf(t);
+      expect(section(t, 'Goal')[0], lang).toMatch(/\(A rule in it changed after this summary: see Constraints\.\)$/);
+      expect(rules, lang).toContain(value);
+      expect(rules, lang).toContain('(changed in the messages after this summary)');
+      expect(rules, lang).not.toMatch(old);
+    }
+    // a prior checkpoint's rule that the tail quotes and replaces ("we said X. make that Y instead") is dropped
+    const b = new LogBuilder();
+    b.user('Please add the import command. Always skip rows whose booking text starts with "UMBUCHUNG": they are internal transfers.');
+    b.tool('Edit', { file_path: '/repo/cmd/import.go', old_string: 'a', new_string: 'b' }, 'ok');
+    const tail = new LogBuilder();
+    tail.user('one change to the import rule: we said skip rows whose booking text starts with "UMBUCHUNG". make that any row where the counterparty IBAN is one of our own accounts instead. our IBANs are in ledger.toml.');
+    const rules = rulesOf(await summarize(b, tail.log.surface()));
+    expect(rules).toContain('Make that any row where the counterparty IBAN is one of our own accounts instead; our IBANs are in ledger.toml (changed in the messages after this summary).');
+    expect(rules).not.toMatch(/starts with "UMBUCHUNG"/);
+  });
+
+  it('what the tail pastes (a stack trace, a shell prompt) or asks is no rule change', async () => {
+    const b = new LogBuilder();
+    b.user('Load the theme from src/theme/theme.ts; the theme must never crash the app.');
+    b.tool('Edit', { file_path: '/repo/src/theme/theme.ts', old_string: 'a', new_string: 'b' }, 'ok');
+    const tail = new LogBuilder();
+    tail.user('it crashes:\nError: bad color\n    at loadTheme (/repo/src/theme/theme.ts:393:9)\n    at setTheme (/repo/src/theme/theme.ts:433:10)\ndid you update the theme loader so it never crashes?');
+    expect(rulesOf(await summarize(b, tail.log.surface()))).not.toContain('changed in the messages after this summary');
+  });
+});
+
 describe('the next step against the verbatim tail', () => {
   it('never asks for what the tail already did; a newer request in the tail is where the work goes on', async () => {
     const b = new LogBuilder();
@@ -193,7 +252,9 @@ describe('the next step against the verbatim tail', () => {
     tail.tool('Bash', { command: 'git commit -am "Round half up"' }, '[main 9f8e7d6] Round half up');
     const t = await summarize(b, tail.log.surface());
     const next = section(t, 'Next step')[0]!;
-    expect(next).toMatch(/already take it up: go on from the newest, do not redo it/);
+    expect(next).toBe('- The messages after this summary already take up the work under way (they commit it): go on from the newest of them, do not redo it.');
+    // the finished work is not asked for again
+    expect(next).not.toMatch(/test_totals|Fix the failing/);
     expect(next).not.toMatch(/^- Continue/);
     tail.user('great. now also export the totals as CSV');
     const t2 = await summarize(b, tail.log.surface());

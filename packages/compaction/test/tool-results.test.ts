@@ -360,3 +360,27 @@ describe('the verbatim tail keeps what was found and prunes dumps first', () => 
     expect(nodes.slice(plan.cut).some((n) => n.seq === resultSeq('asset bundle'))).toBe(true);
   });
 });
+
+describe('a sub-agent report in a small checkpoint', () => {
+  it('what a sub-agent found outranks a command finding and a report of work it did, whatever its age; its specifics come first', async () => {
+    const { ExtractiveSummarizer, TokenMeter } = await import('@hive-mind/compaction');
+    const meter = new TokenMeter();
+    const b = new LogBuilder().user('I want an alert when bus line 42 at stop 1187 is more than 4 minutes late.');
+    const facts = [
+      'How to get the delay (from docs/openapi.yaml):',
+      '- Endpoint: GET {api.base}/realtime/trips?stop=1187&line=42 (both parameters optional).',
+      '- Auth: header `X-Api-Key: <key>`; the key comes from TRANSIT_API_KEY.',
+      '- Units: delay_seconds is an integer number of seconds (not minutes).',
+      '- The realtime data refreshes every 30 s server side, and the city publishes it for every line.',
+    ].join('\n');
+    b.tool('delegate_task', { goal: 'Read docs/openapi.yaml and report how to get the delay of line 42: parameters, fields, units, auth.' }, JSON.stringify({ results: [{ task_index: 0, status: 'completed', summary: facts }] }));
+    for (let i = 0; i < 4; i++) b.tool('Bash', { command: `grep -n 'late' -i alerts/poll_${i}.py` }, `alerts/poll_${i}.py:${10 + i}:    late = delay > 240`);
+    b.tool('Write', { file_path: '/repo/alerts/poll.py', content: 'x' }, 'ok');
+    b.tool('delegate_task', { goal: 'Write tests/test_poll.py cases for the 4 minute threshold.' }, JSON.stringify({ results: [{ task_index: 0, status: 'completed', summary: 'Added 3 tests to tests/test_poll.py: test_no_alert_at_exactly_4_minutes, test_alert_at_4_01, test_no_poll_outside_window.' }] }));
+    b.assistant('The poller is written; the tests are in.');
+    const text = (await new ExtractiveSummarizer().summarize({ span: b.log.surface(), tail: [], maxTokens: 330, meter })).text;
+    const findings = /## Findings\n([\s\S]*?)(?:\n\n## |$)/.exec(text)?.[1] ?? '';
+    expect(findings).toContain('Read docs/openapi.yaml');
+    expect(findings).toMatch(/delay_seconds|X-Api-Key/);
+  });
+});
