@@ -22,7 +22,7 @@ const RULE_CHARS = 300;
 const LOCATION = /[\w.-]+\.\w{1,8}:\d+|^\s*at\s+\S+\s+\(|^\s*(?:[➜❯$%#]|\S+@\S+:)\s/u;
 
 /** How a rule changed after the summary is marked. */
-export const CHANGED_IN_TAIL = '(changed in the messages after this summary)';
+const CHANGED_IN_TAIL = '(changed in the messages after this summary)';
 
 /** Said after a goal whose rule the tail changed. */
 const GOAL_NOTE = '(A rule in it changed after this summary: see Constraints.)';
@@ -44,7 +44,7 @@ const numbers = (s: string) => new Set(s.match(/\d+(?:[.,]\d+)?/g) ?? []);
  * 10 is too long, make it 6 seconds"): a part whose numbers are all numbers of `stated` and that
  * has no other, when another part says a new one.
  */
-export function withoutOldValue(stated: string, s: string): string {
+function withoutOldValue(stated: string, s: string): string {
   const old = numbers(stated);
   const parts = s.split(/(\s*[,;:：]\s+)/u);
   const isOld = (p: string) => {

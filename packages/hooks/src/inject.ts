@@ -50,7 +50,7 @@ export const DEFAULT_RECALL_TOKENS = settingDefault('HIVE_MIND_RECALL_TOKENS');
  * none when nothing clears the floor. 1,200 left LoCoMo's multi-hop questions a turn or two
  * (bench/memory-e2e.mjs (a), mind README "Recall per prompt").
  */
-export const DEFAULT_PROMPT_RECALL_TOKENS = settingDefault('HIVE_MIND_PROMPT_RECALL_TOKENS');
+const DEFAULT_PROMPT_RECALL_TOKENS = settingDefault('HIVE_MIND_PROMPT_RECALL_TOKENS');
 /** Share of the session-start budget the notes may take; the recall gets the rest. */
 export const NOTES_SHARE = 0.6;
 /**
@@ -259,7 +259,7 @@ export interface SkippedMind {
 }
 
 /** The injected line of a mind left out (no stored byte is touched; the repair command for a corrupt file). */
-export function skippedLine(s: SkippedMind, label: string): string {
+function skippedLine(s: SkippedMind, label: string): string {
   const why = s.code === 'CORRUPT' ? 'is not a readable .mind file (left untouched; `hive-mind mind doctor --repair` recovers what can be read)' : `could not be read (${s.code}: ${s.message.split('\n')[0]!.slice(0, 160)})`;
   return `## hive-mind memory (${label}): skipped, ${s.path} ${why}`;
 }

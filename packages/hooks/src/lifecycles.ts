@@ -51,7 +51,7 @@ export interface LifecycleOptions {
 }
 
 export { mindsFor };
-export { DEFAULT_RECALL_TOKENS, DEFAULT_PROMPT_RECALL_TOKENS, recallBudget, promptRecallBudget } from './inject.js';
+export { DEFAULT_RECALL_TOKENS, recallBudget } from './inject.js';
 
 function withMind<T>(path: string, busyTimeoutMs: number, fn: (m: Mind) => T, readonly = false): T {
   // create the mind's directory here with a bounded loop: the recursive mkdir inside

@@ -9,16 +9,16 @@ import { STOP_WORDS } from '../recall/analyze.js';
 import { isProtocol } from './host-text.js';
 
 /** Decision phrasing: a commitment to an approach ("I'll use", "we decided to", "switched to", "the root cause was"). */
-export const DECISION =
+const DECISION =
   /\b(?:I(?:'ll| will) (?:use|go with|switch to|keep|replace)|we(?:'ll| will| should) (?:use|go with|switch to|keep)|(?:decided|chose|opted) (?:to|for|on)|let's (?:use|go with|switch to|keep)|switched (?:to|from)|the (?:fix|root cause|solution) (?:is|was))\b/i;
 /** Guesses and narration that look like decisions but are not ("I bet...", "let me...", "maybe..."). */
-export const NOT_DECISION = /^(?:I bet|let me|let's see|let's check|maybe|perhaps|probably|I think|I guess|I wonder|it might|it seems|seems|possibly|if )\b/i;
+const NOT_DECISION = /^(?:I bet|let me|let's see|let's check|maybe|perhaps|probably|I think|I guess|I wonder|it might|it seems|seems|possibly|if )\b/i;
 /** Alternatives still open ("make X invalidate, or to improve the cache key"): not decided yet. */
-export const UNDECIDED = /,\s*or\b|\bor (?:to|just|simply|maybe|perhaps)\b|\b(?:either way|not sure|unclear)\b/i;
+const UNDECIDED = /,\s*or\b|\bor (?:to|just|simply|maybe|perhaps)\b|\b(?:either way|not sure|unclear)\b/i;
 /** Hedged claims: a cause or a fix that is only guessed. */
-export const HEDGED = /\b(?:maybe|might|perhaps|probably|possibly|likely|I think|I guess|I suspect|could be|seems? to|iiuc|afaik|afaict|imo|imho)\b/i;
+const HEDGED = /\b(?:maybe|might|perhaps|probably|possibly|likely|I think|I guess|I suspect|could be|seems? to|iiuc|afaik|afaict|imo|imho)\b/i;
 /** Sentence ends: `.!?` before whitespace (so `main.ts` stays whole), the CJK full stops, line breaks. */
-export const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])|\n+/;
+const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])|\n+/;
 /** A line pasted from a terminal, a diff, a table, a stack trace, a log or JSON: never the user's own prose. */
 const PASTED_LINE = /^\s*(?:[+-] ?\d|[+-]{3} |@@ |➜|\$ |> |\||```|at [\w.$<>\[\]]+ \(|at (?:file|node):|[{[]["{[]|(?:Error|TypeError|RangeError|SyntaxError|Traceback|Exception|panic|warning|error)\b[:\[]|\d{4}-\d\d-\d\dT\d\d:|[─━═│┃┌└├╭╰⠇⠋⠙⠹→●•]|\S+\.(?:png|jpe?g|gif)'?$|\S+:\d+(?::\d+)?\)?$|\s+[\w$]+: ['"\[{\d])/i;
 /**
@@ -95,7 +95,7 @@ export function majorVersionOf(sentence: string): string | undefined {
 export const STATES =
   /\b(?:is|are|was|should be|uses?|lives? in|runs? on|listens? on|goes? (?:to|in)|means|allows?|permits?|accepts?|(?:is|are) (?:limited|capped) (?:to|at)|ist|sind|läuft|liegt|nutzt|est|sont|utilise|es|está|usa|è|é)\b|[:=]|->|→|です|で動|にあ|を使|は\S+で|に制限|是|在|用|最多|限制|입니다|제한|에서|사용|이에요|예요|(?<=[\p{L}\p{N}]\s+)(?:run|runs|needs?(?!\s+to\b)|requires?|targets?|pinned to|upgraded to|built with|written in)\b|\b(?:we're|we are|i'm|i am) on\b/iu;
 /** Narration of what the agent is about to do: not a finding, not a fix. */
-export const NARRATION = /^(?:let me|let's|now,? |i'll|i will|i need to|i'm going to|next,? i|first,? i|okay,? (?:let me|i'll)|ok,? (?:let me|i'll)|perfect!? (?:let me|now)|great!? (?:let me|now))\b/i;
+const NARRATION = /^(?:let me|let's|now,? |i'll|i will|i need to|i'm going to|next,? i|first,? i|okay,? (?:let me|i'll)|ok,? (?:let me|i'll)|perfect!? (?:let me|now)|great!? (?:let me|now))\b/i;
 /** A fix that says, after the fact, what was wrong or what resolved it. */
 const FIX_STATED = /\b(?:root cause (?:is|was)|was caused by|the (?:issue|problem|bug) was|fixed by|resolved by|works now|now works|passing now|now passes|the fix was)\b/i;
 /** Errors of the agent's own tool use (an edit that did not match, a file it guessed wrong): not facts about the project. */

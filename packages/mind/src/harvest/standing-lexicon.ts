@@ -552,7 +552,7 @@ export const ROLE: Readonly<Record<keyof LangWords, Role>> = (() => {
 
 /** The Latin-script languages, and the unspaced ones. */
 export const LATIN: readonly Lang[] = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'];
-export const CJK_LANGS: readonly Lang[] = ['ja', 'zh', 'ko'];
+const CJK_LANGS: readonly Lang[] = ['ja', 'zh', 'ko'];
 
 /** The lower-case first word of a Latin-script clause, or undefined. */
 export function firstWord(text: string): string | undefined {

@@ -21,7 +21,7 @@
  * schedule or an order. Status ("all tests pass", "committed as …", "done"), narration, offers,
  * guesses and questions give nothing.
  */
-export { PROMPT_FRAMES_MAX, PROMPT_SENTENCES_MAX, REPLY_BUILT_MAX, REPLY_FRAMES_MAX, REPLY_SENTENCES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing-clause.js';
+export { PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing-clause.js';
 export { promptStanding } from './standing-prompt.js';
 export { acknowledgesRule, replyStanding } from './standing-reply.js';
 export { hookPolicyOf } from './harvest-rules.js';

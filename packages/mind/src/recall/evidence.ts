@@ -45,7 +45,7 @@ export const EVIDENCE_ITEM_WEIGHT = 0.2;
 /** Beside the items that clear the floor: an item's strength relative to the best one's, at least. */
 export const EVIDENCE_MIN_RELATIVE = 0.25;
 /** Words a turn must hold beside stop and task words (prompt-floor.ts) to be evidence: a remark in passing holds fewer. */
-export const EVIDENCE_MIN_TURN_WORDS = 3;
+const EVIDENCE_MIN_TURN_WORDS = 3;
 /**
  * Items returned at most (the budget still caps what is shown). 25 rather than 15: LoCoMo's evidence
  * delivered 0.535 -> 0.543 on the first 40 questions of each conversation (multi-hop 0.359 -> 0.379:
@@ -60,11 +60,11 @@ export const EVIDENCE_MAX_ITEMS = 25;
  */
 export const EVIDENCE_ITEM_CHARS = 800;
 /** Characters of the neighbour shown beside a turn (the question it answers, the answer it got). */
-export const EVIDENCE_NEIGHBOUR_CHARS = 600;
+const EVIDENCE_NEIGHBOUR_CHARS = 600;
 /** Words a neighbour must hold beside stop and task words (prompt-floor.ts) to be shown: "alright, where were we?" holds one. */
-export const EVIDENCE_NEIGHBOUR_WORDS = 2;
+const EVIDENCE_NEIGHBOUR_WORDS = 2;
 /** Share of the cap {@link evidenceBudget} gives a match at the floor (all of it for a full match). */
-export const EVIDENCE_BUDGET_FLOOR = 0.6;
+const EVIDENCE_BUDGET_FLOOR = 0.6;
 
 /** One piece of evidence: a frame (with its neighbour, for a turn), rendered. */
 export interface EvidenceItem {
@@ -403,7 +403,7 @@ const ASIDE = /^(?:(?:and|also|oh|btw|so)[,]?\s+)?(?:(?:you can|you may|feel fre
 const SENTENCE_CUT = /(?<=[.!?:])\s+|(?<=[。！？])/;
 
 /** The sentences of a turn's text outside fenced code blocks, each line split at {@link SENTENCE_CUT}, whitespace collapsed: what {@link withoutAsides} drops or keeps. */
-export function turnSentences(text: string): string[] {
+function turnSentences(text: string): string[] {
   let fenced = false;
   const out: string[] = [];
   for (const line of text.split('\n')) {
@@ -422,7 +422,7 @@ export function turnSentences(text: string): string[] {
  * sentences `drop` holds (what readTurn leaves out). Line breaks are kept (a list item, a heading of a
  * markdown reply ends a sentence); a fenced code block is left as it is.
  */
-export function withoutAsides(text: string, drop?: ReadonlySet<string>): string {
+function withoutAsides(text: string, drop?: ReadonlySet<string>): string {
   const pass = (asides: boolean) => {
     let fenced = false;
     let dropped = 0;

@@ -30,7 +30,7 @@ import { VENTING, hasValue } from '../harvest/harvest-rules.js';
  */
 
 /** Words a sentence said in passing has at most. */
-export const PASSING_MAX_WORDS = 12;
+const PASSING_MAX_WORDS = 12;
 
 /** Thanks and greetings in the languages of the standing rules (one mark of a remark, never the only signal: the sentence must also be short and unanchored). */
 const THANKS =
@@ -64,7 +64,7 @@ function wordCount(s: string): number {
 }
 
 /** True when `s` holds a number, a path, an identifier, a value or a name (module comment). */
-export function anchored(s: string): boolean {
+function anchored(s: string): boolean {
   if (/\p{N}/u.test(s) || CODE_TOKEN.test(s) || hasValue(s)) return true;
   // a capitalized noun of the work ("Alle Tests sind grün.": German capitalizes every noun) names nothing
   const names = s.replace(/^[\s*_#>`"'(\[-]+/, '').replace(VOCATIVE, '').match(NAME_INSIDE) ?? [];

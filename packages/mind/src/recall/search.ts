@@ -14,22 +14,22 @@ import { wordSet } from '../text.js';
  */
 
 /** BM25 weights of the FTS columns: content, tags, context (the turns around a frame in its session). */
-export const COLUMN_WEIGHTS = [1.0, 0.5, 0.3] as const;
+const COLUMN_WEIGHTS = [1.0, 0.5, 0.3] as const;
 const BM25_WEIGHTS = `bm25(${COLUMN_WEIGHTS.join(', ')})`;
 /** Share of a neighbouring turn's relevance a frame gains (README "Ranking"). */
-export const NEIGHBOUR_WEIGHT = 0.1;
+const NEIGHBOUR_WEIGHT = 0.1;
 /**
  * Share of the previous turn's relevance a frame gains when that turn asks a question (holds a
  * `?`): the frame is then the reply, which states what was asked about without repeating its words
  * (README "Ranking").
  */
-export const ANSWER_WEIGHT = 0.7;
+const ANSWER_WEIGHT = 0.7;
 /** Weight of the share of the query's words a frame holds (coordination level; README "Ranking"). */
-export const COVERAGE_WEIGHT = 0.2;
+const COVERAGE_WEIGHT = 0.2;
 /** Weight of the relevance of the frame's conversation among the candidates (README "Ranking"). */
-export const SESSION_WEIGHT = 0.1;
+const SESSION_WEIGHT = 0.1;
 /** Bonus of a frame stated (`createdAt`) in the time the query names ("on 3 June, 2023", "yesterday"; query-dates.ts). */
-export const STATED_WEIGHT = 0.3;
+const STATED_WEIGHT = 0.3;
 /** A word in at least this many frames is "frequent": not scored when the query has rarer terms (README "Ranking"). */
 export const FREQUENT_DOCS = 1000;
 /** How many of the best candidates have their conversation neighbours looked up. */
@@ -193,7 +193,7 @@ function statedOnly(ctx: StoreContext, now: Date, stated: StatedRange, limit: nu
 }
 
 /** A history turn's neighbours in its session: the turns just before and after it, and the second before (its context holds the two before and the one after). */
-export interface Neighbours {
+interface Neighbours {
   prev?: number;
   prev2?: number;
   next?: number;

@@ -19,9 +19,9 @@ import { APP_ID, SCHEMA_VERSION, migrateSchema } from './schema.js';
  */
 export const CREATION_QUIET_MS = 2000;
 /** Pause between two readings of a file without a schema yet, in ms. */
-export const CREATION_POLL_MS = 20;
+const CREATION_POLL_MS = 20;
 
-export function sqliteCode(err: unknown): string {
+function sqliteCode(err: unknown): string {
   const c = (err as { code?: unknown } | null)?.code;
   return typeof c === 'string' ? c : '';
 }
@@ -51,7 +51,7 @@ export function wrapSqliteError(err: unknown, path: string, busyTimeoutMs?: numb
  * Retry `fn` while it fails with SQLITE_BUSY (beyond the busy handler: e.g. a racing creator switching
  * the journal mode), with short jittered sleeps, until `timeoutMs` has passed.
  */
-export function retryBusy<T>(fn: () => T, timeoutMs: number): T {
+function retryBusy<T>(fn: () => T, timeoutMs: number): T {
   const deadline = Date.now() + timeoutMs;
   let delay = 0.5;
   for (;;) {
@@ -150,9 +150,9 @@ function checkHeader(path: string): void {
 }
 
 /** Readings of a truncation check before it is believed (a concurrent checkpoint extends the file in steps). */
-export const TRUNCATION_READINGS = 6;
+const TRUNCATION_READINGS = 6;
 /** Pause between two readings, in ms. */
-export const TRUNCATION_PAUSE_MS = 30;
+const TRUNCATION_PAUSE_MS = 30;
 
 /**
  * Throw `CORRUPT` only when `read` reports the same truncation (declared size over file size, both

@@ -58,7 +58,7 @@ export function prepareSave(ctx: StoreContext, input: FrameInput, i: number): Pr
 }
 
 /** Content at most this long (characters) is checked for near-duplicates; longer content by exact hash only. */
-export const NEAR_DUPLICATE_MAX_CHARS = 2000;
+const NEAR_DUPLICATE_MAX_CHARS = 2000;
 
 /** Frames counted at most per word when the rarity of a new frame's words is probed (see {@link findDuplicate}). */
 const RARITY_PROBE_CAP = 64;
