@@ -1,3 +1,4 @@
+import { userHome } from '@hive-mind/transcripts/host-dirs';
 import type { CompactionReport } from '@hive-mind/compaction';
 // the summarizers the tool takes: the offline one (default), the API ones (keys from the server's environment), the host CLIs (the user's own login)
 import { SUMMARIZER_NAMES, type SummarizerName } from '@hive-mind/compaction/summarizers';
@@ -5,7 +6,6 @@ import { EXPORT_FORMATS, FORMATS, SESSION_HOSTS, type ExportFormat, type Session
 import * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from './context.js';
@@ -36,7 +36,7 @@ const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json'];
  */
 async function hostSessionDirs(env: NodeJS.ProcessEnv): Promise<string[]> {
   const { sessionRoots } = await import('@hive-mind/transcripts');
-  return sessionRoots({ ...env, HOME: env.HOME || homedir() });
+  return sessionRoots({ ...env, HOME: userHome(env) });
 }
 
 function inside(dir: string, file: string): boolean {
@@ -133,7 +133,7 @@ async function findSession(ref: string, host: string | undefined, info: SessionI
     const r = await realpath(cwd).catch(() => resolve(cwd));
     return reals.some((d) => inside(d, r));
   };
-  const opts = { ...(host ? { host: host as SessionHost } : {}), env: { ...env, HOME: env.HOME || homedir() } };
+  const opts = { ...(host ? { host: host as SessionHost } : {}), env: { ...env, HOME: userHome(env) } };
   let s;
   try {
     if (ref === 'latest') {

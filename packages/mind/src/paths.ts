@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { userHome } from '@hive-mind/transcripts/host-dirs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 
@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 export function mindHome(env: NodeJS.ProcessEnv = process.env): string {
   const h = env.HIVE_MIND_HOME;
   if (h && h.trim()) return resolve(h);
-  return join(env.HOME && env.HOME.trim() ? env.HOME : homedir(), '.hive-mind');
+  return join(userHome(env), '.hive-mind');
 }
 
 /** `<home>/personal.mind`. */

@@ -4,8 +4,8 @@
  * hooks compute it: hooks `workspaceOf`) and the personal mind, merged; `--workspace [ID|PATH]`,
  * `--personal` and `--mind PATH` narrow it.
  */
+import { userHome } from '@hive-mind/transcripts/host-dirs';
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { personalMindPath, workspaceMindPath } from '@hive-mind/mind';
 import { CliError } from '../errors.js';
@@ -57,7 +57,7 @@ export async function workspaceNamed(value: string | true, cwd: string, env: Nod
     const stem = v.endsWith('.mind') ? v.slice(0, -'.mind'.length) : v;
     if (existsSync(workspaceMindPath(stem, env))) return { key: 'workspace', label: `workspace ${stem}`, path: workspaceMindPath(stem, env), workspace: stem };
   }
-  const home = env.HOME?.trim() || homedir();
+  const home = userHome(env);
   const dir = v === '~' ? home : v.startsWith('~/') ? join(home, v.slice(2)) : resolve(cwd, v);
   if (isDir(dir)) return ofFolder(dir);
   // a folder moved or deleted since: its workspace mind is still named by the path it had

@@ -1,5 +1,5 @@
+import { userHome } from '@hive-mind/transcripts/host-dirs';
 import type { Command } from 'commander';
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { CHECKPOINT_PREAMBLE, knownModelWindow, TokenMeter } from '@hive-mind/compaction';
 import {
@@ -113,14 +113,14 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The files named like sessions that are not, one line each: `<file>: not a session file of <host>: <reason>`. */
 function renderNotSessions(files: NotASessionFile[], env: NodeJS.ProcessEnv, indent = ''): string {
-  const home = env.HOME || homedir();
+  const home = userHome(env);
   return files.map((f) => `${indent}${tilde(f.path, home)}: ${f.reason}\n`).join('');
 }
 
 /** The human listing: one block of two lines per session. */
 function render(rows: SessionRow[], env: NodeJS.ProcessEnv, more: number): string {
   const now = Date.now();
-  const home = env.HOME || homedir();
+  const home = userHome(env);
   const lines: string[] = [];
   for (const r of rows) {
     const tokens =
@@ -156,7 +156,7 @@ function pruneCommand(sessions: SessionFile[], o: SessionsOptions, env: NodeJS.P
     printJson(results);
     return;
   }
-  const home = env.HOME || homedir();
+  const home = userHome(env);
   const verb = o.dryRun ? 'would remove' : 'removed';
   const lines: string[] = [];
   for (const r of results) {

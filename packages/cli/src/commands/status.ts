@@ -1,5 +1,5 @@
+import { userHome } from '@hive-mind/transcripts/host-dirs';
 import type { Command } from 'commander';
-import { homedir } from 'node:os';
 import { HOST_IDS } from '@hive-mind/hooks/hosts';
 import { printJson } from '../errors.js';
 import { gatherStatus, type StatusReport } from './status-report.js';
@@ -18,7 +18,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 /** `path` with the user's home shown as `~`. */
 function tilde(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME?.trim() || homedir();
+  const home = userHome(env);
   return path === home || path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
 }
 

@@ -1,10 +1,9 @@
 import { readdirSync, unlinkSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readText, removeEmptyDirs, writeAtomic } from './files.js';
 import type { HostId, InstallOptions } from '../types.js';
 import type { ConfigRecord } from './core.js';
-import { hostDir, type HostDir, type HostDirHost } from '@hive-mind/transcripts/host-dirs';
+import { hostDir, type HostDir, type HostDirHost, userHome } from '@hive-mind/transcripts/host-dirs';
 import { mindHome } from '@hive-mind/mind/paths';
 
 /** What an install recorded so uninstall can undo exactly its own additions. */
@@ -30,10 +29,10 @@ function upgrade(s: LegacyState): InstallState {
   return { host: s.host!, installedAt: s.installedAt ?? '', configs, ...(s.dirs ? { dirs: s.dirs } : {}) };
 }
 
-/** The user's home for an install: `opts.home`, else `HOME`, else `os.homedir()`. */
+/** The user's home for an install: `opts.home`, else transcripts' `userHome` (`HOME` when set and not empty, else `os.homedir()`). */
 export function homeOf(opts: InstallOptions = {}): string {
   const env = opts.env ?? process.env;
-  return resolve(opts.home ?? (env.HOME && env.HOME.trim() ? env.HOME : homedir()));
+  return opts.home !== undefined ? resolve(opts.home) : userHome(env);
 }
 
 /** The environment an install reads the hosts' variables from: `opts.env`, else none when a `home` is given (a test's temp home), else `process.env`. */
