@@ -52,6 +52,10 @@ describe("the README's set-up, in a clone with nothing beside it", () => {
     expect(Number(landed![2])).toBe(budget);
     expect(Number(landed![1])).toBeLessThanOrEqual(budget);
     expect(r.stdout).toContain('tool pairing: balanced');
+    // the figure the README says step 1 prints is the one it prints (a change to the checkpoint moves it)
+    const said = /step 1 prints what it replaced \(`(\d+) -> (\d+) tokens`/.exec(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));
+    expect(said, 'README.md: "step 1 prints what it replaced (`A -> B tokens`" not found').not.toBeNull();
+    expect(`${said![1]} -> ${said![2]} tokens`, 'README.md states another figure than step 1 prints').toBe(/(\d+ -> \d+ tokens)/.exec(r.stdout)![1]);
     const written = await readTranscriptFile(out);
     expect(written.format).toBe('claude-code');
     expect(written.report.compactions).toBeGreaterThanOrEqual(1);
