@@ -51,7 +51,7 @@ export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Da
       prompt = t.userText?.trim() || undefined;
     } catch (e) {
       // no transcript yet (a session that ended before its first turn): nothing to capture
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw namingTranscript(input.transcriptPath, e);
     }
   }
   if (!text) return {};
@@ -113,7 +113,7 @@ export function backfillTranscript(
     turns = transcriptTurns(input.transcriptPath, undefined, report.hookPolicies);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return report;
-    throw e;
+    throw namingTranscript(input.transcriptPath, e);
   }
   report.found = turns.length;
   const frames = turns.map((t) =>
@@ -141,4 +141,17 @@ export function backfillTranscript(
     report.saved += batch.length;
   }
   return report;
+}
+
+/**
+ * `e` with the transcript's path in its message (Node's read errors, EISDIR among them, name no
+ * path), so the hook log's line says which file; its `code` is kept.
+ */
+function namingTranscript(path: string, e: unknown): Error {
+  const err = e instanceof Error ? e : new Error(String(e));
+  if (err.message.includes(path)) return err;
+  const named = new Error(`transcript_path ${path}: ${err.message}`, { cause: err });
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code) (named as NodeJS.ErrnoException).code = code;
+  return named;
 }

@@ -22,8 +22,12 @@ export function fallbackHookLogPath(): string {
   return join(tmpdir(), `hive-mind-hooks-${uid}.log`);
 }
 
+/** One log line's field: secrets redacted, line breaks and tabs as spaces, other control characters (C0, DEL, C1) as `\xNN`, at most 2,000 characters. */
 function oneLine(s: string): string {
-  return redactSecrets(s.slice(0, 8000)).text.replace(/[\r\n\t]+/g, ' ').slice(0, 2000);
+  return redactSecrets(s.slice(0, 8000))
+    .text.replace(/[\r\n\t]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .slice(0, 2000);
 }
 
 function appendRotating(path: string, line: string): void {

@@ -91,4 +91,24 @@ describe('the history under bad input (real hook processes)', { timeout: 180_000
     // when the time cap cut the backfill, the log says how far it got and how to keep the rest
     for (const l of cut) expect(l).toMatch(/hive-mind mind import /);
   });
+
+  it('a folder as transcript_path at SessionEnd: exit 0, and the log line names the path', async () => {
+    const s = sandbox();
+    const p = { ...payload('claude-code', 'SessionEnd', 0, s.project), transcript_path: s.project };
+    const r = await runCli(['hook', 'claude-code', 'SessionEnd'], JSON.stringify(p), s.env);
+    expect(r.code).toBe(0);
+    const lines = logLines(join(s.home, 'logs', 'hooks.log'));
+    expect(lines.some((l) => l.includes('EISDIR') && l.includes(s.project)), lines.join('\n')).toBe(true);
+  });
+
+  it('binary bytes on stdin: exit 0, and the log line holds no raw control character', async () => {
+    const s = sandbox();
+    const bytes = Buffer.from([0x7b, 0x00, 0x01, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0x07, 0xff, 0x7f, 0x0a]);
+    const r = await runCli(['hook', 'claude-code', 'UserPromptSubmit'], bytes, s.env);
+    expect(r.code).toBe(0);
+    const lines = logLines(join(s.home, 'logs', 'hooks.log'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
 });
+
