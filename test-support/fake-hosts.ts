@@ -72,7 +72,7 @@ process.stdin.on('data', (d) => (stdin += d));
 process.stdin.on('end', main);
 function next() {
   const script = JSON.parse(fs.readFileSync(path.join(DIR, 'script.json'), 'utf8'));
-  const runs = fs.readdirSync(path.join(DIR, 'runs')).length;
+  const runs = fs.readdirSync(path.join(DIR, 'runs')).filter((f) => f.endsWith('.json')).length;
   return { n: runs, reply: script[Math.min(runs, script.length - 1)] };
 }
 function main() {
@@ -82,7 +82,8 @@ function main() {
   const sp = argv.indexOf('--system-prompt-file');
   if (sp >= 0 && fs.existsSync(argv[sp + 1])) rec.systemPrompt = fs.readFileSync(argv[sp + 1], 'utf8');
   const file = path.join(DIR, 'runs', String(n).padStart(4, '0') + '.json');
-  const save = () => fs.writeFileSync(file, JSON.stringify(rec));
+  // written whole or not at all: a run the test aborts may be killed while it saves
+  const save = () => (fs.writeFileSync(file + '.part', JSON.stringify(rec)), fs.renameSync(file + '.part', file));
   if (reply.hang) {
     const g = spawn('sleep', ['1000'], { stdio: 'ignore' });
     rec.grandchild = g.pid;
@@ -142,7 +143,7 @@ export function makeFakeHosts(): FakeHosts {
     },
     runs() {
       const d = join(dir, 'runs');
-      return existsSync(d) ? readdirSync(d).sort().map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as FakeRun) : [];
+      return existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as FakeRun) : [];
     },
     path(rest = process.env.PATH ?? '/usr/bin:/bin') {
       return `${bin}:${rest}`;
