@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ExtractiveSummarizer, TokenMeter } from '@hive-mind/compaction';
 import type { SurfaceNode } from '@hive-mind/session';
 import { isRuleSentence, lastingInstructions, latestRules } from '../src/rules.js';
+import { reportFindings } from '../src/subagents.js';
 import { LogBuilder } from './helpers.js';
 
 const meter = new TokenMeter();
@@ -113,5 +114,53 @@ describe('a report of finished work that introduces a list', () => {
     b.user('build it');
     b.assistant('Now the build has 3 errors:\n\n1. `src/a.ts` misses an import of the theme module');
     expect(section(await summarize(b), 'Done')).toEqual([]);
+  });
+});
+
+describe('an open plan item the verbatim tail rules out', () => {
+  const todo = (items: Array<[string, string]>) => ({ todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
+  it('leaves In progress when a short clause of the tail rules out what it names, in any language; a deferral or a longer request keeps it', async () => {
+    for (const [lang, item, said, kept] of [
+      ['en', 'Per-tenant daily request limit', 'no daily limit. I never asked for that, only the cooldown.', true],
+      ['fr', 'Limite quotidienne par locataire', 'pas de limite quotidienne, je ne l’ai jamais demandée.', true],
+      ['en', 'Per-tenant daily request limit', "don't do the daily limit yet, first the cooldown.", false],
+      ['en', 'Per-tenant daily request limit', 'no, finish the daily limit first.', false],
+    ] as const) {
+      const b = new LogBuilder();
+      b.user('add a cooldown on the request button, enforced on the server');
+      b.tool('TodoWrite', todo([['Server-side cooldown', 'in_progress'], [item, 'pending']]), 'ok');
+      b.assistant('The cooldown check is in place; a daily limit comes next.');
+      const tail = new LogBuilder();
+      tail.user(said);
+      const prog = section(await summarize(b, tail.log.surface()), 'In progress').join('\n');
+      expect(prog, `${lang}: ${said}`).toContain('Server-side cooldown');
+      if (kept) expect(prog, `${lang}: ${said}`).not.toContain(item);
+      else expect(prog, `${lang}: ${said}`).toContain(item);
+    }
+  });
+});
+
+describe("a sub-agent report's sentences, chosen by the specifics they carry", () => {
+  const task = 'Read docs/openapi.yaml and report how to get the delay of line 42 at stop 1187: parameters, response fields, units, rate limits, auth.';
+  it('the short form keeps the sentences naming most code-form names, their asides without one left out, in any language', () => {
+    for (const [lang, report] of [
+      [
+        'en',
+        'How to get the delay of line 42 at stop 1187 (from docs/openapi.yaml):\n\n- Endpoint: GET {api.base}/realtime/trips?stop=1187&line=42 (both query parameters optional; without line you get every line at the stop).\n- Auth: header `X-Api-Key: <key>`; the key comes from TRANSIT_API_KEY (config.yaml api.key_env).\n- Units: delay_seconds is an integer number of seconds (not minutes; there is no field named delay).\n- Rate limit: 100 requests per day per key; the realtime data refreshes every 30 s server side.',
+      ],
+      [
+        'de',
+        'So bekommt man die Verspätung der Linie 42 an der Haltestelle 1187 (aus docs/openapi.yaml):\n\n- Endpunkt: GET {api.base}/realtime/trips?stop=1187&line=42 (beide Parameter optional; ohne line kommen alle Linien der Haltestelle).\n- Authentifizierung: Header `X-Api-Key: <key>`; der Schlüssel kommt aus TRANSIT_API_KEY (config.yaml api.key_env).\n- Einheiten: delay_seconds ist eine ganze Zahl in Sekunden (nicht Minuten; ein Feld delay gibt es nicht).\n- Ratenlimit: 100 Anfragen pro Tag und Schlüssel; die Echtzeitdaten werden alle 30 s erneuert.',
+      ],
+    ] as const) {
+      const short = reportFindings(report, 160, task);
+      expect(short, lang).toContain('X-Api-Key');
+      // the next by its specifics when it fits (the German sentences are longer: the endpoint's, which shares the task's words, comes first there)
+      if (lang === 'en') expect(short, lang).toContain('delay_seconds');
+      expect(short.length, lang).toBeLessThanOrEqual(160);
+      expect(short, lang).not.toMatch(/not minutes|nicht Minuten|both query|beide Parameter/);
+      // the long form keeps the asides
+      expect(reportFindings(report, 420, task), lang).toMatch(/not minutes|nicht Minuten/);
+    }
   });
 });
