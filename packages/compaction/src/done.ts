@@ -15,7 +15,7 @@ import type { Add } from './sections.js';
 import { itemKey, leadSentences, shortenWhole, splitSentences, stripMarker } from './sentences.js';
 
 /** Work reported complete (English). */
-const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
+const DONE = /^(?:done|fixed|updated|created|added|implemented|completed|finished|all set)\b|^now (?:the |our |this |your )?[\w` -]{2,40}? (?:has|have|supports?)\b(?![^.!?]*\b(?:errors?|fail\w*|broken|crash\w*|bugs?|warnings?)\b)|\b(?:is|are|now) (?:now )?(?:complete|completed|done|finished|fixed|passing)\b|\b(?:we've|i've|have|has) (?:now )?(?:completed|finished|fixed|implemented|ported)\b|\bcomplete[d]?[.!]$|\ball (?:tests|checks) pass|\btests? pass(?:es|ed)?\b|\bbuilds? (?:successfully|passes|succeeds)\b|\bsuccessfully\b/i;
 /** Step-by-step narration (English): never a report. */
 export const NARRATION = /\blet me\b|\blet's\b|^(?:now|first|next|then|ok(?:ay)?|great|perfect|good|alright)\b[,!]?\s+(?:i|let|i'll|we)\b|^i(?:'ll| will| need to| am going to|'m going to) (?:now |first |also )?(?:read|look|check|update|add|create|run|open|fix|edit|write|search|see|start|try|examine|test|verify|get|find|make)\b/i;
 /** Code rather than prose. */
@@ -92,6 +92,14 @@ export function done(f: SpanFacts, add: Add): void {
     if (ADMIT_CUE.test(normalizeQuotes(ss[0] ?? ''))) continue;
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i]!;
+      // "Now the theme system has live reload:" then how: the report with the first point of its list
+      const intro = /[:：]$/.test(s) && reportsDone(s.replace(/[:：]$/, '.')) ? ss.slice(i + 1).find((x) => readLength(x) >= 16 && !/[:：][*_]*$/.test(x)) : undefined;
+      if (intro && readLength(s) + readLength(intro) <= 240) {
+        const text = `${s.replace(/\s*[:：]$/, ':')} ${intro.replace(/^\p{Lu}(?=\p{Ll})/u, (c) => c.toLowerCase()).replace(/[^.!?。]$/u, (c) => `${c}.`)}`;
+        for (let j = reports.length - 1; j >= 0; j--) if (sameMeasure(reports[j]!.text, text) || changesAgain(reports[j]!.text, text)) reports.splice(j, 1);
+        reports.push({ seq: a.seq, text });
+        continue;
+      }
       if (!reportsDone(s) || s.endsWith('?') || /[:：]$/.test(s) || readLength(s) > 240) continue;
       // "Done." alone says nothing: take the sentence that says what
       const next = ss[i + 1];

@@ -151,10 +151,13 @@ export function reportKind(text: string): 'facts' | 'work' | undefined {
 const REPORT_CHARS = 420;
 /** A report's shorter form, for budget fitting (characters). */
 const SHORT_REPORT_CHARS = 160;
+/** How much of a sub-agent's task its report's shorter form names (characters). */
+const SHORT_SUBJECT_CHARS = 48;
 
 /** A sub-agent's outcome as a finding: its status, then what it reported (or its error). */
 function subAgentFinding(name: string, subject: string | undefined, o: SubAgentOutcome, task: string, max = REPORT_CHARS): string {
-  const who = `Sub-agent${subject ? ` "${shortenWhole(subject, 80)}"` : ''}`;
+  // the short form names the task shorter too: the room goes to what it found
+  const who = `Sub-agent${subject ? ` "${shortenWhole(subject, max <= SHORT_REPORT_CHARS ? SHORT_SUBJECT_CHARS : 80)}"` : ''}`;
   const report = o.report ? reportFindings(o.report, max, task) : '';
   const error = o.error ? shortenWhole(o.error, 160).replace(/[.!]?$/, '') : '';
   switch (o.status) {

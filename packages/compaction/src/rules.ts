@@ -46,6 +46,9 @@ const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'
 /** Never a rule, whatever its modal: "we should be good to go", "let me try it". */
 const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me|let's) (?:try|see|check)\b/i;
 
+/** A colour or code value said bare: a hex colour (`#81a2be`, `81a2be`: letters and digits both), backticked. */
+const HEX_VALUE = String.raw`#?(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6}\b|#[0-9a-f]{3}\b|\x60[^\x60\s]{1,40}\x60`;
+
 /**
  * A sentence that only sets a quantity: a short subject, a copula, a number with its unit ("The
  * cooldown is 10 seconds.", "Le créneau est de 30 minutes.", "El umbral es de 5 unidades.", "Die
@@ -53,7 +56,9 @@ const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me
  * states a rule of the work; a longer sentence that holds a value is read by its other signals.
  */
 const SETS_VALUE = new RegExp(
-  String.raw`^(?:(?:and|also|so|ok(?:ay)?|et|aussi|y|también|und|auch)[,]?\s+)?(?:the|a|an|each|every|our|my|le|la|les|l'|chaque|el|la|los|las|cada|der|die|das|jede[rs]?)?\s*[\p{L}' -]{2,40}?\s+(?:is|are|should be|must be|stays?|est|sont|doit être|reste|es|son|debe ser|ist|sind|soll|beträgt|betragen)\s+(?:(?:at most|at least|exactly|only|about|de|d'|au plus|au moins|como máximo|como mínimo|höchstens|mindestens|genau|nur)\s+)?(?:\d+(?:[.,:]\d+)?\s?${UNIT}|\d+(?:[.,:]\d+)?(?:\s+[\p{L}]+)?)[.!]?$` +
+  String.raw`^(?:(?:and|also|so|ok(?:ay)?|et|aussi|y|también|und|auch)[,]?\s+)?(?:the|a|an|each|every|our|my|le|la|les|l'|chaque|el|la|los|las|cada|der|die|das|jede[rs]?)?\s*[\p{L}' -]{2,40}?\s+(?:is|are|should be|must be|stays?|est|sont|doit être|reste|es|son|debe ser|ist|sind|soll|beträgt|betragen)\s+(?:(?:at most|at least|exactly|only|about|de|d'|au plus|au moins|como máximo|como mínimo|höchstens|mindestens|genau|nur)\s+)?(?:\d+(?:[.,:]\d+)?\s?${UNIT}|\d+(?:[.,:]\d+)?(?:\s+[\p{L}]+)?|${HEX_VALUE})[.!]?$` +
+    // the value first: "81a2be is what link text is (in md)", "#666666 is what the url should be"
+    String.raw`|^(?:${HEX_VALUE}|\d+(?:[.,:]\d+)?\s?${UNIT})\s+(?:is|are)\s+(?:what|how)\s+(?:the\s+)?[\p{L}][\p{L} -]{1,40}?\s+(?:is|are|was|were|should be|looks?(?: like)?|uses?)\b[^.!?]{0,60}[.!]?$` +
     String.raw`|^[^\s、。,.]{1,12}(?:は|を|은|는)\s*(?:[^\s、。,.\d]{1,4}\s*)?\d+(?:[.,:]\d+)?\s?(?:${UNIT}|時|시)(?:[^\s、。,.]{0,6})?[。.!]?$`,
   'iu',
 );
@@ -132,6 +137,28 @@ export function stateForm(s: string): string {
   return t;
 }
 
+/** A rule that forbids or removes ("don't send DMs", "no dashboard", "kein Zufall", "DM은 보내지 마"). */
+export const RULES_OUT = /\b(?:don't|do not|never|no|not|remove|drop|stop|without)\b|(?<![\p{L}])(?:ne|pas|jamais|sin|nunca|nada de|quita|kein\p{L}*|nicht|nie|ohne|entfern\p{L}*)(?![\p{L}])|ないで|しない|使わない|不要|やめて|지\s?마|말고|없이|빼/iu;
+
+/** A name in code form: backticked, a path, a URL, a file name with its extension. */
+const NAMES_CODE = /`[^`\s][^`]*`|(?:^|[\s(（「"'])(?:~|\.{1,2})?\/[\w.~-]+\/?[\w./~-]*|https?:\/\/\S+|(?<![\p{L}\d])[\w-]+\.(?:json|ya?ml|toml|ini|conf|cfg|db|sqlite|txt|md|csv|log|[jt]sx?|py|rs|go|rb|sh)(?![\p{L}\d])/u;
+
+/**
+ * The sentence that says what replaces a rule that rules something out, in the same message:
+ * within the two sentences after `ss[i]`, the first plain sentence (no rule itself, no question)
+ * that names something in code form ("Redis は使わない。…。キャッシュはファイル（~/.cache/…/forecast.json）で十分。",
+ * "Don't use Redis. … A file cache in ~/.cache/app/forecast.json is enough."), or undefined.
+ */
+function replacementAfter(ss: readonly string[], i: number, isInstr: (s: string) => boolean): number | undefined {
+  if (!RULES_OUT.test(ss[i]!)) return undefined;
+  for (let j = i + 1; j <= i + 2 && j < ss.length; j++) {
+    const s = ss[j]!;
+    if (isQuestion(s) || isVenting(s)) return undefined;
+    if (!isInstr(s) && NAMES_CODE.test(s)) return j;
+  }
+  return undefined;
+}
+
 /**
  * The user's lasting instructions in `text`, in state form: its rule sentences (a "Please also
  * port helper 3; never touch vendored code" keeps only the clause that lasts), with the
@@ -156,10 +183,23 @@ export function lastingInstructions(raw: string): string[] {
   const plain = (s: string) => !isQuestion(s) && !isVenting(s) && readLength(s) >= 12;
   // a short message of a few sentences: a rule with the plain sentence after it that explains it ("No AI. Both colors are played by the user.")
   if (readLength(text) <= 300 && ss.length <= 3 && ss.every((s) => lasting(s).length === 1 && lasting(s)[0] === s)) {
-    const kept = ss.filter((s, i) => isInstr(s) || (plain(s) && isInstr(ss[i - 1] ?? '') && !isPoliteRequest(s) && !/^(?:please|now|then|next|also)\b/i.test(s)));
+    // a rule that rules something out is followed by what replaces it, else by the sentence that explains it
+    const replacement = new Map(ss.map((_, i) => [i, isInstr(ss[i]!) ? replacementAfter(ss, i, isInstr) : undefined] as const));
+    const replaced = new Set([...replacement.values()].filter((r) => r !== undefined));
+    const explains = (s: string, i: number) => i > 0 && isInstr(ss[i - 1]!) && replacement.get(i - 1) === undefined && plain(s) && !isPoliteRequest(s) && !/^(?:please|now|then|next|also)\b/i.test(s);
+    const kept = ss.filter((s, i) => isInstr(s) || replaced.has(i) || explains(s, i));
     return [kept.map(stateForm).join(' ')];
   }
-  return hits.flatMap(lasting).filter((s) => s.length <= 600).map((s) => stateForm(s.replace(/^also\s+/i, '')));
+  // a rule that rules something out keeps what replaces it, said in the same message
+  const taken = new Set<number>();
+  const joined = ss.flatMap((s, i) => {
+    if (!isInstr(s)) return [];
+    const found = replacementAfter(ss, i, isInstr);
+    const r = found !== undefined && !taken.has(found) ? found : undefined;
+    if (r !== undefined) taken.add(r);
+    return lasting(s).map((c, k, all) => (r !== undefined && k === all.length - 1 ? `${stateForm(c.replace(/^also\s+/i, ''))} ${stateForm(ss[r]!)}` : c));
+  });
+  return joined.filter((s) => s.length <= 600).map((s) => stateForm(s.replace(/^also\s+/i, '')));
 }
 
 // --- later rules replace earlier ones ------------------------------------------------
@@ -181,12 +221,36 @@ export function replaces(earlier: string, later: string): boolean {
   const x = contentTokens(earlier);
   const y = contentTokens(later);
   const { shared, ratio } = overlap(x, y);
+  // the user saying what the value of the thing an earlier rule gave a value is ("81a2be is what
+  // link text is" after "link text should be same as accent") gives it its value
+  const named = valueSubject(later);
+  // (a rule of several sentences loses only the sentence about it: latestRules)
+  if (named && splitSentences(earlier).length === 1 && new RegExp(String.raw`(?<![\p{L}])${named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\p{L}])[^.!?]{0,40}(?<![\p{L}])(?:is|are|should be|must be|same as|uses?|est|sont|doit être|comme|es|son|debe ser|igual que|ist|sind|soll|wie)(?![\p{L}])`, 'iu').test(normalizeQuotes(earlier).replace(/\s+/g, ' '))) return true;
   if (!sameSubject(earlier, later)) return false;
   // "the very first cooldown is 3 seconds instead" after "the cooldown is 10 seconds": a case of
   // it, the rule stands beside it
   if (narrows(earlier, later)) return false;
   if (REFINE_CUE.test(normalizeQuotes(later))) return true;
+  // a rule that holds a value is not replaced by one that holds none and rules nothing out ("link
+  // text and link url are different" after "81a2be is what link text is"): that one adds to it
+  if (valuesOf(earlier).length && !valuesOf(later).length && !RULES_OUT.test(later)) return false;
   return ratio >= 0.8 && shared >= 2;
+}
+
+/** Sentences that only state a value, with the thing they name: the value first, or the thing first. */
+const VALUE_FIRST = new RegExp(String.raw`^(?:${HEX_VALUE}|\d+(?:[.,:]\d+)?\s?${UNIT})\s+(?:is|are)\s+(?:what|how)\s+(?:the\s+)?([\p{L}][\p{L} -]{1,40}?)\s+(?:is|are|was|were|should be|looks?|uses?)\b`, 'iu');
+const THING_FIRST = /^(?:the|a|an|our|my|le|la|les|l'|el|los|las|der|die|das)?\s*([\p{L}' -]{2,40}?)\s+(?:is|are|should be|must be|est|sont|doit être|es|son|debe ser|ist|sind|soll)\s/iu;
+
+/** The thing (lowercase) a sentence of `rule` that only states a value gives a value to ("link text" for "81a2be is what link text is in md"), or undefined. */
+function valueSubject(rule: string): string | undefined {
+  for (const s of splitSentences(normalizeQuotes(rule))) {
+    const t = s.trim();
+    if (!SETS_VALUE.test(t)) continue;
+    const m = VALUE_FIRST.exec(t) ?? THING_FIRST.exec(t);
+    const thing = m?.[1]?.toLowerCase().replace(/\s+/g, ' ').trim();
+    if (thing && thing.length >= 3) return thing;
+  }
+  return undefined;
 }
 
 /** Words of a Latin-script text, lowercase, in order. */
@@ -284,9 +348,21 @@ export function latestRules<T extends TimedRule & { key?: string }>(rules: reado
     if (saidBefore) continue;
     let changed = statesChange(text);
     for (let i = out.length - 1; i >= 0; i--) {
-      if (out[i]!.key?.startsWith('correction:') || !replaces(out[i]!.text, text)) continue;
+      if (out[i]!.key?.startsWith('correction:')) continue;
+      if (replaces(out[i]!.text, text)) {
+        changed = true;
+        out.splice(i, 1);
+        continue;
+      }
+      // a rule of several sentences loses the ones a sentence of the later rule replaces
+      const parts = splitSentences(out[i]!.text);
+      if (parts.length < 2) continue;
+      const later = splitSentences(text);
+      const left = parts.filter((p) => !later.some((l) => replaces(p, l)));
+      if (left.length === parts.length) continue;
       changed = true;
-      out.splice(i, 1);
+      if (left.length) out[i] = { ...out[i]!, text: left.join(' ') };
+      else out.splice(i, 1);
     }
     out.push({ ...r, text: changed && mark ? markChanged(finalForm(text)) : text });
   }

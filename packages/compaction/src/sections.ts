@@ -15,7 +15,7 @@ import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
 import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
 import { applyTailRuleChanges } from './tail-rules.js';
-import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
+import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, RULES_OUT, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues, overlap } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
@@ -148,7 +148,7 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   decisions(f, add, rejectedTurns);
   // a claim the user corrected is not a decision or a result: the correction says what holds;
   // nor is work the user then ruled out ("I added DMs" before "don't send DMs")
-  const ruledOut = requests.flatMap((u) => lastingInstructions(u.text).flatMap((r) => splitSentences(r)).map((r) => ({ seq: u.seq, r }))).filter((x) => NEGATION_RULE.test(x.r));
+  const ruledOut = requests.flatMap((u) => lastingInstructions(u.text).flatMap((r) => splitSentences(r)).map((r) => ({ seq: u.seq, r }))).filter((x) => RULES_OUT.test(x.r));
   for (const h of ['Decisions', 'Done']) {
     const s = sec.get(h)!;
     s.items = s.items.filter((it) => !verdicts.corrections.some((c) => c.claim && (repeats(it.text, c.claim) || it.text.includes(c.claim))));
@@ -211,9 +211,6 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   if (prog) prog.keep = prog.items.length && /^Latest request:|\(todo in.progress\)$/i.test(prog.items[0]!.text) ? 1 : 0;
   return out;
 }
-
-/** A rule that forbids or removes ("don't send DMs", "no dashboard", "kein Zufall", "DM은 보내지 마"). */
-const NEGATION_RULE = /\b(?:don't|do not|never|no|not|remove|drop|stop|without)\b|(?<![\p{L}])(?:ne|pas|jamais|sin|nunca|nada de|quita|kein\p{L}*|nicht|nie|ohne|entfern\p{L}*)(?![\p{L}])|ないで|しない|使わない|不要|やめて|지\s?마|말고|없이|빼/iu;
 
 /** The seq of the agent's text a Done report came from (Infinity when it is not the agent's prose: a commit, a test run). */
 function reportSeq(f: SpanFacts, text: string): number {

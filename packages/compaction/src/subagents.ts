@@ -118,7 +118,13 @@ const FILLER = /^(?:excellent|great|perfect|good|ok(?:ay)?|done|now i (?:have|un
 const STOP = new Set('the a an and or of to in on for with from by at is are be was were it its this that these those what which how any all every each into over your you me my our their there here then than them they not no do does did can could should would will just also only about as if so but use using used report list find show tell'.split(' '));
 
 /** A name in code form: backticked, snake_case, an UPPER_CASE environment name, a dashed header name. */
-const SPECIFIC = /`[^`\s]{2,}[^`]*`|\b[a-z]+_[a-z_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z][a-z]*(?:-[A-Z][a-z]*)+\b/;
+const SPECIFIC = /`[^`\s]{2,}[^`]*`|\b[a-z]+_[a-z_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z][a-z]*(?:-[A-Z][a-z]*)+\b/g;
+
+/** Longest report form (characters) whose sentences leave out their asides. */
+const SHORT_FORM_CHARS = 240;
+
+/** The distinct names in code form a sentence carries (at most 3 counted): what a colleague needs verbatim. */
+const specifics = (s: string) => Math.min(3, new Set(s.match(SPECIFIC) ?? []).size);
 
 /** The subject words of a text: lowercase words of three letters or more, stop words left out. */
 function words(text: string): Set<string> {
@@ -214,13 +220,15 @@ export function reportFindings(text: string, max: number, task = ''): string {
       (inSection ? 1.5 : 0) +
       (/\b(?:no|not|only|never|none|must|missing|instead)\b/i.test(u.text) ? 1 : 0) +
       (/[\w./-]+\.\w+:\d+|:\d+\b/.test(u.text) ? 0.5 : 0) +
-      // a specific a colleague needs verbatim: a name in code form (`x`, snake_case, an ENV_NAME, an X-Header)
-      (SPECIFIC.test(u.text) ? 1 : 0) -
+      // the specifics a colleague needs verbatim, by how many: names in code form (`x`, snake_case, an ENV_NAME, an X-Header)
+      specifics(u.text) -
       (u.siblings > 6 ? 2 : 0) -
       u.order * 0.001
     );
   };
   const scored = new Map(all.map((u) => [u, score(u)]));
+  // a short form says more sentences by leaving out their asides that name nothing in code form
+  if (max <= SHORT_FORM_CHARS) for (const u of all) u.text = u.text.replace(/\s*\(([^()]{1,160})\)/g, (m, inside: string) => (new RegExp(SPECIFIC.source).test(inside) ? m : ''));
   const ranked = [...all].sort((a, b) => scored.get(b)! - scored.get(a)!);
   const chosen: Unit[] = [];
   let len = 0;

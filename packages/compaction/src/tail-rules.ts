@@ -11,10 +11,10 @@ import type { SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
 import { isQuestion, normalizeQuotes, readLength, REFINE_CUE } from './cues.js';
 import { EARLIER_CONTEXT } from './merge.js';
-import { finalForm, isRuleSentence, replaces, stateForm } from './rules.js';
+import { finalForm, isRuleSentence, replaces, RULES_OUT, stateForm } from './rules.js';
 import type { Section } from './sections.js';
 import { pastedError, splitSentences, stripMarker, withoutLogLines, withoutPaste } from './sentences.js';
-import { changedValues, overlap, sameSubject, valuesOf } from './subject.js';
+import { changedValues, contentTokens, overlap, sameSubject, valuesOf } from './subject.js';
 
 /** Longest sentence read as a rule (characters; Japanese and Korean count three). */
 const RULE_CHARS = 300;
@@ -126,4 +126,35 @@ export function applyTailRuleChanges(sections: readonly Section[], tail: readonl
     }
   }
   if (rules) for (const c of changed) if (!rules.items.some((it) => it.text === c)) rules.items.push({ text: c });
+  dropRuledOutTodos(sections, requests.map((u) => withoutPaste(u.text)));
+}
+
+/** A plan item still open, as In progress says it: its text and its status. */
+const OPEN_TODO = /^(.+?) \(todo (?:pending|in.progress)\)$/iu;
+/** A clause that puts off, not out ("don't commit yet", "pas encore"): the item stays open. */
+const DEFERS = /\b(?:yet|now|until|before|after|first|later|today|for now)\b|(?<![\p{L}])(?:encore|pas tout de suite|todavía|aún|todavia|noch|erst)(?![\p{L}])|まだ|先に|後で|아직|나중에/iu;
+/** Most words of a clause that rules a plan item out ("no daily limit", "don't add the export"): longer, it says more than that. */
+const RULING_OUT_WORDS = 6;
+
+/**
+ * Drop from In progress, in place, the open plan items a user message of the tail rules out: a
+ * short clause of it (split at `,` `;` `.`) that rules something out (rules.ts `RULES_OUT`) and
+ * names only what the item names ("no daily limit." for "Per-tenant daily request limit"). The
+ * tail, kept verbatim, says it; the checkpoint no longer lists the item as work to do.
+ */
+function dropRuledOutTodos(sections: readonly Section[], said: readonly string[]): void {
+  const prog = sections.find((s) => s.heading === 'In progress');
+  if (!prog) return;
+  const clausesOut = said.flatMap((t) => t.split(/[,;.!。、，；]\s*|\n+/u)).map((c) => c.trim()).filter((c) => c && c.split(/\s+/).length <= RULING_OUT_WORDS && !isQuestion(c) && RULES_OUT.test(c) && !DEFERS.test(c));
+  if (!clausesOut.length) return;
+  prog.items = prog.items.filter((it) => {
+    const todo = OPEN_TODO.exec(it.text)?.[1];
+    if (!todo) return true;
+    const item = contentTokens(todo);
+    return !clausesOut.some((c) => {
+      const named = contentTokens(c);
+      const { shared } = overlap(named, item);
+      return named.size > 0 && shared >= Math.min(2, named.size) && shared === named.size;
+    });
+  });
 }
