@@ -22,6 +22,14 @@ export interface Correction {
   subject: string[];
   /** Values the sentence states (numbers, versions, paths, names), old ones included. */
   values: string[];
+  /**
+   * Whether the sentence says the value changed over time ("not X any more", "moved off X",
+   * "switched from X", "replaced X with", "nicht mehr", "von X auf … umgestellt", "passé de X à"), or
+   * contrasts a named value (a number, a version, a name with a capital) beside a marker ("now … instead
+   * of 7142", "jetzt … statt 7142"): a plain contrast ("the closure captures the binding, not the value")
+   * says no change.
+   */
+  changed: boolean;
 }
 
 /** One token of a value: a word, a number, a version, a path, a URL, a host:port. */
@@ -30,28 +38,29 @@ const TOKEN = String.raw`[\p{L}\p{N}_][\p{L}\p{N}_.:/@+#-]*`;
 const LEAD = String.raw`(?:(?:the|a|an|our|le|la|les|l'|du|des|de|der|die|das|dem|den|einem|einer|port|version|v)\s+)*`;
 
 /** Forms naming the old value, in the languages the hooks see most (English, French, German); the first group is the old value. */
-const OLD_VALUE: RegExp[] = [
+/** Forms naming the old value, each with whether it says a change over time (see {@link Correction.changed}). */
+const OLD_VALUE: Array<[RegExp, boolean]> = [
   // English
-  new RegExp(String.raw`\bnot\s+(?:on\s+|at\s+|in\s+|from\s+|with\s+)?${LEAD}(${TOKEN})\s+any\s?more\b`, 'iu'),
-  new RegExp(String.raw`(?:[,;(—–-]\s*|\band\s+)not\s+(?:on\s+|at\s+|in\s+|with\s+|from\s+)?${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$|any))`, 'iu'),
-  new RegExp(String.raw`\b(?:no longer|not)\s+(?:uses?|runs? on|on|at|in|with)\s+${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`\binstead of\s+${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`\b(?:rather than|in place of)\s+${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|changing|went|gone|upgraded|downgraded|ported|dropped)\s+(?:\S+\s+){0,3}?(?:away\s+from|off(?:\s+of)?|from)\s+${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`\b(?:replaced|replacing|swapped|swapping)\s+${LEAD}(${TOKEN})\s+(?:with|by|for)\b`, 'iu'),
-  new RegExp(String.raw`\b(?:dropped|ditched|abandoned|removed)\s+${LEAD}(${TOKEN})\s+(?:for|in favou?r of)\b`, 'iu'),
+  [new RegExp(String.raw`\bnot\s+(?:on\s+|at\s+|in\s+|from\s+|with\s+)?${LEAD}(${TOKEN})\s+any\s?more\b`, 'iu'), true],
+  [new RegExp(String.raw`(?:[,;(—–-]\s*|\band\s+)not\s+(?:on\s+|at\s+|in\s+|with\s+|from\s+)?${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$|any))`, 'iu'), false],
+  [new RegExp(String.raw`\b(?:no longer|not)\s+(?:uses?|runs? on|on|at|in|with)\s+${LEAD}(${TOKEN})`, 'iu'), false],
+  [new RegExp(String.raw`\binstead of\s+${LEAD}(${TOKEN})`, 'iu'), false],
+  [new RegExp(String.raw`\b(?:rather than|in place of)\s+${LEAD}(${TOKEN})`, 'iu'), false],
+  [new RegExp(String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|changing|went|gone|upgraded|downgraded|ported|dropped)\s+(?:\S+\s+){0,3}?(?:away\s+from|off(?:\s+of)?|from)\s+${LEAD}(${TOKEN})`, 'iu'), true],
+  [new RegExp(String.raw`\b(?:replaced|replacing|swapped|swapping)\s+${LEAD}(${TOKEN})\s+(?:with|by|for)\b`, 'iu'), true],
+  [new RegExp(String.raw`\b(?:dropped|ditched|abandoned|removed)\s+${LEAD}(${TOKEN})\s+(?:for|in favou?r of)\b`, 'iu'), true],
   // French
-  new RegExp(String.raw`\b(?:au lieu d[e']|plutôt que(?: de)?|à la place d[e'])\s*${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`\b(?:plus|non|pas)\s+(?:sur|sous|avec|en|à|de)\s+${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$))`, 'iu'),
-  new RegExp(String.raw`\b(?:passée?s?|migrée?s?|basculée?s?)\s+(?:\S+\s+){0,2}?d[e']\s*${LEAD}(${TOKEN})\s+(?:à|vers|sur)(?![\p{L}])`, 'iu'),
-  new RegExp(String.raw`\b(?:remplacée?s?)\s+${LEAD}(${TOKEN})\s+par\b`, 'iu'),
-  new RegExp(String.raw`\b(?:quitté|abandonné|lâché)\s+${LEAD}(${TOKEN})`, 'iu'),
+  [new RegExp(String.raw`\b(?:au lieu d[e']|plutôt que(?: de)?|à la place d[e'])\s*${LEAD}(${TOKEN})`, 'iu'), false],
+  [new RegExp(String.raw`\b(?:plus|non|pas)\s+(?:sur|sous|avec|en|à|de)\s+${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$))`, 'iu'), false],
+  [new RegExp(String.raw`\b(?:passée?s?|migrée?s?|basculée?s?)\s+(?:\S+\s+){0,2}?d[e']\s*${LEAD}(${TOKEN})\s+(?:à|vers|sur)(?![\p{L}])`, 'iu'), true],
+  [new RegExp(String.raw`\b(?:remplacée?s?)\s+${LEAD}(${TOKEN})\s+par\b`, 'iu'), true],
+  [new RegExp(String.raw`\b(?:quitté|abandonné|lâché)\s+${LEAD}(${TOKEN})`, 'iu'), true],
   // German
-  new RegExp(String.raw`\b(?:statt|anstatt|anstelle von|anstelle)\s+${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`\bnicht\s+mehr\s+(?:auf|mit|in|an|bei|unter)\s+${LEAD}(${TOKEN})`, 'iu'),
-  new RegExp(String.raw`[,;]\s*nicht\s+(?:mehr\s+)?(?:auf|mit|in|an|bei|unter)?\s*${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$))`, 'iu'),
-  new RegExp(String.raw`\bvon\s+${LEAD}(${TOKEN})\s+(?:auf|zu|nach)\s+\S+(?:\s+\S+){0,3}?\s+(?:umgestellt|umgestiegen|gewechselt|migriert|umgezogen|aktualisiert|geändert)`, 'iu'),
-  new RegExp(String.raw`\b${LEAD}(${TOKEN})\s+(?:durch|gegen)\s+\S+(?:\s+\S+){0,2}?\s+(?:ersetzt|ausgetauscht|getauscht)`, 'iu'),
+  [new RegExp(String.raw`\b(?:statt|anstatt|anstelle von|anstelle)\s+${LEAD}(${TOKEN})`, 'iu'), false],
+  [new RegExp(String.raw`\bnicht\s+mehr\s+(?:auf|mit|in|an|bei|unter)\s+${LEAD}(${TOKEN})`, 'iu'), true],
+  [new RegExp(String.raw`[,;]\s*nicht\s+(?:mehr\s+)?(?:auf|mit|in|an|bei|unter)?\s*${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$))`, 'iu'), false],
+  [new RegExp(String.raw`\bvon\s+${LEAD}(${TOKEN})\s+(?:auf|zu|nach)\s+\S+(?:\s+\S+){0,3}?\s+(?:umgestellt|umgestiegen|gewechselt|migriert|umgezogen|aktualisiert|geändert)`, 'iu'), true],
+  [new RegExp(String.raw`\b${LEAD}(${TOKEN})\s+(?:durch|gegen)\s+\S+(?:\s+\S+){0,2}?\s+(?:ersetzt|ausgetauscht|getauscht)`, 'iu'), true],
 ];
 
 /** Words that say a value is new without naming the old one. */
@@ -121,14 +130,19 @@ export function correctionOf(text: string): Correction | undefined {
   const t = text.replace(/[`*_"“”„«»]/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t || /[?？]\s*$/.test(t)) return undefined;
   const old = new Set<string>();
-  for (const re of OLD_VALUE) {
+  const marker = MARKER.test(t);
+  let changed = false;
+  for (const [re, temporal] of OLD_VALUE) {
     const m = re.exec(t);
-    const v = m?.[1]?.replace(/[.:,;-]+$/, '').toLowerCase();
-    if (v && v.length >= 2 && !STOP_WORDS.has(v) && !OWN_WORDS.has(v)) old.add(v);
+    const raw = m?.[1]?.replace(/[.:,;-]+$/, '');
+    const v = raw?.toLowerCase();
+    if (!raw || !v || v.length < 2 || STOP_WORDS.has(v) || OWN_WORDS.has(v)) continue;
+    old.add(v);
+    changed ||= temporal || (marker && VALUE_TOKEN.test(raw));
   }
   const values = [...new Set([...valuesOf(t), ...old])];
-  if (old.size === 0 && (!MARKER.test(t) || values.length === 0)) return undefined;
-  return { old: [...old], subject: subjectWordsOf(t, [...old]), values };
+  if (old.size === 0 && (!marker || values.length === 0)) return undefined;
+  return { old: [...old], subject: subjectWordsOf(t, [...old]), values, changed };
 }
 
 /** Whether a whole token `v` (lower case) is in `text`. */

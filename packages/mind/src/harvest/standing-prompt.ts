@@ -130,7 +130,7 @@ export function promptStanding(text: string, opts: { reply?: string } = {}): Sta
     const kind = findingOf(c.text);
     // a switch the user reports must name what it switched (a tool, a path, a version): "I chose them 'cause…" is a story
     // what the project uses or runs on, and a correction naming the value it replaces, are facts of the work as the user states them
-    const stated = (kind === 'environment' && (hasValue(c.text) || NAMED_CODE.test(c.text) || NAME_INSIDE.test(c.text))) || (kind === 'decision' && !!correctionOf(c.text)?.old.length);
+    const stated = (kind === 'environment' && (hasValue(c.text) || NAMED_CODE.test(c.text) || NAME_INSIDE.test(c.text))) || (kind === 'decision' && !!correctionOf(c.text)?.changed);
     if (kind === 'fact' || stated || (kind === 'decision' && (NAMED_CODE.test(c.text) || hasValue(c.text)))) out.push({ kind: kind!, importance: 'normal', content: clip(c.text), key: `p${i}` });
   });
   const said = out.map((f) => f.content);

@@ -128,6 +128,8 @@ const CODE_SUBJECT = /^(?:the\s+)?[\w$.]*(?:_|[a-z][A-Z]|\(\)|\.\w)[\w$.()]*(?:\
 const DESIGN_RULE = /\b(?:should|must)\s+(?:only|never|always|not)\b|\bnever\s+\w+s\b/i;
 /** "I ported …", "We've switched …": in a later session "I" is another agent, so the memory keeps the act ("Ported …"). */
 const AGENT_I = /^(?:I(?:'ve| have)?|We(?:'ve| have)?)\s+(?=(?:\p{L}+ed|made|built|chose|wrote|took|put|set|kept|found|ran|went|moved|switched)\b)/u;
+/** A condition, an obligation or a guess: a correction so said is no established fact ("if …, use X instead of Y", "should …, not …", "I bet …"). */
+const CONDITIONAL = /\b(?:if|when|should|would|could|might|may|bet|unless|wenn|falls|sollte|si|devrait)\b/iu;
 /** A sentence about the speaker's own life rather than the work ("I moved from Boston to Paris", "my sister"): no correction of the work. */
 const PERSONAL = /^(?:i|i'm|i've|my|me|je|j'|ich|mein(?:e)?)\b|\b(?:my|our) (?:family|wife|husband|partner|kids?|son|daughter|mom|dad|mother|father|sister|brother|friends?|home|house|apartment)\b/iu;
 /** The agent's own subject ("I", "we") or none: who made a change. */
@@ -158,7 +160,7 @@ export function findingOf(s: string): StandingKind | undefined {
   if (change && anchored && !purpose && !PLANNED.test(s) && (!vague || AGENT_SUBJECT.test(s))) return /\b(?:moved|renamed|ported|converted)\b/i.test(s) ? 'fact' : 'decision';
   // a correction naming the value it replaces ("We moved off esbuild; the bundler is now Vite", "… statt 7142"): the new value is a choice of the work
   const correction = !cjk && !PLANNED.test(s) ? correctionOf(s) : undefined;
-  if (correction && correction.old.length > 0 && (anchored || (NAME_INSIDE.test(s) && !PERSONAL.test(s)))) return hasValue(s) ? 'environment' : 'decision';
+  if (correction?.changed && !CONDITIONAL.test(s) && !verbFirst(s, EN_VERBS) && (anchored || (NAME_INSIDE.test(s) && !PERSONAL.test(s)))) return hasValue(s) ? 'environment' : 'decision';
   // what the project uses or runs on, named ("Our CI runs on GitHub Actions", "We use Terraform 1.6.4")
   if (!cjk && USES.test(s) && anchored && (hasValue(s) || NAME_INSIDE.test(s) || CODE_TOKEN.test(s)) && !ROLE.status.test(s) && !PROGRESSIVE.test(s)) return 'environment';
   const built = ROLE.built.exec(s);
