@@ -66,6 +66,9 @@ const OLD_VALUE: Array<[RegExp, boolean]> = [
 /** Words that say a value is new without naming the old one. */
 const MARKER = /(?<![\p{L}])(?:now|no longer|instead|any ?more|from now on|these days|désormais|maintenant|dorénavant|à présent|ne\s+\S+\s+plus|jetzt|nun|ab sofort|nicht mehr|mittlerweile|inzwischen|neuerdings|stattdessen)(?![\p{L}])/iu;
 
+/** The marker words that say a time ("now", "jetzt", "désormais"; not "instead"): a contrast beside one of them is a change. */
+const TIME_MARKER = /(?<![\p{L}])(?:now|no longer|any ?more|from now on|these days|désormais|maintenant|dorénavant|à présent|ne\s+\S+\s+plus|jetzt|nun|ab sofort|nicht mehr|mittlerweile|inzwischen|neuerdings)(?![\p{L}])/iu;
+
 /** The correction's own words, never subject words. */
 const OWN_WORDS = new Set(
   `now no longer instead any anymore more rather place moved moving migrated migrating switched switching changed changing went gone upgraded
@@ -131,6 +134,7 @@ export function correctionOf(text: string): Correction | undefined {
   if (!t || /[?？]\s*$/.test(t)) return undefined;
   const old = new Set<string>();
   const marker = MARKER.test(t);
+  const time = TIME_MARKER.test(t);
   let changed = false;
   for (const [re, temporal] of OLD_VALUE) {
     const m = re.exec(t);
@@ -138,7 +142,7 @@ export function correctionOf(text: string): Correction | undefined {
     const v = raw?.toLowerCase();
     if (!raw || !v || v.length < 2 || STOP_WORDS.has(v) || OWN_WORDS.has(v)) continue;
     old.add(v);
-    changed ||= temporal || (marker && VALUE_TOKEN.test(raw));
+    changed ||= temporal || (time && VALUE_TOKEN.test(raw));
   }
   const values = [...new Set([...valuesOf(t), ...old])];
   if (old.size === 0 && (!marker || values.length === 0)) return undefined;
