@@ -20,6 +20,33 @@ function frames(path: string) {
 }
 
 describe('lifecycles through the runner (real .mind files)', () => {
+  it('a correction supersedes the old fact, in one session and across sessions: only the new value comes back, at the old importance', async () => {
+    const s = sandbox();
+    const prompt = (session: string, n: number, text: string) => ({ ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: session, prompt_id: `${session}-${n}`, prompt: text });
+    const start = async (session: string) => {
+      const r = await hook(s.env, 'claude-code', 'SessionStart', { ...payload('claude-code', 'SessionStart', 0, s.project), session_id: session });
+      return (JSON.parse(r.output) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', prompt('s1', 1, 'Remember that the admin dashboard runs on port 7142.'));
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', prompt('s1', 2, 'We switched the bundler from webpack to esbuild last sprint.'));
+    expect(await start('s2')).toContain('port 7142');
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', prompt('s2', 1, 'The admin dashboard now runs on port 7200, not 7142 any more.'));
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', prompt('s2', 2, 'We moved off esbuild; the bundler is now Vite.'));
+    const next = await start('s3');
+    expect(next).toContain('port 7200');
+    expect(next).toContain('Vite');
+    expect(next).not.toMatch(/runs on port 7142\./);
+    expect(next).not.toContain('from webpack to esbuild');
+    const fs = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt');
+    expect(fs.find((f) => f.content.includes('7200'))?.importance).toBe('important');
+    // within one session: a correction said right after the fact retires it too
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', prompt('s3', 1, 'Remember that the billing database listens on port 5432.'));
+    await hook(s.env, 'claude-code', 'UserPromptSubmit', prompt('s3', 2, 'Die Billing-Datenbank läuft jetzt auf Port 6432 statt 5432.'));
+    const after = await start('s4');
+    expect(after).toContain('6432');
+    expect(after).not.toContain('listens on port 5432');
+  });
+
   it('user-prompt-submit saves the prompt as a turn of the history (durable, with its session, turn id and folder) and a stated fact beside it, idempotently', async () => {
     const s = sandbox();
     const p = payload('claude-code', 'UserPromptSubmit', 2, s.project);

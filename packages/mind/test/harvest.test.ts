@@ -416,6 +416,6 @@ describe('versions without a dot', () => {
     expect(promptStanding('ok so the database is postgres 16, keep that in mind when you write the migration')).toEqual([
       { kind: 'environment', content: 'The database is postgres 16', importance: 'important', key: 'remember' },
     ]);
-    expect(promptStanding('we run Node 20 on the build servers')).toEqual([{ kind: 'environment', content: 'we run Node 20 on the build servers', importance: 'normal', key: 'env0' }]);
+    expect(promptStanding('we run Node 20 on the build servers')).toEqual([{ kind: 'environment', content: 'we run Node 20 on the build servers', importance: 'normal', key: 'p0' }]);
   });
 });

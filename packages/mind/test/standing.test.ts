@@ -467,3 +467,48 @@ describe('a rule named inside a remark', () => {
     ]);
   });
 });
+
+describe('common phrasings of facts: a subject, a verb of state, a value with a name, number or path', () => {
+  // each row: a prompt or reply sentence, the kind it gives, a piece of its content
+  it.each([
+    ['The root cause of the slow query was a missing index on orders.customer_id.', 'fact', 'missing index'],
+    ['The cause of the flaky upload test was a race in src/upload/queue.ts.', 'fact', 'race'],
+    ['I checked the lockfile: the project is pinned to Terraform 1.6.4, so the new provider syntax is unavailable.', 'decision', 'Terraform 1.6.4'],
+    ['We switched from esbuild to Vite.', 'decision', 'Vite'],
+    ['We moved off esbuild; the bundler is now Vite.', 'decision', 'Vite'],
+    ['Our CI runs on GitHub Actions.', 'environment', 'GitHub Actions'],
+    ['The admin dashboard now runs on port 7200, not 7142 any more.', 'environment', '7200'],
+    ['La cause du bug était un index manquant sur orders.customer_id.', 'fact', 'index manquant'],
+    ['Notre CI tourne sur GitHub Actions.', 'environment', 'GitHub Actions'],
+    ['Nous sommes passés de webpack à Vite.', 'decision', 'Vite'],
+    ['Unsere CI läuft auf GitHub Actions.', 'environment', 'GitHub Actions'],
+    ['Wir sind von webpack auf Vite umgestiegen.', 'decision', 'Vite'],
+    ['Die Ursache für den Absturz war ein fehlender Index auf orders.customer_id.', 'fact', 'fehlender Index'],
+  ])('prompt: %s', (text, kind, piece) => {
+    const fs = promptStanding(text);
+    expect(show(fs)).toEqual([expect.stringContaining(piece)]);
+    expect(fs[0]!.kind).toBe(kind);
+  });
+
+  it.each([
+    ['We use Terraform 1.6.4.', 'environment', 'Terraform 1.6.4'],
+    ['Our CI runs on GitHub Actions.', 'environment', 'GitHub Actions'],
+    ['I checked the lockfile: the project is pinned to Terraform 1.6.4, so the old syntax fails.', 'decision', 'Terraform 1.6.4'],
+    ['The root cause of the slow query was a missing index on orders.customer_id.', 'fact', 'missing index'],
+    ['We moved off esbuild; the bundler is now Vite.', 'decision', 'Vite'],
+    ['Wir nutzen Terraform 1.6.4 für die Infrastruktur.', 'environment', 'Terraform'],
+  ])('reply: %s', (text, kind, piece) => {
+    const fs = replyStanding(text);
+    expect(show(fs)).toEqual([expect.stringContaining(piece)]);
+    expect(fs[0]!.kind).toBe(kind);
+  });
+
+  it.each([
+    'The closure captures the binding to the theme variable, not the value.',
+    'I moved from Boston to Paris last year.',
+    'We use it a lot.',
+    'The errors are in the TUI test files, not in coding-agent itself.',
+  ])('no standing fact: %s', (text) => {
+    expect(show([...promptStanding(text), ...replyStanding(text)])).toEqual([]);
+  });
+});

@@ -26,7 +26,8 @@ import {
   type StandingFrame,
   type StandingKind,
 } from './standing-clause.js';
-import { acknowledgesRule, findingOf } from './standing-reply.js';
+import { NAME_INSIDE, acknowledgesRule, findingOf } from './standing-reply.js';
+import { correctionOf } from './correction.js';
 
 /** "critical:", "**IMPORTANT:**", "重要：", "Wichtig:" opening the message. */
 const CRITICAL_MARK = new RegExp(`^[\\s*_#>【\\[]*(?:${ALL_CRITICAL.join('|')})[\\s*_】\\]]*[:：]\\s*[*_]*\\s*`, 'iu');
@@ -128,7 +129,9 @@ export function promptStanding(text: string, opts: { reply?: string } = {}): Sta
     if (out.some((f) => f.key === `p${i}` || f.content.includes(c.text)) || c.imperative || c.question || c.oneOff || c.hedged || c.narrative || c.idiom) return;
     const kind = findingOf(c.text);
     // a switch the user reports must name what it switched (a tool, a path, a version): "I chose them 'cause…" is a story
-    if (kind === 'fact' || (kind === 'decision' && (NAMED_CODE.test(c.text) || hasValue(c.text)))) out.push({ kind, importance: 'normal', content: clip(c.text), key: `p${i}` });
+    // what the project uses or runs on, and a correction naming the value it replaces, are facts of the work as the user states them
+    const stated = (kind === 'environment' && (hasValue(c.text) || NAMED_CODE.test(c.text) || NAME_INSIDE.test(c.text))) || (kind === 'decision' && !!correctionOf(c.text)?.changed);
+    if (kind === 'fact' || stated || (kind === 'decision' && (NAMED_CODE.test(c.text) || hasValue(c.text)))) out.push({ kind: kind!, importance: 'normal', content: clip(c.text), key: `p${i}` });
   });
   const said = out.map((f) => f.content);
   const held = (s: string) => said.some((x) => x.includes(s) || s.includes(x));

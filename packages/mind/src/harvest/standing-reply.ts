@@ -6,6 +6,7 @@
 import { isProtocol } from './host-text.js';
 import { CJK, hasValue, isNoise, plain, proseOf } from './harvest-rules.js';
 import { ROLE, firstWord } from './standing-lexicon.js';
+import { correctionOf } from './correction.js';
 import { ALL_CRITICAL, CODE_TOKEN, EN_VERBS, NOUN_SUBJECT, REPLY_BUILT_MAX, REPLY_FRAMES_MAX, REPLY_SENTENCES_MAX, STANDING_INPUT_CHARS, anchoredIn, capitalize, clip, verbFirst, type StandingFrame, type StandingKind } from './standing-clause.js';
 
 /** Whether an agent's reply acknowledges a lasting rule ("Got it, I'll use vitest from now on", "承知しました。今後は…"). */
@@ -127,12 +128,25 @@ const CODE_SUBJECT = /^(?:the\s+)?[\w$.]*(?:_|[a-z][A-Z]|\(\)|\.\w)[\w$.()]*(?:\
 const DESIGN_RULE = /\b(?:should|must)\s+(?:only|never|always|not)\b|\bnever\s+\w+s\b/i;
 /** "I ported …", "We've switched …": in a later session "I" is another agent, so the memory keeps the act ("Ported …"). */
 const AGENT_I = /^(?:I(?:'ve| have)?|We(?:'ve| have)?)\s+(?=(?:\p{L}+ed|made|built|chose|wrote|took|put|set|kept|found|ran|went|moved|switched)\b)/u;
+/** A condition, an obligation or a guess: a correction so said is no established fact ("if …, use X instead of Y", "should …, not …", "I bet …"). */
+const CONDITIONAL = /\b(?:if|when|should|would|could|might|may|bet|unless|wenn|falls|sollte|si|devrait)\b/iu;
+/** A sentence about the speaker's own life rather than the work ("I moved from Boston to Paris", "my sister"): no correction of the work. */
+const PERSONAL = /^(?:i|i'm|i've|my|me|je|j'|ich|mein(?:e)?)\b|\b(?:my|our) (?:family|wife|husband|partner|kids?|son|daughter|mom|dad|mother|father|sister|brother|friends?|home|house|apartment)\b/iu;
 /** The agent's own subject ("I", "we") or none: who made a change. */
 const AGENT_SUBJECT = /^(?:i|i'?ve|i have|we|we'?ve|we have)\b/i;
+
+/** What was checked before the colon ("I checked the lockfile: the project is pinned to …", "J'ai vérifié X : …", "Ich habe X geprüft: …"): the finding is after it. */
+const CHECKED_LEAD = /^(?:(?:i|we)(?:'ve| have)?\s+(?:checked|looked(?:\s+(?:at|into))?|verified|confirmed|inspected|read|investigated|traced|dug into)|j'ai\s+(?:vérifié|regardé|lu|inspecté|contrôlé)|(?:ich|wir)\s+(?:habe|haben)\s[^:：]{0,80}?(?:geprüft|nachgesehen|kontrolliert|gelesen|untersucht))\b[^:：]{0,100}\s?[:：]\s+(?=\S)/iu;
+/** A name written with a capital inside the sentence ("GitHub Actions", "Vite", "Terraform"), not its first word nor "I". */
+export const NAME_INSIDE = /(?<=[\p{L}\p{N},;)]\s+)(?!I\b)\p{Lu}\p{Ll}[\p{L}\p{N}.+#-]+/u;
+/** A statement of what the project uses or runs on ("We use Terraform 1.6.4", "Our CI runs on GitHub Actions", "Nous utilisons …", "Wir nutzen …"). */
+const USES = /^(?:we|the (?:project|repo|repository|team|app|service|codebase)|this (?:project|repo|repository|codebase)|our \p{L}+|nous|on|le projet|notre \p{L}+|wir|das projekt|unsere? \p{L}+)\s+(?:use|uses|are using|run|runs|deploy|deploys|build|builds|host|hosts|rely on|relies on|utilisons|utilise|tourne sur|déployons|nutzen|nutzt|verwenden|verwendet|benutzen|läuft auf|deployen)\s+(?=\S)/iu;
 
 /** What a reply sentence established, or undefined: a cause, a switch, where something lives or runs, a schedule or an order, a named thing built. */
 export function findingOf(s: string): StandingKind | undefined {
   if (/[?？]\s*$/.test(s) || narrates(s) || ROLE.hedge.test(s)) return undefined;
+  const checked = CHECKED_LEAD.exec(s);
+  if (checked) return findingOf(s.slice(checked[0].length));
   const cjk = CJK.test(s);
   // a cause, a switch, a schedule or an order is about the work: a name, a path, a value or a word of the work is in it
   const anchored = anchoredIn(s, cjk);
@@ -144,6 +158,11 @@ export function findingOf(s: string): StandingKind | undefined {
   // "ported the selector to match the patterns": a purpose, not a destination
   const purpose = change && /\bto$/i.test(change[0]) && !/\b(?:decided|opted) to$/i.test(change[0]) && !!verbFirst(s.slice(change.index + change[0].length).trim(), EN_VERBS);
   if (change && anchored && !purpose && !PLANNED.test(s) && (!vague || AGENT_SUBJECT.test(s))) return /\b(?:moved|renamed|ported|converted)\b/i.test(s) ? 'fact' : 'decision';
+  // a correction naming the value it replaces ("We moved off esbuild; the bundler is now Vite", "… statt 7142"): the new value is a choice of the work
+  const correction = !cjk && !PLANNED.test(s) ? correctionOf(s) : undefined;
+  if (correction?.changed && !CONDITIONAL.test(s) && !verbFirst(s, EN_VERBS) && (anchored || (NAME_INSIDE.test(s) && !PERSONAL.test(s)))) return hasValue(s) ? 'environment' : 'decision';
+  // what the project uses or runs on, named ("Our CI runs on GitHub Actions", "We use Terraform 1.6.4")
+  if (!cjk && USES.test(s) && anchored && (hasValue(s) || NAME_INSIDE.test(s) || CODE_TOKEN.test(s)) && !ROLE.status.test(s) && !PROGRESSIVE.test(s)) return 'environment';
   const built = ROLE.built.exec(s);
   if (NOW_HAS.test(s) && anchored) return 'fact';
   // a thing the agent built, named as code ("added `multiply_numbers` to src/math_utils.py")

@@ -7,6 +7,7 @@ import { chunkText, cleanText, contentHash, NEAR_DUPLICATE_JACCARD, nearDuplicat
 import { validateInput } from './validate.js';
 import { indexText } from '../recall/analyze.js';
 import { cutTurn, HISTORY_KINDS_SQL, hostTurnOf, isHistoryKind, storedTurnId } from '../history/history.js';
+import { correctionOf, replaces, type Correction } from '../harvest/correction.js';
 
 /**
  * The save pipeline, in order: validate -> clean (NUL removed, invalid UTF-16 replaced) -> size
@@ -116,6 +117,30 @@ function findDuplicate(ctx: StoreContext, content: string, hash: string, scope: 
   return rows.find((r) => isNear(r.content));
 }
 
+/** Live frames read at most when the frames a correction replaces are looked for, newest first. */
+const CORRECTION_CANDIDATES = 32;
+
+/**
+ * The live standing frames (same scope, workspace and thread; no history turn, no quarantined or
+ * deprecated frame) that `content`, a correction (harvest/correction.ts: "… now runs on port 7200,
+ * not 7142 any more", "We moved off esbuild; the bundler is now Vite"), replaces: among the newest
+ * {@link CORRECTION_CANDIDATES} holding its old value or one of its subject words, those
+ * {@link replaces} accepts. Newest first, with their importance.
+ */
+function correctedFrames(ctx: StoreContext, content: string, c: Correction, scope: string, threadKey: string, workspace: string): Array<{ id: number; importance: Importance }> {
+  const words = [...new Set([...c.old, ...c.subject])].filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).slice(0, 12);
+  if (!words.length) return [];
+  const rows = ctx
+    .stmt(
+      `SELECT f.id AS id, f.importance AS importance, f.kind AS kind, f.content AS content FROM frames_fts JOIN frames f ON f.id = frames_fts.rowid
+       WHERE frames_fts MATCH ? AND f.scope = ? AND f.superseded_by IS NULL AND f.thread_key = ? AND f.workspace = ? AND f.quarantined = 0 AND f.part = 0
+         AND f.importance <> 'deprecated' AND f.kind NOT IN (${HISTORY_KINDS_SQL})
+       ORDER BY frames_fts.rowid DESC LIMIT ${CORRECTION_CANDIDATES}`,
+    )
+    .all(`{content tags} : (${words.map((w) => `"${w}"`).join(' OR ')})`, scope, threadKey, workspace) as Array<{ id: number; importance: Importance; kind: string; content: string }>;
+  return rows.filter((r) => replaces(c, r.content, r.kind, content)).map((r) => ({ id: r.id, importance: r.importance }));
+}
+
 /**
  * The stored turn that `kind` text with `hash` of this host session is, if any: same session, kind
  * and content hash, and the host's turn ids (when both are known) equal. Its part ids, in order.
@@ -139,7 +164,9 @@ function sameTurn(ctx: StoreContext, host: string, sessionId: string, kind: stri
 
 /**
  * Store one prepared save (inside the caller's transaction). A superseding save without an
- * importance inherits the importance of the frame it supersedes. Throws `NOT_FOUND` when
+ * importance inherits the importance of the frame it supersedes. A standing frame that states a
+ * correction (harvest/correction.ts) supersedes the live frames whose value it replaces
+ * ({@link correctedFrames}), at least at their importance. Throws `NOT_FOUND` when
  * `supersedes` names a missing frame.
  */
 export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
@@ -185,6 +212,11 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
     const dupIds = (ctx.stmt('SELECT id FROM frames WHERE id = ? OR part_of = ? ORDER BY part').all(dup.id, dup.id) as Array<{ id: number }>).map((r) => r.id);
     return { id: dup.id, ids: dupIds, status: 'duplicate', redactions, threats, notices };
   }
+  // a correction supersedes the live frames stating the value it replaces, and keeps at least their importance
+  const correction = input.supersedes == null && !turn && !quarantined && importance !== 'temporary' && chunks.length === 1 ? correctionOf(whole) : undefined;
+  const corrected = correction ? correctedFrames(ctx, whole, correction, scope, input.threadKey ?? '', input.workspace ?? '') : [];
+  for (const old of corrected) if (IMPORTANCE_RANK[old.importance] > IMPORTANCE_RANK[importance]) importance = old.importance;
+  const supersedes = input.supersedes ?? corrected[0]?.id ?? null;
   for (let part = 0; part < chunks.length; part++) {
     const content = chunks[part]!;
     const hash = part === 0 ? wholeHash : contentHash(content);
@@ -209,7 +241,7 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
       input.createdAt ? new Date(input.createdAt).toISOString() : nowIso,
       nowIso,
       input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
-      part === 0 ? (input.supersedes ?? null) : null,
+      part === 0 ? supersedes : null,
       quarantined ? 1 : 0,
       JSON.stringify(threats),
       JSON.stringify(redactions),
@@ -223,5 +255,6 @@ export function saveOne(ctx: StoreContext, p: PreparedSave): SaveResult {
   if (input.supersedes != null && ids[0] !== input.supersedes) {
     ctx.stmt('UPDATE frames SET superseded_by = ?, updated_at = ? WHERE id = ?').run(ids[0]!, nowIso, input.supersedes);
   }
+  for (const old of corrected) ctx.stmt('UPDATE frames SET superseded_by = ?, updated_at = ? WHERE id = ? OR part_of = ?').run(ids[0]!, nowIso, old.id, old.id);
   return { id: ids[0]!, ids, status, redactions, threats, notices };
 }
