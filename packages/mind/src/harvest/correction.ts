@@ -87,7 +87,7 @@ function tokensOf(s: string): string[] {
 }
 
 /** The values a text states (lower case): numbers, versions, paths, URLs, names written with a capital inside the sentence. */
-export function valuesOf(text: string): string[] {
+function valuesOf(text: string): string[] {
   const out = new Set<string>();
   for (const sentence of text.split(/(?<=[.!?;])\s+/)) {
     tokensOf(sentence).forEach((t, i) => {
@@ -106,7 +106,7 @@ export function valuesOf(text: string): string[] {
  * without function words, the correction's own words, numbers, paths and the tokens in `exclude`
  * (the old values). A name is a subject word too ("the Billing-Datenbank", German nouns are capitalized).
  */
-export function subjectWordsOf(text: string, exclude: readonly string[] = []): string[] {
+function subjectWordsOf(text: string, exclude: readonly string[] = []): string[] {
   const skip = new Set(exclude);
   const out = new Set<string>();
   for (const t of tokensOf(text)) {
@@ -120,7 +120,7 @@ export function subjectWordsOf(text: string, exclude: readonly string[] = []): s
 }
 
 /** A crude stem shared by the forms a subject word takes ("runs"/"run", "dashboards"/"dashboard"). */
-export function stem(w: string): string {
+function stem(w: string): string {
   return w.length > 4 ? w.replace(/(?:ies|es|s)$/u, '') : w;
 }
 
