@@ -147,8 +147,12 @@ function idText(n: SurfaceNode): string {
       else out.push(text);
     } else out.push(blockText(b));
   }
-  return out.join('\n');
+  // an e-mail address (a commit's Co-Authored-By trailer, a git author) holds a domain, not the work's vocabulary
+  return out.join('\n').replace(EMAIL, ' ');
 }
+
+/** An e-mail address, `name <user@host.tld>` or bare. */
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 
 /** Split anchors into those the summary contains and those it lost. */
 export function checkAnchors(summary: string, anchors: readonly Anchor[]): { kept: Anchor[]; missing: Anchor[] } {

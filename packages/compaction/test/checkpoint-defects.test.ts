@@ -328,6 +328,20 @@ describe('preserved identifiers', () => {
     expect(ids).toContain('invoice.lines');
     for (const noise of ['exit_code', 'duration_seconds', 'in_progress']) expect(ids).not.toContain(noise);
   });
+
+  it("an e-mail address's domain (a commit trailer's) is no identifier in use; the work's names beside it are", () => {
+    const commit = (b: LogBuilder, msg: string) =>
+      b.tool('bash', { command: `git commit -m "$(cat <<'EOF'\n${msg}\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"` }, `[master 6322cf4] ${msg}`);
+    const span = new LogBuilder();
+    span.user('Add multiply_numbers to src/math_utils.py with a test.');
+    commit(span, 'Add multiply_numbers');
+    const tail = new LogBuilder();
+    tail.user('Now add divide_numbers beside multiply_numbers.');
+    commit(tail, 'Add divide_numbers next to multiply_numbers');
+    const ids = extractAnchors(span.log.surface(), tail.log.surface()).filter((a) => a.kind === 'identifier').map((a) => a.text);
+    expect(ids).toContain('multiply_numbers');
+    expect(ids.filter((id) => /anthropic|noreply/.test(id))).toEqual([]);
+  });
 });
 
 describe('error lines', () => {
