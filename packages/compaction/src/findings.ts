@@ -14,6 +14,7 @@ import { commandKey, displayCommand, programs, runsMatteringProgram } from './co
 import { reportsDone } from './done.js';
 import { diffGist, fileGist, gitStatusGist, headSections, listed, brief, printingPipelines, resultLines, searchGist, searchProgram } from './gists.js';
 import { MASK_MARKER } from './prune.js';
+import { projectRulesOf, RULES_FILE } from './project-rules.js';
 import { resultValue } from './results.js';
 import type { Add } from './sections.js';
 import { leadSentences, shortenWhole } from './sentences.js';
@@ -116,8 +117,6 @@ function searchWeight(gist: string): number {
   return /^(?:found no match|listed nothing|[123] hits?:)/.test(gist) ? 2 : 1;
 }
 
-/** A file that holds the project's rules for agents (AGENTS.md, CLAUDE.md, .cursorrules, CONTRIBUTING): what it says weighs like a sub-agent's report. */
-const RULES_FILE = /(?:^|\/)(?:AGENTS|CLAUDE|GEMINI|CONTRIBUTING|CONVENTIONS)(?:\.\w+)?\.md$|(?:^|\/)\.(?:cursorrules|clinerules|windsurfrules)$/i;
 
 /**
  * The weight of a Findings item said in a text without one (an item a prior checkpoint carried):
@@ -271,6 +270,8 @@ export function findings(f: SpanFacts, addItem: Add): void {
   reports(f, addItem);
   const readBefore = new Set<string>();
   f.calls.forEach((c, i) => {
+    // a project rule file's rules are Constraints (project-rules.ts), not a finding
+    if (projectRulesOf(c)) return;
     const written = rewrite(c);
     // a file read, then written whole: what it holds now is the finding
     if (written && readBefore.has(written.path)) {

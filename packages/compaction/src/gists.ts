@@ -87,6 +87,20 @@ const SETTING = /^\s*"?([\w.-]+)"?\s*[:=]\s*("[^"]{0,60}"|'[^']{0,60}'|[\w.@/:+-
 /** A rule in prose (AGENTS.md, a README's instructions). */
 const RULE = /\b(?:must|never|do not|don't|always|only)\b/i;
 
+/** The emphatic words of a rule line ("You must NEVER run `npm run dev`", "Do NOT commit unless asked"). */
+const EMPHASIS = /\b(?:MUST|NEVER|NOT|ALWAYS|ONLY|IMPORTANT|CRITICAL)\b/g;
+
+/**
+ * The rule lines of a prose file (list markers and `**` left out), its `top` most emphatic first,
+ * the others after them, each group in file order.
+ */
+export function ruleLines(lines: readonly string[], top: number): string[] {
+  const all = lines.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim()).filter((l) => RULE.test(l) && l.length >= 16 && l.length <= 140 && !/^#/.test(l));
+  const emphasis = (l: string) => (l.match(EMPHASIS) ?? []).length;
+  const first = new Set([...all].sort((a, b) => emphasis(b) - emphasis(a)).slice(0, top));
+  return [...all.filter((l) => first.has(l)), ...all.filter((l) => !first.has(l))];
+}
+
 /** What a file's text shows, in a few names: declarations (code), settings (config), headings and rules (prose), recipes (a Justfile or Makefile). */
 export function fileGist(path: string, lines: readonly string[], lim = 8): string {
   const base = path.split('/').pop() ?? path;
@@ -101,14 +115,10 @@ export function fileGist(path: string, lines: readonly string[], lim = 8): strin
     if (recipes.length) return `recipes ${listed(recipes, Math.min(4, lim))}`;
   }
   if (['md', 'mdx', 'txt', 'rst', 'adoc'].includes(ext) || /^(?:README|AGENTS|CLAUDE|CONTRIBUTING)/i.test(base)) {
-    const all = lines.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim()).filter((l) => RULE.test(l) && l.length >= 16 && l.length <= 140 && !/^#/.test(l));
-    // the emphatic rules first ("You must NEVER run `npm run dev`", "Do NOT commit unless asked"), kept in file order
-    const emphasis = (l: string) => (l.match(/\b(?:MUST|NEVER|NOT|ALWAYS|ONLY|IMPORTANT|CRITICAL)\b/g) ?? []).length;
-    const top = new Set([...all].sort((a, b) => emphasis(b) - emphasis(a)).slice(0, Math.min(3, lim)));
-    const rules = [...all.filter((l) => top.has(l)), ...all.filter((l) => !top.has(l))];
+    const rules = ruleLines(lines, Math.min(3, lim));
     const heads = lines.filter((l) => /^#{1,3}\s+\S/.test(l)).map((l) => l.replace(/^#+\s+/, '').trim());
     const parts: string[] = [];
-    if (rules.length) parts.push(`says: ${listed(rules.map((r) => `"${r.replace(/\*\*/g, '')}"`), Math.min(3, lim))}`);
+    if (rules.length) parts.push(`says: ${listed(rules.map((r) => `"${r}"`), Math.min(3, lim))}`);
     if (heads.length) parts.push(`sections ${listed(heads, Math.min(rules.length ? 3 : 6, lim))}`);
     if (parts.length) return parts.join('; ');
   }

@@ -38,11 +38,13 @@ const NO_X_OTHER = /^(?:pas d(?:e |')\p{L}|sans \p{L}|sin \p{L}|kein(?:e|en)? \p
 /** A strong cue: keeps a question-shaped rule ("... should still be there, no?"). */
 const STRONG = /\b(?:never|always|only|must|should|don't|do not)\b/i;
 /** A modal inside a relative clause describes, it does not instruct ("locations where those modules should go", "lo que hay que reponer", "ce qu'il faut faire"). */
-const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b|(?<![\p{L}])(?:lo que|que|ce qu'|ce que|was|wie|wo)\s*(?:[\p{L}'-]+\s+){0,3}(?:hay que|tiene que|debe|il faut|faut|doit|muss|soll)(?![\p{L}])/giu;
+const RELATIVE_MODAL = /\b(?:where|which|what|how|who|whom|when|whether)\s+(?:[\w'-]+\s+){0,4}(?:should(?:n't)?|must|has to|have to)\b|(?<![\p{L}])(?:lo que|que|ce qu'|ce que|lequel|laquelle|lesquels|selon lequel|dont|el cual|la cual|los cuales|welche[rs]?|wonach|was|wie|wo)\s*(?:[\p{L}'-]+\s+){0,3}(?:hay que|tiene que|debe|il faut|faut|doit|muss|soll)(?![\p{L}])/giu;
 /** "it isn't X, it's Y" and its equivalents: the second half is what holds. */
 const CONTRAST = /\b(?:is|are)n't\b[^.;]{1,80}[,:;]\s*(?:it's|it is|they're|they are)\b|(?<![\p{L}])no (?:es|son|se llama|se llaman)\b[^.;]{1,80}[,:;]\s*(?:es|son|se llama|se llaman)\b|(?:n'est pas|ne s'appelle pas)\b[^.;]{1,80}[,:;]\s*(?:c'est|(?:elle |il )?s'appelle)\b|(?:ist|heißt|heisst) nicht\b[^.;]{1,80}\bsondern\b|가 아니라|이 아니라/iu;
 /** Talk about the user's own understanding or a guess, not an instruction (unless a strong cue makes it one: "i think it must never crash"). */
-const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would|i (?:suppose|guess|think|believe|would think|wonder)|maybe|perhaps)\b/i;
+const REMARK = /^(?:i (?:don't|do not) (?:understand|think|tink|know|get|see)|i'm not sure|not sure|hm+|what|why|how|does|is|are|can|could|would|i (?:suppose|guess|think|tink|believe|would think|wonder)|maybe|perhaps|je (?:pense|crois|trouve|suppose)|il me semble|creo|pienso|me parece|ich (?:glaube|denke|finde)|mir scheint)(?![\p{L}])/iu;
+/** A modal inside a that-clause after a noun describes what the noun says ("the invariant that every line must fit"), it does not instruct; after a verb of saying or thinking it is the point ("make sure that it must ..."). */
+const THAT_MODAL = /(?<!\b(?:think|believe|guess|say|said|mean|suppose|sure|feel|know|hope|ensure|agree|decided)\s)\bthat\s+(?:[\w'-]+\s+){1,8}?(?:must(?:n't)?|should(?:n't)?|has to|have to)\b[^,;.]*/giu;
 /** Never a rule, whatever its modal: "we should be good to go", "let me try it". */
 const NOT_A_RULE = /\bshould be (?:good|fine|ok(?:ay)?|done|ready)\b|\b(?:let me|let's) (?:try|see|check)\b/i;
 
@@ -78,7 +80,9 @@ export function isRuleSentence(s: string): boolean {
   // asking whether to do something ("should we run venv here?") asks, it does not rule
   if (isQuestion(t) && /^(?:should|shall|can|could|do|must|may) (?:we|i)\b/i.test(t)) return false;
   if (NOT_A_RULE.test(t)) return false;
-  if (REMARK.test(t) && !STRONG.test(t.replace(/^i (?:don't|do not)/i, ''))) return false;
+  // a remark or a guess ("i think X doesn't adhere to the invariant that every line must fit") is no rule unless what it says rules
+  const said = t.replace(/^i (?:don't|do not)/i, '').replace(THAT_MODAL, ' ').replace(RELATIVE_MODAL, ' ');
+  if (REMARK.test(t) && !STRONG.test(said) && !STRONG_RULE_CUE.test(said)) return false;
   // the user saying what the work is ("what I actually want is ...") frames the goal, it is no rule
   if (GOAL_CUE.test(t)) return false;
   if (CONTRAST.test(t)) return true;
@@ -160,6 +164,24 @@ function replacementAfter(ss: readonly string[], i: number, isInstr: (s: string)
 }
 
 /**
+ * A rule with no subject of its own: it opens with a modal and a copula ("Should be 8ABeB7.",
+ * "Should be dimmer, look into the footer sources", "Doit être plus sombre", "Debe ser azul",
+ * "Sollte dunkler sein"), its value is a pointer at what the agent just said ("dimGray should be
+ * that"), or it answers the agent's change by keeping what was there ("no, the block should stay
+ * as is", "non, le bloc reste tel quel", "nein, das bleibt so"). It says something only beside
+ * the message it answers, so it is no standing rule.
+ */
+const NO_SUBJECT = /^(?:should(?:n't)?|must(?:n't)?|needs? to|has to|have to|ought to|doit|doivent|devrait|devraient|debe|deben|debería|deberían|tiene que|sollte|sollten|soll|muss|müsste)\s+(?:(?:not|pas|no|nicht|still|also|aussi|también|auch|\p{L}+ment|\p{L}+mente)\s+)?(?:be|stay|remain|look|être|rester|ser|estar|quedar|quedarse|sein|bleiben|\p{L}+(?:er|ig|isch)\s+(?:sein|bleiben))(?![\p{L}])/iu;
+const POINTS_BACK = /\b(?:should|must|has to|needs? to)\s+(?:be|stay|look like)\s+(?:that|this|it|so|the same)\s*(?:[,.;!]|$)|(?<![\p{L}])(?:doit|devrait) (?:être|rester) (?:ça|cela|comme ça)(?![\p{L}])|(?<![\p{L}])(?:debe|debería) (?:ser|quedar) (?:eso|así)(?![\p{L}])|(?<![\p{L}])(?:soll|sollte) (?:das|so) (?:sein|bleiben)(?![\p{L}])/iu;
+const KEEPS_AS_IS = /^(?:no|nope|non|nein|いいえ|아니(?:요)?)\b[\s,.!、]*.*?(?:\bas (?:it )?(?:is|was)\b|\blike before\b|\bunchanged\b|(?<![\p{L}])(?:tel quel|telle quelle|comme avant|como está|como estaba|como antes|wie vorher|wie es war|so bleiben|bleibt so)(?![\p{L}])|そのまま|그대로)/iu;
+
+/** True when a rule sentence is understandable alone: it names its subject (see NO_SUBJECT). */
+export function standsAlone(s: string): boolean {
+  const t = normalizeQuotes(s).replace(LEAD_FILLER, '').trim();
+  return !NO_SUBJECT.test(t) && !POINTS_BACK.test(t) && !KEEPS_AS_IS.test(normalizeQuotes(s).trim());
+}
+
+/**
  * The user's lasting instructions in `text`, in state form: its rule sentences (a "Please also
  * port helper 3; never touch vendored code" keeps only the clause that lasts), with the
  * sentence after a rule in a short message when it says what the rule means ("No AI. Both
@@ -170,7 +192,7 @@ export function lastingInstructions(raw: string): string[] {
   const pasted = withoutPaste(raw);
   const text = pastedError(pasted) ? withoutLogLines(pasted) : pasted;
   const ss = splitSentences(text).map(stripMarker).map((s) => (isVenting(s) && isRuleSentence(withoutVenting(s)) ? withoutVenting(s) : s)).filter((s) => readLength(s) >= 8);
-  const isInstr = (s: string) => isRuleSentence(s) && !isVenting(s);
+  const isInstr = (s: string) => isRuleSentence(s) && !isVenting(s) && standsAlone(s);
   const hits = ss.filter(isInstr);
   if (!hits.length) return [];
   // "Please also port helper 3; never touch vendored code." -> only the clause that lasts; so for

@@ -19,6 +19,7 @@ import { correctionItem, isRuleSentence, lastingInstructions, latestRules, repla
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues, overlap } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
+import { projectRules, yieldToProjectRules } from './project-rules.js';
 import { modifiesFiles, stripHeredocs } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
 import { commandKey, commands, displayCommand, failingTests, wholeLine } from './commands.js';
@@ -189,6 +190,8 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   resolveContradictions(out);
   // a later rule or decision on the same subject replaces the earlier one; a changed rule is said so
   for (const s of out) if (s.heading === 'Constraints and preferences' || s.heading === 'Decisions') s.items = latestRules(s.items.map((it, i) => ({ ...it, seq: i })), s.heading !== 'Decisions').map(({ seq: _seq, ...it }) => it);
+  // a rule said before a project rule file was read gives way to the file where they contradict
+  if (rulesSec) rulesSec.items = yieldToProjectRules(rulesSec.items);
   // a rule the verbatim tail changes is said as it stands now, not as the span left it
   applyTailRuleChanges(out, tail, isSubstantiveRequest);
   const filesSec = out.find((s) => s.heading === 'Files');
@@ -268,6 +271,8 @@ function constraints(f: SpanFacts, add: Add, requests: readonly Msg[], verdicts:
     for (const s of found) items.push({ seq: u.seq, text: s });
   }
   for (const c of verdicts.corrections) items.push({ seq: c.msg.seq, text: correctionItem(c), key: `correction:${c.msg.seq}` });
+  // the rules of a project rule file a tool printed (AGENTS.md, CLAUDE.md, ...) stand beside the user's
+  items.push(...projectRules(f));
   for (const it of items.sort((a, b) => a.seq - b.seq)) add('Constraints and preferences', it.text, it.key);
 }
 
