@@ -18,7 +18,7 @@ import type { SpanFacts } from './analyze.js';
 import { GOAL_CUE, GREETING, isPoliteRequest, isQuestion, normalizeQuotes, PROCESS_CUE, readLength, REFINE_CUE, VENTING } from './cues.js';
 import { reportsDone } from './done.js';
 import { isRuleSentence, replaces, stateForm, withoutVenting, type Msg } from './rules.js';
-import { distillRequest, leadSentences, pastedError, splitSentences, stripMarker, withoutPaste } from './sentences.js';
+import { distillRequest, leadSentences, pastedError, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { contentTokens, overlap } from './subject.js';
 import { modifiesFiles } from './toolinfo.js';
 
@@ -197,8 +197,12 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string, j
       else if (refines) base.push(s);
     }
   }
+  // a goal request whose work is reported done and that later requests moved past is a task: the goal is what they work on
+  const fromCand = from && cands.find((c) => c.msg === from);
+  const past = !prior && fromCand && base[0] === objective(fromCand)[0] ? movedPast(f, fromCand, cands.filter((c) => c.msg.seq > fromCand.msg.seq && !judged.has(c.msg))) : undefined;
+  if (past) base = past;
   // the files the goal's request said to read first follow its first sentence while it stands
-  if (from && base[0] === objective(cands.find((c) => c.msg === from)!)[0]) {
+  else if (from && base[0] === objective(cands.find((c) => c.msg === from)!)[0]) {
     const names = readFirst(from.text, base);
     if (names.length) base = [`${base[0]!.replace(/[.!。]+$/, '')} (read first: ${names.map((n) => '`' + n + '`').join(', ')}).`, ...base.slice(1)];
   }
@@ -207,6 +211,47 @@ export function goalOf(f: SpanFacts, requests: readonly Msg[], prior?: string, j
   const used = goal ?? '';
   priorRest = [...priorRest, ...base.filter((s) => !used.includes(stateForm(s).replace(/[.。]$/, '')))].filter((s) => !used.includes(s));
   return { ...(goal ? { goal } : {}), ...(from ? { from } : {}), sideTasks, refinements, priorRest: prior ? priorRest : [] };
+}
+
+/** Requests after a goal request's work is reported done that make it a finished task, at least. */
+const MOVED_PAST = 3;
+/** Share of those requests the word they work on must be in, at least. */
+const TOPIC_SHARE = 0.25;
+/** Files the goal names as the ones the later work changed most, at most. */
+const TOPIC_FILES = 4;
+
+/**
+ * The goal as it stands when the goal request `goal` is a finished task: the agent reported its
+ * work done (a report that names what its objective names, or shares three of its content
+ * words) and at least MOVED_PAST requests came after that report. The goal then is the work
+ * those later requests share: the content word most of them hold (in at least a quarter of them,
+ * and three), with the files the later work changed most whose path carries it; the finished request is
+ * said as done. Undefined when the request still stands or the later requests share no word.
+ */
+function movedPast(f: SpanFacts, goal: Candidate, later: readonly Candidate[]): string[] | undefined {
+  const said = objective(goal);
+  const names = namesIn(said.join(' ')).map((n) => n.toLowerCase().replace(/\.\w{1,8}$/, ''));
+  const words = contentTokens(said.join(' '));
+  const report = f.assistantTexts.find((a) => a.seq > goal.msg.seq && splitSentences(a.text).some((s) => reportsDone(s) && (names.some((n) => s.toLowerCase().includes(n)) || overlap(words, contentTokens(s)).shared >= 3)));
+  if (!report) return undefined;
+  const after = later.filter((c) => c.msg.seq > report.seq);
+  if (after.length < MOVED_PAST) return undefined;
+  const count = new Map<string, number>();
+  for (const c of after) for (const t of c.tokens) count.set(t, (count.get(t) ?? 0) + 1);
+  const changed = f.calls.filter((k) => k.seq > report.seq && !k.failed && modifiesFiles(k.info)).flatMap((k) => k.info.paths);
+  const inFiles = (t: string) => changed.filter((p) => p.toLowerCase().includes(t)).length;
+  // the most requests first; a tie goes to the word of the goal request (the same project), then to the files
+  const [topic, n] = [...count.entries()].sort((a, b) => b[1] - a[1] || Number(goal.tokens.has(b[0])) - Number(goal.tokens.has(a[0])) || inFiles(b[0]) - inFiles(a[0]))[0] ?? ['', 0];
+  if (!topic || n < MOVED_PAST || n < TOPIC_SHARE * after.length) return undefined;
+  // the word as the user wrote it most often
+  const written = new Map<string, number>();
+  for (const c of after) for (const w of c.msg.text.toLowerCase().match(/[\p{L}][\p{L}\p{N}_-]*/gu) ?? []) if (contentTokens(w).has(topic)) written.set(w, (written.get(w) ?? 0) + 1);
+  const word = [...written.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? topic;
+  const byChanges = new Map<string, number>();
+  for (const p of changed) if (p.toLowerCase().includes(topic)) byChanges.set(p.split('/').pop()!, (byChanges.get(p.split('/').pop()!) ?? 0) + 1);
+  const files = [...byChanges.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOPIC_FILES).map(([p]) => '`' + p + '`');
+  const task = shortenWhole(said.join(' ').replace(/"/g, "'"), 160);
+  return [`The work on the ${word}, which ${n} of the ${after.length} later requests name${files.length ? ` (the files it changed most: ${files.join(', ')})` : ''}.`, `The request it started from is done: "${task.replace(/[.。]$/u, '')}".`];
 }
 
 /** Two sentences about the same part of the goal: two content words shared, half of the smaller one's. */

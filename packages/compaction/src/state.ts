@@ -7,7 +7,7 @@
  */
 import type { SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { normalizeQuotes, readLength } from './cues.js';
+import { isPoliteRequest, isQuestion, normalizeQuotes, readLength } from './cues.js';
 import { reportsDone } from './done.js';
 import { replaces } from './rules.js';
 import type { Section } from './sections.js';
@@ -103,6 +103,22 @@ function pointedAt(u: { seq: number; text: string }, t: ReturnType<typeof analyz
   return s ? shortenWhole(s.replace(/"/g, "'"), NEWEST_LEAD_CHARS) : undefined;
 }
 
+/** Longest reply read as an answer to the agent's question (Latin-letter equivalents). */
+const ANSWER_CHARS = 60;
+
+/**
+ * The agent's question a user message answers, or undefined: the agent's last text before it
+ * (after the user's previous message) ends with a question, and the message is short, asks
+ * nothing itself and is no request for work ("can you ...?").
+ */
+function answeredQuestion(u: { seq: number; text: string }, t: ReturnType<typeof analyzeSpan>): string | undefined {
+  if (readLength(u.text.trim()) > ANSWER_CHARS || isQuestion(u.text) || isPoliteRequest(u.text)) return undefined;
+  const prevUser = [...t.userTexts].reverse().find((x) => x.seq < u.seq)?.seq ?? -1;
+  const before = [...t.assistantTexts].reverse().find((a) => a.seq < u.seq && a.seq > prevUser);
+  const q = before && splitSentences(before.text.trim()).pop();
+  return q && isQuestion(q) ? shortenWhole(q.replace(/"/g, "'"), NEWEST_LEAD_CHARS) : undefined;
+}
+
 /** Characters of the user's newest request (kept verbatim in the tail) that the next step quotes: at least its first sentence. */
 const NEWEST_LEAD_CHARS = 120;
 
@@ -119,7 +135,11 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
   // the user asked for something newer after the span: that is where the work goes on; a short
   // "go on with 15" after a request there points further than the request it follows
   const last = t.userTexts[t.userTexts.length - 1];
-  const newest = last && POINTER.test(last.text) && isNudge(last.text) ? last : [...t.userTexts].reverse().find((u) => isRequest(u.text));
+  // a short reply to the agent's question ("minor, this is a big change" to "minor or patch?") answers, it does not ask: the request is the one before it
+  const requests = [...t.userTexts].reverse().filter((u) => isRequest(u.text));
+  const answer = requests[0] && answeredQuestion(requests[0], t);
+  const newest = last && POINTER.test(last.text) && isNudge(last.text) ? last : answer ? requests.find((u) => !answeredQuestion(u, t)) : requests[0];
+  if (answer && !newest) return `Go on from the messages after this summary: the user's newest message there answers the agent's question "${answer}": "${shortenWhole(requests[0]!.text.replace(/"/g, "'"), NEWEST_LEAD_CHARS)}".`;
   if (newest && (!isNudge(newest.text) || POINTER.test(newest.text))) {
     // what it asks, without the acknowledgement it opens with ("いいね。次は、…", "great. now …")
     const asked = splitSentences(newest.text).filter((x, i, all) => i === all.length - 1 || isRequest(x) || readLength(x) >= 24).join(' ');
@@ -127,7 +147,8 @@ export function nextStepAgainstTail(step: string, tail: readonly SurfaceNode[], 
     const quoted = shortenWhole(leadSentences(asked.replace(/"/g, "'"), NEWEST_LEAD_CHARS), NEWEST_LEAD_CHARS + 40);
     // a pointer ("go on with 15") answers the agent's sentence just before it that names the same number
     const pointed = isNudge(newest.text) ? pointedAt(newest, t) : undefined;
-    return `Go on from the user's newest request, in the messages after this summary: "${quoted}"${pointed ? ` (answering the agent's "${pointed}")` : ''}.`;
+    const then = answer && newest !== requests[0] ? ` (then answered the agent's question "${answer}": "${shortenWhole(requests[0]!.text.replace(/"/g, "'"), NEWEST_LEAD_CHARS)}")` : '';
+    return `Go on from the user's newest request, in the messages after this summary: "${quoted}"${pointed ? ` (answering the agent's "${pointed}")` : ''}${then}.`;
   }
   // what the step asks, without how the span's last call ended (that call is not the step)
   const at = step.lastIndexOf(' (the span ended with ');
