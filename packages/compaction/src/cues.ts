@@ -165,7 +165,7 @@ export const DECISION_CUE = cue(
 
 /** Work reported complete, in the other languages (English is in sections.ts). */
 export const DONE_CUE = cue(
-  ['terminée?s?', 'finie?s?', "c'est fait", 'faite?s?', 'ajoutée?s?', "j'ai (?:ajouté|corrigé|créé|mis à jour|implémenté|supprimé|renommé|terminé)", 'corrigée?s?', 'créée?s?', 'mise? à jour', 'implémentée?s?', 'réussie?s?', 'passent', 'listo', 'hecho', 'terminado', 'completado', 'añadí', 'añadido', 'agregué', 'corregí', 'corregido', 'creé', 'creado', 'actualicé', 'actualizado', 'implementé', 'implementado', 'pasan', 'erledigt', 'fertig', 'abgeschlossen', 'hinzugefügt', 'behoben', 'erstellt', 'aktualisiert', 'implementiert', 'bestanden', 'laufen durch', 'umgesetzt'],
+  ['terminée?s?', 'finie?s?', "c'est fait", 'faite?s?', 'ajoutée?s?', "j'ai (?:ajouté|corrigé|créé|mis à jour|implémenté|supprimé|renommé|terminé|porté|migré|converti|remplacé|déplacé)", 'corrigée?s?', 'créée?s?', 'mise? à jour', 'implémentée?s?', 'réussie?s?', 'passent', 'listo', 'hecho', 'terminado', 'completado', 'añadí', 'añadido', 'agregué', 'corregí', 'corregido', 'creé', 'creado', 'actualicé', 'actualizado', 'implementé', 'implementado', 'porté', 'migré', 'convertí', 'reemplacé', 'pasan', 'erledigt', 'fertig', 'abgeschlossen', 'hinzugefügt', 'behoben', 'erstellt', 'aktualisiert', 'implementiert', 'portiert', 'migriert', 'umgestellt', 'bestanden', 'laufen durch', 'umgesetzt'],
   ['完了', 'しました', 'できました', '通りました', '成功しました', '완료', '했습니다', '했어요', '했습니다', '통과', '성공했', '됐습니다', '되었습니다'],
 );
 

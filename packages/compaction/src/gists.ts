@@ -4,6 +4,7 @@
  * what `git status` and `git diff` showed, how many programs printed into one output. The
  * Findings section (findings.ts) says each call by these. Lengths are characters.
  */
+import { RULE_CUE } from './cues.js';
 import { PRUNE_MARKER } from './prune.js';
 import { SHELL_MESSAGE, WRAPPER_LINE } from './results.js';
 import { programs } from './commands.js';
@@ -84,18 +85,18 @@ export function brief(l: string, max = 100): string {
 const DECL = /^\s*(?:export\s+(?:default\s+)?)?(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:unsafe\s+)?(?:function\*?|def|class|interface|type|struct|enum|trait|fn|func|module|mod|impl(?:<[^>]*>)?|const|let|var)\s+([A-Za-z_$][\w$]*(?:\s+for\s+[A-Za-z_]\w*)?)/;
 /** A `key = value` / `"key": value` setting with a scalar value (config files). */
 const SETTING = /^\s*"?([\w.-]+)"?\s*[:=]\s*("[^"]{0,60}"|'[^']{0,60}'|[\w.@/:+-]{1,60}),?\s*$/;
-/** A rule in prose (AGENTS.md, a README's instructions). */
+/** A rule in prose in English (AGENTS.md, a README's instructions); the other languages by cues.ts's RULE_CUE. */
 const RULE = /\b(?:must|never|do not|don't|always|only)\b/i;
 
 /** The emphatic words of a rule line ("You must NEVER run `npm run dev`", "Do NOT commit unless asked"). */
-const EMPHASIS = /\b(?:MUST|NEVER|NOT|ALWAYS|ONLY|IMPORTANT|CRITICAL)\b/g;
+const EMPHASIS = /\b(?:MUST|NEVER|NOT|ALWAYS|ONLY|IMPORTANT|CRITICAL|JAMAIS|TOUJOURS|NUNCA|SIEMPRE|NIE|NIEMALS|IMMER)\b|必ず|絶対|禁止|반드시|절대|금지/gu;
 
 /**
  * The rule lines of a prose file (list markers and `**` left out), its `top` most emphatic first,
  * the others after them, each group in file order.
  */
 export function ruleLines(lines: readonly string[], top: number): string[] {
-  const all = lines.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim()).filter((l) => RULE.test(l) && l.length >= 16 && l.length <= 140 && !/^#/.test(l));
+  const all = lines.map((l) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim()).filter((l) => (RULE.test(l) || RULE_CUE.test(l)) && l.length >= 16 && l.length <= 140 && !/^#/.test(l));
   const emphasis = (l: string) => (l.match(EMPHASIS) ?? []).length;
   const first = new Set([...all].sort((a, b) => emphasis(b) - emphasis(a)).slice(0, top));
   return [...all.filter((l) => first.has(l)), ...all.filter((l) => !first.has(l))];
