@@ -122,15 +122,56 @@ export function withoutLogLines(text: string): string {
 /** A line copied from a terminal, a diff or a file view: a diff or prompt marker, a box-drawing border, or the padding a terminal copy keeps. */
 const COPIED_LINE = /^\s*(?:[+-]\s*\d+\s|[+-]{1,3}\s|[➜❯$#>]\s|[│┃|]\s|\d+\s*[│|]|@@ )|\S\s{6,}$/;
 
+/** Shortest JSON object taken for pasted data (characters). */
+const JSON_PASTE_CHARS = 40;
+
 /**
- * `text` without the block the user pasted into it: a run of at least three lines copied from a
- * terminal, a diff or a file view (see {@link COPIED_LINE}), with the wrapped lines inside it.
+ * `text` without the JSON objects pasted into it (an API error body, a log record): from a `{"`
+ * to its balanced `}`, strings read as strings, when at least JSON_PASTE_CHARS long. What they
+ * hold (an error's "must have a corresponding `tool_result` block") is data, never the user's words.
+ */
+function withoutJson(text: string): string {
+  let out = '';
+  let i = 0;
+  for (let at = text.indexOf('{"'); at >= 0; at = text.indexOf('{"', i)) {
+    let depth = 0;
+    let inString = false;
+    let end = -1;
+    for (let j = at; j < text.length; j++) {
+      const ch = text[j]!;
+      if (inString) {
+        if (ch === '\\') j++;
+        else if (ch === '"') inString = false;
+      } else if (ch === '"') inString = true;
+      else if (ch === '{') depth++;
+      else if (ch === '}' && --depth === 0) {
+        end = j + 1;
+        break;
+      }
+    }
+    if (end < 0) break;
+    if (end - at >= JSON_PASTE_CHARS) {
+      out += text.slice(i, at) + ' ';
+      i = end;
+    } else {
+      out += text.slice(i, at + 1);
+      i = at + 1;
+    }
+  }
+  return i ? out + text.slice(i) : text;
+}
+
+/**
+ * `text` without what the user pasted into it: the JSON objects in it (see withoutJson), and a
+ * run of at least three lines copied from a terminal, a diff or a file view (see
+ * {@link COPIED_LINE}), with the wrapped lines inside it.
  * What the user wrote around the paste stays.
  */
 export function withoutPaste(text: string): string {
-  const lines = text.split('\n');
+  const said = withoutJson(text);
+  const lines = said.split('\n');
   const copied = lines.map((l) => COPIED_LINE.test(l));
-  if (copied.filter(Boolean).length < 3) return text;
+  if (copied.filter(Boolean).length < 3) return said;
   const first = copied.indexOf(true);
   const last = copied.lastIndexOf(true);
   return [...lines.slice(0, first), ...lines.slice(last + 1)].join('\n').trim();

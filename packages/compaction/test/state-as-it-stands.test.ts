@@ -85,6 +85,13 @@ describe('constraints that are rules', () => {
     expect(lastingInstructions(line)).toEqual([]);
   });
 
+  it('what a pasted JSON error body says is data, not a rule; what the user wrote around it stays', () => {
+    const pasted = 'this results in\n\n Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.236: `tool_use`\n ids were found without `tool_result` blocks. Each\n `tool_use` block must have a corresponding `tool_result` block in the next\n message."},"request_id":"req_1"}\n\nand never inject a message between a tool call and its result.';
+    expect(lastingInstructions(pasted)).toEqual(['Never inject a message between a tool call and its result.']);
+    const fr = 'ça donne {"type":"error","error":{"message":"chaque bloc doit avoir un résultat juste après"}} : il ne faut jamais insérer de message entre un appel et son résultat.';
+    expect(lastingInstructions(fr).join(' ')).not.toContain('chaque bloc');
+  });
+
   it('a rule that names its subject stays, with its value', () => {
     expect(lastingInstructions('markdown code blocks should be #b5bd68')).toEqual(['Markdown code blocks should be #b5bd68.']);
     expect(lastingInstructions('le pied de page doit rester discret')).toHaveLength(1);
