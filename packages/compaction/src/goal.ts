@@ -229,6 +229,7 @@ const TOPIC_FILES = 4;
  * said as done. Undefined when the request still stands or the later requests share no word.
  */
 function movedPast(f: SpanFacts, goal: Candidate, later: readonly Candidate[]): string[] | undefined {
+  if (later.length < MOVED_PAST) return undefined;
   const said = objective(goal);
   const names = namesIn(said.join(' ')).map((n) => n.toLowerCase().replace(/\.\w{1,8}$/, ''));
   const words = contentTokens(said.join(' '));
