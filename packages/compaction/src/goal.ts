@@ -18,7 +18,7 @@ import type { SpanFacts } from './analyze.js';
 import { GOAL_CUE, GREETING, isPoliteRequest, isQuestion, normalizeQuotes, PROCESS_CUE, readLength, REFINE_CUE, VENTING } from './cues.js';
 import { reportsDone } from './done.js';
 import { isRuleSentence, replaces, stateForm, withoutVenting, type Msg } from './rules.js';
-import { distillRequest, leadSentences, pastedError, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
+import { distillRequest, leadSentences, pastedError, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { contentTokens, overlap } from './subject.js';
 import { modifiesFiles } from './toolinfo.js';
 
@@ -225,8 +225,9 @@ const TOPIC_FILES = 4;
  * work done (a report that names what its objective names, or shares three of its content
  * words) and at least MOVED_PAST requests came after that report. The goal then is the work
  * those later requests share: the content word most of them hold (in at least a quarter of them,
- * and three), with the files the later work changed most whose path carries it; the finished request is
- * said as done. Undefined when the request still stands or the later requests share no word.
+ * and three), with the files the later work changed most whose path carries it; the finished
+ * request is left to Done, which reports it. Undefined when the request still stands or the
+ * later requests share no word.
  */
 function movedPast(f: SpanFacts, goal: Candidate, later: readonly Candidate[]): string[] | undefined {
   if (later.length < MOVED_PAST) return undefined;
@@ -251,8 +252,8 @@ function movedPast(f: SpanFacts, goal: Candidate, later: readonly Candidate[]): 
   const byChanges = new Map<string, number>();
   for (const p of changed) if (p.toLowerCase().includes(topic)) byChanges.set(p.split('/').pop()!, (byChanges.get(p.split('/').pop()!) ?? 0) + 1);
   const files = [...byChanges.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOPIC_FILES).map(([p]) => '`' + p + '`');
-  const task = shortenWhole(said.join(' ').replace(/"/g, "'"), 160);
-  return [`The work on the ${word}, which ${n} of the ${after.length} later requests name${files.length ? ` (the files it changed most: ${files.join(', ')})` : ''}.`, `The request it started from is done: "${task.replace(/[.。]$/u, '')}".`];
+  // the finished request is not said again: Done reports it, and a resumed agent reads a goal as work to do
+  return [`The work on the ${word}, which ${n} of the ${after.length} later requests name${files.length ? ` (the files it changed most: ${files.join(', ')})` : ''}.`];
 }
 
 /** Two sentences about the same part of the goal: two content words shared, half of the smaller one's. */
