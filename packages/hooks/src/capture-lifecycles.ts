@@ -7,7 +7,7 @@
  * keep nothing, never load this module nor the capture path behind it.
  */
 import { createHash } from 'node:crypto';
-import { acknowledgesRule, promptStanding, replyStanding, type FrameInput, type StandingFrame } from '@hive-mind/mind/hook';
+import { acknowledgesOnly, acknowledgesRule, promptStanding, replyStanding, type FrameInput, type StandingFrame } from '@hive-mind/mind/hook';
 import { saveCaptures } from './capture.js';
 import { backfillTranscript, promptTurn, replyTurn } from './history.js';
 import type { LifecycleInput } from './types.js';
@@ -83,8 +83,11 @@ export function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now:
   const ws = minds.workspace?.id;
   const { reply, missedPrompt, text, prompt } = replyTurn(input, ws, now);
   if (!reply || !text) return;
-  const standing = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
-  const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
+  // a reply that only agrees to the prompt ("D'accord, c'est noté : la base est sur le port 5433.") states
+  // the prompt's memory again: the prompt's frames are the memory, not a copy in the agent's words
+  const echo = !!prompt && acknowledgesOnly(text, prompt);
+  const standing = echo ? { workspace: [], personal: [] } : standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
+  const acknowledged = prompt && (echo || acknowledgesRule(text)) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
   const turns = opts.turns === false ? [] : [...(missedPrompt ? [missedPrompt] : []), reply];
   const frames: FrameInput[] = [...turns, ...standing.workspace, ...acknowledged.workspace];
   if (!frames.length) return;

@@ -8,7 +8,7 @@
  * {@link BACKFILL_TIME_MS} has passed. A turn already kept is the same turn (the mind's turn
  * identity), so nothing is stored twice.
  */
-import { acknowledgesRule, turnFrame, type FrameInput } from '@hive-mind/mind/hook';
+import { acknowledgesRule, mayAcknowledge, turnFrame, type FrameInput } from '@hive-mind/mind/hook';
 import { isHostText } from '@hive-mind/mind/history';
 import { saveCaptures, type CaptureOutcome } from './capture.js';
 import { lastTurnFromTranscript, TRANSCRIPT_BACKFILL_BYTES, transcriptTurns } from './transcript-tail.js';
@@ -36,7 +36,8 @@ export function promptTurn(input: LifecycleInput, ws: string | undefined, now: D
  * The reply of a Stop as a turn: the host's assistant text, else the last assistant message in the
  * tail of its transcript; undefined when neither is there. `prompt` is the prompt before the reply in
  * the transcript, read when the reply came from there or acknowledges a rule (mind
- * `acknowledgesRule`: the prompt's rule is then standing); `missedPrompt` is that prompt as a turn
+ * `acknowledgesRule`: the prompt's rule is then standing) or may only agree to the prompt (mind
+ * `mayAcknowledge`: what it states is then the prompt's); `missedPrompt` is that prompt as a turn
  * when the reply was read from the transcript (a UserPromptSubmit that never ran keeps it).
  */
 export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Date): { reply?: FrameInput; missedPrompt?: FrameInput; text?: string; prompt?: string } {
@@ -44,7 +45,7 @@ export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Da
   let text = input.assistantText?.trim();
   const given = Boolean(text);
   let prompt: string | undefined;
-  if (input.transcriptPath && (!text || acknowledgesRule(text))) {
+  if (input.transcriptPath && (!text || acknowledgesRule(text) || mayAcknowledge(text))) {
     try {
       const t = lastTurnFromTranscript(input.transcriptPath);
       text ||= t.assistantText?.trim();

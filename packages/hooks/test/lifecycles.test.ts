@@ -165,6 +165,29 @@ describe('lifecycles through the runner (real .mind files)', () => {
     m.close();
   });
 
+  it("an acknowledgement (\"Noted, I will write commit messages that way.\") is no memory of its own: only the user's rule is kept beside the turns, and the next session's prompt recall gives the rule, never the agent's echo of it", async () => {
+    const s = sandbox();
+    const t = join(s.root, 'transcript.jsonl');
+    const line = (type: 'user' | 'assistant', text: string, i: number) =>
+      JSON.stringify({ type, uuid: `u${i}`, sessionId: 's1', cwd: s.project, timestamp: new Date(Date.now() - (10 - i) * 60_000).toISOString(), message: type === 'user' ? { role: 'user', content: text } : { role: 'assistant', content: [{ type: 'text', text }] } }) + '\n';
+    const turn = async (i: number, prompt: string, reply: string) => {
+      await hook(s.env, 'claude-code', 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: 's1', prompt_id: `p${i}`, prompt });
+      appendFileSync(t, line('user', prompt, 2 * i) + line('assistant', reply, 2 * i + 1));
+      await hook(s.env, 'claude-code', 'Stop', { ...payload('claude-code', 'Stop', 2, s.project), session_id: 's1', transcript_path: t, last_assistant_message: reply });
+    };
+    await turn(0, 'Write commit messages in the imperative mood, under 50 characters.', 'Noted, I will write commit messages that way.');
+    await turn(1, 'la base de facturation tourne sur le port 5433 avec PostgreSQL 15.', "D'accord, c'est noté : la base de facturation est sur le port 5433.");
+    const kept = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt' && f.kind !== 'reply');
+    expect(kept.map((f) => [f.kind, f.source, f.content]).sort()).toEqual([
+      ['environment', 'user_stated', 'la base de facturation tourne sur le port 5433 avec PostgreSQL 15.'],
+      ['instruction', 'user_stated', 'Write commit messages in the imperative mood, under 50 characters.'],
+    ]);
+    const r = await hook(s.env, 'claude-code', 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: 's2', prompt_id: 'q1', prompt: 'how should I write commit messages?' });
+    const ctx = (JSON.parse(r.output) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(ctx).toContain('Write commit messages in the imperative mood');
+    expect(ctx).not.toContain('Noted, I will');
+  });
+
   it('pre-compact runs mind cleanup (expired frames deleted) on the workspace and personal minds', async () => {
     const s = sandbox();
     const past = new Date(Date.now() - 3600_000).toISOString();

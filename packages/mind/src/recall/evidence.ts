@@ -11,7 +11,7 @@ import { presetDone } from '../store/redaction-stamp.js';
 import { contentHash, preview, wordSet } from '../text.js';
 import { inPassing, remarksOnly } from './in-passing.js';
 import { ROLE as WORD_ROLE } from '../harvest/standing-lexicon.js';
-import { replyStanding } from '../harvest/standing.js';
+import { acknowledgesOnly, replyStanding } from '../harvest/standing.js';
 import { scanThreats } from '../safety/threats.js';
 import { nearestFrames } from './vectors.js';
 
@@ -172,11 +172,18 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
   hits = hits.filter(allowed);
   if (!hits.length) return [];
   return ctx.guard(() => {
-    const around = aroundOf(ctx, hits.filter((h) => isHistoryKind(h.kind) && h.sessionId && h.part === 0).map((h) => h.id));
-    const neighbourIds = [...new Set([...around.values()].flatMap((a) => [a.prev, a.next]).filter((id): id is number => id !== undefined))];
+    const around = new Map<number, Around>();
     const rows = new Map<number, Frame>();
-    if (neighbourIds.length)
-      for (const r of ctx.stmt('SELECT * FROM frames WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(neighbourIds)) as Row[]) rows.set(r.id, toFrame(r));
+    // the turns around the history hits among `list`, and those turns' rows
+    const lookAround = (list: readonly SearchHit[]) => {
+      for (const [id, a] of aroundOf(ctx, list.filter((h) => isHistoryKind(h.kind) && h.sessionId && h.part === 0 && !around.has(h.id)).map((h) => h.id))) around.set(id, a);
+      const missing = [...new Set([...around.values()].flatMap((a) => [a.prev, a.next]).filter((id): id is number => id !== undefined && !rows.has(id)))];
+      if (missing.length)
+        for (const r of ctx.stmt('SELECT * FROM frames WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing)) as Row[]) rows.set(r.id, toFrame(r));
+    };
+    lookAround(hits);
+    hits = instead(hits, topic, around, rows, allowed);
+    lookAround(hits);
     // which neighbour makes a turn readable: the question a turn answers, the answer a question got
     const shownBeside = (h: Frame): Frame | undefined => {
       const a = around.get(h.id);
@@ -278,6 +285,29 @@ function aroundOf(ctx: StoreContext, ids: number[]): Map<number, Around> {
     .stmt(`SELECT f.id AS id, (${turnsBeside('f', 'before', 1)}) AS prev, (${turnsBeside('f', 'after', 1)}) AS next FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${isTurn('f')}`)
     .all(JSON.stringify(ids)) as Array<{ id: number; prev: number | null; next: number | null }>;
   for (const r of found) out.set(r.id, { ...(r.prev != null ? { prev: r.prev } : {}), ...(r.next != null ? { next: r.next } : {}) });
+  return out;
+}
+
+/**
+ * `hits` with each agent reply that only agrees to the prompt before it (harvest `acknowledgesOnly`:
+ * "Noted, I will write commit messages that way.") replaced by that prompt, at the reply's place and
+ * score: the user's statement is the memory, the reply borrowed its words. Dropped when the prompt is
+ * a hit already or is not to be shown (`allowed`: what the session was given, its own turns).
+ */
+function instead(hits: readonly SearchHit[], topic: readonly string[], around: ReadonlyMap<number, Around>, rows: ReadonlyMap<number, Frame>, allowed: (f: Frame) => boolean): SearchHit[] {
+  const have = new Set(hits.map((h) => h.id));
+  const out: SearchHit[] = [];
+  for (const h of hits) {
+    const p = h.kind === 'reply' ? around.get(h.id)?.prev : undefined;
+    const prompt = p !== undefined ? rows.get(p) : undefined;
+    if (!prompt || prompt.kind !== 'prompt' || !acknowledgesOnly(h.content, prompt.content)) {
+      out.push(h);
+      continue;
+    }
+    if (have.has(prompt.id) || !allowed(prompt)) continue;
+    have.add(prompt.id);
+    out.push({ ...prompt, bm25: h.bm25, matched: matchedShare(prompt.content, topic), score: h.score });
+  }
   return out;
 }
 
