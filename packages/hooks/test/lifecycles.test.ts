@@ -188,6 +188,28 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect(ctx).not.toContain('Noted, I will');
   });
 
+  it("session end keeps each turn of the transcript in the workspace of the folder the transcript says it was said in (a session that cd's elsewhere, a payload cwd that differs)", async () => {
+    const s = sandbox();
+    const other = join(s.root, 'other');
+    mkdirSync(join(other, '.git'), { recursive: true });
+    mkdirSync(join(other, 'src'), { recursive: true });
+    const t = join(s.root, 'transcript.jsonl');
+    const line = (type: 'user' | 'assistant', text: string, i: number, cwd: string) =>
+      JSON.stringify({ type, uuid: `u${i}`, sessionId: 's1', cwd, timestamp: new Date(Date.now() - (10 - i) * 60_000).toISOString(), message: type === 'user' ? { role: 'user', content: text } : { role: 'assistant', content: [{ type: 'text', text }] } }) + '\n';
+    appendFileSync(t, line('user', 'The billing db runs on port 5433.', 0, s.project) + line('assistant', 'OK, noted for the billing service.', 1, s.project));
+    // the session moved to another repository (a subfolder of it) for its last turn
+    appendFileSync(t, line('user', 'Here the deploy target is fly.io, region ams.', 2, other) + line('assistant', 'The deploy config in fly.toml targets region ams.', 3, join(other, 'src')));
+    await hook(s.env, 'claude-code', 'SessionEnd', { ...payload('claude-code', 'SessionEnd', 0, s.project), session_id: 's1', transcript_path: t });
+    const here = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'prompt' || f.kind === 'reply');
+    const there = frames(workspaceMindPath(other, s.env)).filter((f) => f.kind === 'prompt' || f.kind === 'reply');
+    expect(here.map((f) => f.content).sort()).toEqual(['OK, noted for the billing service.', 'The billing db runs on port 5433.']);
+    expect(there.map((f) => [f.content, f.cwd]).sort()).toEqual([
+      ['Here the deploy target is fly.io, region ams.', other],
+      ['The deploy config in fly.toml targets region ams.', join(other, 'src')],
+    ]);
+    expect(there.every((f) => f.workspace === other)).toBe(true);
+  });
+
   it('pre-compact runs mind cleanup (expired frames deleted) on the workspace and personal minds', async () => {
     const s = sandbox();
     const past = new Date(Date.now() - 3600_000).toISOString();
