@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Mind, acknowledgesOnly, excerpt, inPassing, turnFrame } from '@hive-mind/mind';
+import { Mind, acknowledgesOnly, evidenceTopic, excerpt, inPassing, turnFrame } from '@hive-mind/mind';
 import { tmp } from './helpers.js';
 
 /**
@@ -147,6 +147,30 @@ describe('per-prompt evidence from the history', () => {
     expect(m.promptEvidence('where is acme-billing deployed on fly?').length).toBeGreaterThan(0);
     expect(m.promptEvidence('where is acme-billing deployed on fly?', { session: { host: 'claude-code', sessionId: 's1' } })).toEqual([]);
     expect(m.promptEvidence('where is acme-billing deployed on fly?', { exclude: [reply] }).map((e) => e.frame.id)).not.toContain(reply);
+  });
+});
+
+describe('a question in French or German is about its topic words, not its verbs of use nor "now"', () => {
+  it('"quel bundler on utilise maintenant ?" and "Welchen Bundler verwenden wir jetzt?" find the turn that names the bundler, as "what test runner do we use now?" does', () => {
+    filler(12);
+    const [fr] = session('s1', [
+      ['user', 'on est passé de webpack à vite comme bundler.'],
+      ['assistant', 'Parfait.'],
+    ]);
+    const [de] = session('s2', [
+      ['user', 'Die Abrechnungsdatenbank läuft auf Port 5433, der Bundler ist jetzt Vite.'],
+      ['assistant', 'Gut.'],
+    ]);
+    expect(m.promptEvidence('quel bundler on utilise maintenant ?').map((e) => e.frame.id)).toContain(fr);
+    expect(m.promptEvidence('Welchen Bundler verwenden wir jetzt?').map((e) => e.frame.id)).toContain(de);
+    expect(m.promptEvidence('auf welchem Port läuft die Abrechnungsdatenbank?').map((e) => e.frame.id)).toEqual([de]);
+    // the topic words left: what the question is about
+    expect(evidenceTopic('quel bundler on utilise maintenant ?')).toEqual(['bundler']);
+    expect(evidenceTopic('sur quel port tourne la base de facturation ?')).toEqual(['port', 'base', 'facturation']);
+    expect(evidenceTopic('welchen Testrunner benutzen wir jetzt?')).toEqual(['testrunner']);
+    // a prompt of task words only gets nothing in these languages either
+    expect(m.promptEvidence('tu peux relancer encore ?')).toEqual([]);
+    expect(m.promptEvidence('kannst du das bitte nochmal machen?')).toEqual([]);
   });
 });
 

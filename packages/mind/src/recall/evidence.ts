@@ -99,13 +99,18 @@ export interface EvidenceOptions {
 }
 
 /**
- * Words that say when rather than what (month and day names, "yesterday", "last week", a year): the
+ * Words that say when rather than what (month and day names, "yesterday", "last week", a year; English,
+ * French, German): the
  * time of a turn answers them (search's stated term), its words rarely do, so the floor leaves them out.
  */
 export const TIME_WORDS: ReadonlySet<string> = new Set(
   `january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
    monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow tonight morning evening night week weeks weekend month months
-   year years day days ago last recently recent lately earlier since`.split(/\s+/),
+   year years day days ago last recently recent lately earlier since moment
+   janvier février mars avril mai juin juillet août septembre octobre novembre décembre lundi mardi mercredi jeudi vendredi samedi dimanche
+   aujourd'hui hier demain semaine semaines mois année années an ans jour jours dernier dernière récemment
+   januar februar märz juni juli oktober dezember montag dienstag mittwoch donnerstag freitag samstag sonntag heute gestern morgen
+   woche wochen monat monate jahr jahre tag tage letzte letzten letzter kürzlich neulich`.split(/\s+/),
 );
 
 /** The prompt's topic words for the evidence floor: prompt-floor.ts `topicWords` without {@link TIME_WORDS} and years. */
