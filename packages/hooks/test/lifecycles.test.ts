@@ -210,6 +210,29 @@ describe('lifecycles through the runner (real .mind files)', () => {
     expect(there.every((f) => f.workspace === other)).toBe(true);
   });
 
+  it('a fact session start gave is not given again for the prompt that asks it, but search and recall still show it, and a later prompt on another fact of the same session gets its evidence', async () => {
+    const s = sandbox();
+    const ctxOf = (r: { output: string }) => (r.output ? (JSON.parse(r.output) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '');
+    const say = async (session: string, n: number, prompt: string, reply: string) => {
+      const r = await hook(s.env, 'claude-code', 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: session, prompt_id: `${session}-${n}`, prompt });
+      if (reply) await hook(s.env, 'claude-code', 'Stop', { ...payload('claude-code', 'Stop', 2, s.project), session_id: session, last_assistant_message: reply });
+      return ctxOf(r);
+    };
+    await say('s1', 1, 'the billing db is on port 5433', 'OK.');
+    await say('s1', 2, 'Release branches are cut every second Tuesday.', 'Understood.');
+    const start = ctxOf(await hook(s.env, 'claude-code', 'SessionStart', { ...payload('claude-code', 'SessionStart', 0, s.project), session_id: 's2' }));
+    expect(start).toContain('the billing db is on port 5433');
+    expect(await say('s2', 1, 'which port is the billing db on?', '')).toBe('');
+    expect(await say('s2', 2, 'when do we cut release branches?', '')).toContain('Release branches are cut every second Tuesday.');
+    const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
+    try {
+      expect(m.search('which port is the billing db on?')[0]!.content).toBe('the billing db is on port 5433');
+      expect(m.recall({ budgetTokens: 500 }).frames.map((f) => f.content)).toContain('the billing db is on port 5433');
+    } finally {
+      m.close();
+    }
+  });
+
   it('pre-compact runs mind cleanup (expired frames deleted) on the workspace and personal minds', async () => {
     const s = sandbox();
     const past = new Date(Date.now() - 3600_000).toISOString();
