@@ -9,7 +9,7 @@ import { DERIVED_WORD_SHARE, FREQUENT_DOCS, matchedShare, searchFrames } from '.
 import { isTurn, turnsBeside } from '../store/sql.js';
 import { presetDone } from '../store/redaction-stamp.js';
 import { contentHash, preview, wordSet } from '../text.js';
-import { inPassing, remarksOnly } from './in-passing.js';
+import { SENTENCE_CUT, inPassing, remarksOnly, turnSentences } from './in-passing.js';
 import { ROLE as WORD_ROLE } from '../harvest/standing-lexicon.js';
 import { acknowledgesOnly, replyStanding } from '../harvest/standing.js';
 import { scanThreats } from '../safety/threats.js';
@@ -433,22 +433,6 @@ function statusOnly(text: string): boolean {
  * if you need clarification.", "Let me know if …", "Feel free to …"). English only, like {@link NARRATION}.
  */
 const ASIDE = /^(?:(?:and|also|oh|btw|so)[,]?\s+)?(?:(?:you can|you may|feel free to|don't hesitate to|do not hesitate to)\s+(?:ask|reach out|ping|tell)\b|let me know\b)[^.!?]*[.!?]?$|^[^.!?]*\bif you (?:need|have|want) (?:any |more |further )?(?:clarification|questions?)\b[^.!?]*[.!?]?$/i;
-
-/** Where a turn's text is cut into sentences: after `.!?:` before whitespace, after the CJK full stops. */
-const SENTENCE_CUT = /(?<=[.!?:])\s+|(?<=[。！？])/;
-
-/** The sentences of a turn's text outside fenced code blocks, each line split at {@link SENTENCE_CUT}, whitespace collapsed: what {@link withoutAsides} drops or keeps. */
-function turnSentences(text: string): string[] {
-  let fenced = false;
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const fence = /^\s*(?:```|~~~)/.test(line);
-    if (fence) fenced = !fenced;
-    if (fenced || fence) continue;
-    out.push(...line.replace(/\s+/g, ' ').trim().split(SENTENCE_CUT).filter(Boolean));
-  }
-  return out;
-}
 
 /**
  * `text` without the sentences that announce the agent's next step ({@link NARRATION}: "Now let me

@@ -6,7 +6,7 @@ import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type R
 import { isHistoryKind } from '../history/history.js';
 import { isTurn, turnsBeside } from '../store/sql.js';
 import { wordSet } from '../text.js';
-import { remarksOnly } from './in-passing.js';
+import { remarksOnly, turnSentences } from './in-passing.js';
 
 /**
  * Search and ranking: the query analyzed (analyze.ts), one FTS5 BM25 query for the candidates,
@@ -355,13 +355,6 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
 const BARE_MAX_WORDS = 3;
 const bare = (text: string) => !/\p{N}/u.test(text) && (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []).length <= BARE_MAX_WORDS;
 
-/** A turn's sentences for {@link remarksOnly}: its lines, each cut after `.!?` and the CJK full stops. */
-function turnSentences(text: string): string[] {
-  return text
-    .split('\n')
-    .flatMap((line) => line.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+|(?<=[。！？])/))
-    .filter(Boolean);
-}
 
 /** Share of a standing frame's words a turn of its session must hold for the frame to be that turn's words again. */
 export const DERIVED_WORD_SHARE = 0.8;
