@@ -6,9 +6,12 @@
  *
  * Read by structure first: who said it (the agent, right after the user), what precedes it (a prompt
  * that gives a standing frame by the prompt rules, read with this reply), what it holds of its own (at
- * most {@link ACK_MAX_SENTENCES} sentences, no name, number or path the prompt does not hold); the agreement opening it ({@link AGREEMENT}, English, French, German, Spanish,
- * Italian, Portuguese, Dutch, Japanese, Chinese, Korean) or the lexicon's acknowledgement of a lasting
- * rule is one signal among them.
+ * most {@link ACK_MAX_SENTENCES} sentences and {@link ACK_MAX_CHARS} characters, no name, number or path
+ * the prompt does not hold); the agreement opening it ({@link AGREEMENT}: English, French, German,
+ * Spanish, Italian, Portuguese, Dutch, Japanese, Chinese, Korean) or the lexicon's acknowledgement of a
+ * lasting rule is one signal among them. Not covered: an agreement that names something new without a
+ * digit, a path or a code-like token ("OK, I'll use Vitest then." after "the tests are slow" is read as
+ * an acknowledgement only if that prompt gives a standing frame).
  */
 import { plain } from './harvest-rules.js';
 import { promptStanding } from './standing-prompt.js';
@@ -25,11 +28,11 @@ const AGREEMENT = new RegExp(
     // en
     'noted', 'got it', 'understood', 'sure', 'ok(?:ay)?', 'alright', 'all right', 'will do', 'of course', 'absolutely', 'perfect', 'great', 'makes sense', 'sounds good', 'roger', 'certainly', 'agreed',
     // fr
-    "d'accord", 'compris', 'entendu', "c'est noté", 'noté', 'très bien', 'parfait', 'bien reçu', 'ça marche', 'pas de souci', 'entendu',
+    "d'accord", 'compris', 'entendu', "c'est noté", 'noté', 'très bien', 'parfait', 'bien reçu', 'ça marche', 'pas de souci',
     // de
     'verstanden', 'alles klar', 'notiert', 'in ordnung', 'einverstanden', 'geht klar', 'gut', 'mache ich', 'wird gemacht', 'jawohl', 'klar',
     // es, it, pt, nl
-    'entendido', 'de acuerdo', 'vale', 'anotado', 'perfecto', 'capito', "d'accordo", 'va bene', 'ricevuto', 'entendido', 'combinado', 'certo', 'begrepen', 'genoteerd', 'prima', 'duidelijk',
+    'entendido', 'de acuerdo', 'vale', 'anotado', 'perfecto', 'capito', "d'accordo", 'va bene', 'ricevuto', 'combinado', 'certo', 'begrepen', 'genoteerd', 'prima', 'duidelijk',
     // ja, zh, ko
     '承知しました', '承知いたしました', 'かしこまりました', '了解(?:です|しました)?', 'わかりました', '分かりました', '好的', '明白了?', '收到', '知道了', '알겠습니다', '네', '확인했습니다',
   ].join('|')})(?=$|[\\s,.!:;—–\\-、。！，：])`,
