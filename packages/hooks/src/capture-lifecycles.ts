@@ -7,7 +7,7 @@
  * keep nothing, never load this module nor the capture path behind it.
  */
 import { createHash } from 'node:crypto';
-import { acknowledgesRule, promptStanding, replyStanding, type FrameInput, type StandingFrame } from '@hive-mind/mind/hook';
+import { acknowledgesOnly, acknowledgesRule, promptStanding, replyStanding, type FrameInput, type StandingFrame } from '@hive-mind/mind/hook';
 import { saveCaptures } from './capture.js';
 import { backfillTranscript, promptTurn, replyTurn } from './history.js';
 import type { LifecycleInput } from './types.js';
@@ -20,12 +20,19 @@ import { mindsFor } from './workspace.js';
  */
 export function sessionEnd(input: LifecycleInput, env: NodeJS.ProcessEnv, now: Date, busy: number, log?: (line: string) => void): void {
   const minds = mindsFor(input, env);
-  const r = backfillTranscript(input, { path: minds.workspace?.path ?? minds.personal, ...(minds.workspace ? { workspace: minds.workspace.id } : {}) }, env, now, busy);
+  // each turn to the workspace of the folder the transcript says it was said in (the payload's without one)
+  const targetOf = (cwd: string | undefined) => {
+    const m = cwd === input.cwd ? minds : mindsFor({ ...input, cwd, workspaceRoots: undefined }, env);
+    return { path: m.workspace?.path ?? m.personal, ...(m.workspace ? { workspace: m.workspace.id } : {}) };
+  };
+  const r = backfillTranscript(input, targetOf, env, now, busy);
   if (r.cut) log?.(`transcript backfill kept the newest ${r.saved} of ${r.found} turns (time limit); \`hive-mind mind import ${input.transcriptPath}\` keeps the rest`);
   // the backfill saved the transcript's newest turns (with their own times and ids): the reply
-  // capture then only adds what the last reply establishes, not the turn a second time
-  captureReply(input, env, now, busy, { turns: r.saved === 0 });
-  saveHookPolicies(input, minds, r.hookPolicies, env, busy);
+  // capture then only adds what the last reply establishes, not the turn a second time; it and the
+  // hook policies go where the transcript's last turn was said
+  const last = r.cwd && r.cwd !== input.cwd ? { ...input, cwd: r.cwd, workspaceRoots: undefined } : input;
+  captureReply(last, env, now, busy, { turns: r.saved === 0 });
+  saveHookPolicies(last, last === input ? minds : mindsFor(last, env), r.hookPolicies, env, busy);
 }
 
 function base(input: LifecycleInput, workspace: string | undefined): Pick<FrameInput, 'host' | 'sessionId' | 'workspace'> {
@@ -83,8 +90,11 @@ export function captureReply(input: LifecycleInput, env: NodeJS.ProcessEnv, now:
   const ws = minds.workspace?.id;
   const { reply, missedPrompt, text, prompt } = replyTurn(input, ws, now);
   if (!reply || !text) return;
-  const standing = standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
-  const acknowledged = prompt && acknowledgesRule(text) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
+  // a reply that only agrees to the prompt ("D'accord, c'est noté : la base est sur le port 5433.") states
+  // the prompt's memory again: the prompt's frames are the memory, not a copy in the agent's words
+  const echo = !!prompt && acknowledgesOnly(text, prompt);
+  const standing = echo ? { workspace: [], personal: [] } : standingFrames(input, ws, replyStanding(text), 'agent_inferred', 'r:');
+  const acknowledged = prompt && (echo || acknowledgesRule(text)) ? standingFrames(input, ws, promptStanding(prompt, { reply: text }), 'user_stated', '') : { workspace: [], personal: [] };
   const turns = opts.turns === false ? [] : [...(missedPrompt ? [missedPrompt] : []), reply];
   const frames: FrameInput[] = [...turns, ...standing.workspace, ...acknowledged.workspace];
   if (!frames.length) return;

@@ -8,7 +8,8 @@
  * {@link BACKFILL_TIME_MS} has passed. A turn already kept is the same turn (the mind's turn
  * identity), so nothing is stored twice.
  */
-import { acknowledgesRule, turnFrame, type FrameInput } from '@hive-mind/mind/hook';
+import { statSync } from 'node:fs';
+import { acknowledgesRule, mayAcknowledge, turnFrame, type FrameInput } from '@hive-mind/mind/hook';
 import { isHostText } from '@hive-mind/mind/history';
 import { saveCaptures, type CaptureOutcome } from './capture.js';
 import { lastTurnFromTranscript, TRANSCRIPT_BACKFILL_BYTES, transcriptTurns } from './transcript-tail.js';
@@ -36,7 +37,8 @@ export function promptTurn(input: LifecycleInput, ws: string | undefined, now: D
  * The reply of a Stop as a turn: the host's assistant text, else the last assistant message in the
  * tail of its transcript; undefined when neither is there. `prompt` is the prompt before the reply in
  * the transcript, read when the reply came from there or acknowledges a rule (mind
- * `acknowledgesRule`: the prompt's rule is then standing); `missedPrompt` is that prompt as a turn
+ * `acknowledgesRule`: the prompt's rule is then standing) or may only agree to the prompt (mind
+ * `mayAcknowledge`: what it states is then the prompt's); `missedPrompt` is that prompt as a turn
  * when the reply was read from the transcript (a UserPromptSubmit that never ran keeps it).
  */
 export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Date): { reply?: FrameInput; missedPrompt?: FrameInput; text?: string; prompt?: string } {
@@ -44,7 +46,7 @@ export function replyTurn(input: LifecycleInput, ws: string | undefined, now: Da
   let text = input.assistantText?.trim();
   const given = Boolean(text);
   let prompt: string | undefined;
-  if (input.transcriptPath && (!text || acknowledgesRule(text))) {
+  if (input.transcriptPath && (!text || acknowledgesRule(text) || mayAcknowledge(text))) {
     try {
       const t = lastTurnFromTranscript(input.transcriptPath);
       text ||= t.assistantText?.trim();
@@ -87,19 +89,24 @@ export interface BackfillReport {
   cut: boolean;
   /** What the hooks that blocked the agent in this transcript require (mind `hookPolicyOf`), each once, redacted: standing facts of the project. */
   hookPolicies: string[];
+  /** The folder the transcript gives for its newest turn, when it gives one that is a directory here and not the payload's. */
+  cwd?: string;
 }
 
 /**
  * The turns of the transcript at `input.transcriptPath` (its last {@link TRANSCRIPT_BACKFILL_BYTES})
  * saved as history turns of the session, newest first, {@link BACKFILL_BATCH} per transaction, the
  * newest batch always, the others until `timeMs` has passed since the call (the older turns not saved
- * by then stay in the transcript for `mind import`). A turn
+ * by then stay in the transcript for `mind import`). Each turn goes to the workspace of the folder the
+ * transcript gives for it (`targetOf(cwd)`; a session that `cd`s elsewhere, or whose payload's `cwd`
+ * differs, keeps each turn where it was said), the payload's `cwd` when the transcript gives none or
+ * names a folder that is not a directory here. A turn
  * without a time in the transcript takes the time of the run. Throws the fs error of an unreadable
  * transcript (ENOENT gives an empty report) and what {@link saveCaptures} throws.
  */
 export function backfillTranscript(
   input: LifecycleInput,
-  target: TurnTarget,
+  targetOf: (cwd: string | undefined) => TurnTarget,
   env: NodeJS.ProcessEnv,
   now: Date,
   busy: number,
@@ -116,18 +123,36 @@ export function backfillTranscript(
     throw namingTranscript(input.transcriptPath, e);
   }
   report.found = turns.length;
-  const frames = turns.map((t) =>
-    turnFrame({
-      role: t.role,
-      text: t.text,
-      host: input.host,
-      sessionId: input.sessionId!,
-      ...(t.hostTurnId ? { hostTurnId: t.hostTurnId } : {}),
-      createdAt: t.ts ?? now.toISOString(),
-      ...(input.cwd ? { cwd: input.cwd } : {}),
-      ...(target.workspace ? { workspace: target.workspace } : {}),
-    }),
-  );
+  // a folder the transcript names that is not here (a transcript copied from another machine, a folder
+  // since removed) says nothing of where the turn belongs now: the payload's folder does
+  const seen = new Map<string, boolean>();
+  const folder = (cwd: string | undefined) => {
+    if (!cwd || cwd === input.cwd) return input.cwd;
+    let here = seen.get(cwd);
+    if (here === undefined) seen.set(cwd, (here = isDirectory(cwd)));
+    return here ? cwd : input.cwd;
+  };
+  const last = folder(turns[turns.length - 1]?.cwd);
+  if (last && last !== input.cwd) report.cwd = last;
+  const targets = new Map<string | undefined, TurnTarget>();
+  const frames = turns.map((t) => {
+    const cwd = folder(t.cwd);
+    let target = targets.get(cwd);
+    if (!target) targets.set(cwd, (target = targetOf(cwd)));
+    return {
+      target,
+      frame: turnFrame({
+        role: t.role,
+        text: t.text,
+        host: input.host,
+        sessionId: input.sessionId!,
+        ...(t.hostTurnId ? { hostTurnId: t.hostTurnId } : {}),
+        createdAt: t.ts ?? now.toISOString(),
+        ...(cwd ? { cwd } : {}),
+        ...(target.workspace ? { workspace: target.workspace } : {}),
+      }),
+    };
+  });
   // newest first: the turns a hook missed are mostly the last ones (a turn interrupted before Stop),
   // so a run the time cap cuts keeps those; the first batch is saved whatever the time (reading a
   // long tail on a loaded machine may take the whole budget)
@@ -137,10 +162,21 @@ export function backfillTranscript(
       break;
     }
     const batch = frames.slice(Math.max(0, end - BACKFILL_BATCH), end);
-    report.outcomes.push(saveCaptures(target.path, busy, batch, env, { host: input.host, event: input.nativeEvent }));
+    // one transaction per mind the batch's turns go to
+    const byMind = new Map<string, FrameInput[]>();
+    for (const { target, frame } of batch) byMind.set(target.path, [...(byMind.get(target.path) ?? []), frame]);
+    for (const [path, list] of byMind) report.outcomes.push(saveCaptures(path, busy, list, env, { host: input.host, event: input.nativeEvent }));
     report.saved += batch.length;
   }
   return report;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { redactSecrets } from '@hive-mind/mind/redact';
 import { isHostText } from '@hive-mind/mind/history';
 import { hookPolicyOf } from '@hive-mind/mind/hook';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 
 /** Bytes read from the end of a transcript file: 512 KiB. */
 export const TRANSCRIPT_TAIL_BYTES = 512 * 1024;
@@ -120,6 +121,12 @@ export interface TranscriptLineTurn {
   ts?: string;
   /** The host's turn id: Claude Code's `promptId` of the prompt (its replies share it), Codex's `turn_id` of the turn's `turn_context`/`task_started`. */
   hostTurnId?: string;
+  /**
+   * The working folder the transcript gives for the turn, absolute: Claude Code's `cwd` of its record,
+   * Codex's `cwd` of the last `session_meta` or `turn_context` before it (a session that moves to another
+   * folder says so there).
+   */
+  cwd?: string;
 }
 
 /**
@@ -133,12 +140,14 @@ export interface TranscriptLineTurn {
 function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): TranscriptLineTurn[] {
   const out: TranscriptLineTurn[] = [];
   let hostTurnId: string | undefined;
-  let reply: { text: string[]; messageId?: string; ts?: string; turnId?: string } | undefined;
+  let cwd: string | undefined;
+  let reply: { text: string[]; messageId?: string; ts?: string; turnId?: string; cwd?: string } | undefined;
   const flush = () => {
     const text = reply?.text.join('\n').trim();
-    if (reply && text) out.push({ role: 'assistant', text, ...(reply.ts ? { ts: reply.ts } : {}), ...(reply.turnId ? { hostTurnId: reply.turnId } : {}) });
+    if (reply && text) out.push({ role: 'assistant', text, ...(reply.ts ? { ts: reply.ts } : {}), ...(reply.turnId ? { hostTurnId: reply.turnId } : {}), ...(reply.cwd ? { cwd: reply.cwd } : {}) });
     reply = undefined;
   };
+  const here = () => (cwd ? { cwd } : {});
   for (const line of lines) {
     let o: Record<string, unknown>;
     try {
@@ -148,6 +157,8 @@ function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): Tran
     }
     if (!o || typeof o !== 'object') continue;
     const ts = validTs(o.timestamp);
+    const at = folderOf(o.cwd) ?? folderOf((o.type === 'session_meta' || o.type === 'turn_context') && o.payload && typeof o.payload === 'object' ? (o.payload as { cwd?: unknown }).cwd : undefined);
+    if (at) cwd = at;
     if (o.type === 'user' || o.type === 'assistant') {
       const msg = o.message as { content?: unknown; id?: unknown } | undefined;
       const text = textOfContent(msg?.content, ['text']);
@@ -160,13 +171,13 @@ function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): Tran
         if (!text || isHostText(text)) continue;
         flush();
         if (typeof o.promptId === 'string' && o.promptId) hostTurnId = o.promptId;
-        out.push({ role: 'user', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}) });
+        out.push({ role: 'user', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}), ...here() });
         continue;
       }
       const messageId = typeof msg?.id === 'string' ? msg.id : undefined;
       if (reply && (!messageId || reply.messageId !== messageId)) flush();
       if (!text) continue;
-      reply ??= { text: [], ...(messageId ? { messageId } : {}), ...(ts ? { ts } : {}), ...(hostTurnId ? { turnId: hostTurnId } : {}) };
+      reply ??= { text: [], ...(messageId ? { messageId } : {}), ...(ts ? { ts } : {}), ...(hostTurnId ? { turnId: hostTurnId } : {}), ...here() };
       reply.text.push(text);
     } else if (o.type === 'response_item') {
       const p = o.payload as { type?: string; role?: string; content?: unknown } | undefined;
@@ -174,8 +185,7 @@ function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): Tran
       const text = textOfContent(p.content, p.role === 'assistant' ? ['output_text'] : ['input_text']);
       flush();
       if (!text || (p.role === 'user' && isHostText(text))) continue;
-      if (p.role === 'user') out.push({ role: 'user', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}) });
-      else out.push({ role: 'assistant', text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}) });
+      out.push({ role: p.role, text, ...(ts ? { ts } : {}), ...(hostTurnId ? { hostTurnId } : {}), ...here() });
     } else if (o.type === 'turn_context' || o.type === 'event_msg') {
       const p = o.payload as { type?: string; turn_id?: unknown } | undefined;
       if (typeof p?.turn_id === 'string' && p.turn_id && (o.type === 'turn_context' || p.type === 'task_started')) hostTurnId = p.turn_id;
@@ -183,6 +193,12 @@ function turnsFromLines(lines: readonly string[], hookPolicies?: string[]): Tran
   }
   flush();
   return out;
+}
+
+/** An absolute folder path of a record (POSIX or Windows), at most 4,096 characters; else undefined. */
+function folderOf(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !v || v.length > 4096 || v.includes('\0')) return undefined;
+  return isAbsolute(v) || /^[A-Za-z]:[\\/]/.test(v) ? v : undefined;
 }
 
 function validTs(v: unknown): string | undefined {

@@ -165,6 +165,74 @@ describe('lifecycles through the runner (real .mind files)', () => {
     m.close();
   });
 
+  it("an acknowledgement (\"Noted, I will write commit messages that way.\") is no memory of its own: only the user's rule is kept beside the turns, and the next session's prompt recall gives the rule, never the agent's echo of it", async () => {
+    const s = sandbox();
+    const t = join(s.root, 'transcript.jsonl');
+    const line = (type: 'user' | 'assistant', text: string, i: number) =>
+      JSON.stringify({ type, uuid: `u${i}`, sessionId: 's1', cwd: s.project, timestamp: new Date(Date.now() - (10 - i) * 60_000).toISOString(), message: type === 'user' ? { role: 'user', content: text } : { role: 'assistant', content: [{ type: 'text', text }] } }) + '\n';
+    const turn = async (i: number, prompt: string, reply: string) => {
+      await hook(s.env, 'claude-code', 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: 's1', prompt_id: `p${i}`, prompt });
+      appendFileSync(t, line('user', prompt, 2 * i) + line('assistant', reply, 2 * i + 1));
+      await hook(s.env, 'claude-code', 'Stop', { ...payload('claude-code', 'Stop', 2, s.project), session_id: 's1', transcript_path: t, last_assistant_message: reply });
+    };
+    await turn(0, 'Write commit messages in the imperative mood, under 50 characters.', 'Noted, I will write commit messages that way.');
+    await turn(1, 'la base de facturation tourne sur le port 5433 avec PostgreSQL 15.', "D'accord, c'est noté : la base de facturation est sur le port 5433.");
+    const kept = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind !== 'prompt' && f.kind !== 'reply');
+    expect(kept.map((f) => [f.kind, f.source, f.content]).sort()).toEqual([
+      ['environment', 'user_stated', 'la base de facturation tourne sur le port 5433 avec PostgreSQL 15.'],
+      ['instruction', 'user_stated', 'Write commit messages in the imperative mood, under 50 characters.'],
+    ]);
+    const r = await hook(s.env, 'claude-code', 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: 's2', prompt_id: 'q1', prompt: 'how should I write commit messages?' });
+    const ctx = (JSON.parse(r.output) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(ctx).toContain('Write commit messages in the imperative mood');
+    expect(ctx).not.toContain('Noted, I will');
+  });
+
+  it("session end keeps each turn of the transcript in the workspace of the folder the transcript says it was said in (a session that cd's elsewhere, a payload cwd that differs)", async () => {
+    const s = sandbox();
+    const other = join(s.root, 'other');
+    mkdirSync(join(other, '.git'), { recursive: true });
+    mkdirSync(join(other, 'src'), { recursive: true });
+    const t = join(s.root, 'transcript.jsonl');
+    const line = (type: 'user' | 'assistant', text: string, i: number, cwd: string) =>
+      JSON.stringify({ type, uuid: `u${i}`, sessionId: 's1', cwd, timestamp: new Date(Date.now() - (10 - i) * 60_000).toISOString(), message: type === 'user' ? { role: 'user', content: text } : { role: 'assistant', content: [{ type: 'text', text }] } }) + '\n';
+    appendFileSync(t, line('user', 'The billing db runs on port 5433.', 0, s.project) + line('assistant', 'OK, noted for the billing service.', 1, s.project));
+    // the session moved to another repository (a subfolder of it) for its last turn
+    appendFileSync(t, line('user', 'Here the deploy target is fly.io, region ams.', 2, other) + line('assistant', 'The deploy config in fly.toml targets region ams.', 3, join(other, 'src')));
+    await hook(s.env, 'claude-code', 'SessionEnd', { ...payload('claude-code', 'SessionEnd', 0, s.project), session_id: 's1', transcript_path: t });
+    const here = frames(workspaceMindPath(s.project, s.env)).filter((f) => f.kind === 'prompt' || f.kind === 'reply');
+    const there = frames(workspaceMindPath(other, s.env)).filter((f) => f.kind === 'prompt' || f.kind === 'reply');
+    expect(here.map((f) => f.content).sort()).toEqual(['OK, noted for the billing service.', 'The billing db runs on port 5433.']);
+    expect(there.map((f) => [f.content, f.cwd]).sort()).toEqual([
+      ['Here the deploy target is fly.io, region ams.', other],
+      ['The deploy config in fly.toml targets region ams.', join(other, 'src')],
+    ]);
+    expect(there.every((f) => f.workspace === other)).toBe(true);
+  });
+
+  it('a fact session start gave is not given again for the prompt that asks it, but search and recall still show it, and a later prompt on another fact of the same session gets its evidence', async () => {
+    const s = sandbox();
+    const ctxOf = (r: { output: string }) => (r.output ? (JSON.parse(r.output) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '');
+    const say = async (session: string, n: number, prompt: string, reply: string) => {
+      const r = await hook(s.env, 'claude-code', 'UserPromptSubmit', { ...payload('claude-code', 'UserPromptSubmit', 2, s.project), session_id: session, prompt_id: `${session}-${n}`, prompt });
+      if (reply) await hook(s.env, 'claude-code', 'Stop', { ...payload('claude-code', 'Stop', 2, s.project), session_id: session, last_assistant_message: reply });
+      return ctxOf(r);
+    };
+    await say('s1', 1, 'the billing db is on port 5433', 'OK.');
+    await say('s1', 2, 'Release branches are cut every second Tuesday.', 'Understood.');
+    const start = ctxOf(await hook(s.env, 'claude-code', 'SessionStart', { ...payload('claude-code', 'SessionStart', 0, s.project), session_id: 's2' }));
+    expect(start).toContain('the billing db is on port 5433');
+    expect(await say('s2', 1, 'which port is the billing db on?', '')).toBe('');
+    expect(await say('s2', 2, 'when do we cut release branches?', '')).toContain('Release branches are cut every second Tuesday.');
+    const m = Mind.open(workspaceMindPath(s.project, s.env), { readonly: true });
+    try {
+      expect(m.search('which port is the billing db on?')[0]!.content).toBe('the billing db is on port 5433');
+      expect(m.recall({ budgetTokens: 500 }).frames.map((f) => f.content)).toContain('the billing db is on port 5433');
+    } finally {
+      m.close();
+    }
+  });
+
   it('pre-compact runs mind cleanup (expired frames deleted) on the workspace and personal minds', async () => {
     const s = sandbox();
     const past = new Date(Date.now() - 3600_000).toISOString();

@@ -19,6 +19,6 @@ export { embeddingsConfigFromEnv, type EmbeddingsConfig } from './recall/embeddi
 export { evidenceBudget, type EvidenceItem } from './recall/evidence.js';
 export { recallBlockLabel } from './recall/recall-label.js';
 export type { RecallSection } from './recall/recall.js';
-export { promptStanding, replyStanding, acknowledgesRule, hookPolicyOf, type StandingFrame } from './harvest/standing.js';
+export { promptStanding, replyStanding, acknowledgesRule, acknowledgesOnly, mayAcknowledge, hookPolicyOf, type StandingFrame } from './harvest/standing.js';
 export { Notes, parseEntries, type NotesTarget } from './notes/notes.js';
 export { cacheMindPath, connectionFor, readTeamFile, teamFilePath, type TeamConnection } from './team/team-config.js';

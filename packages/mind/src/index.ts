@@ -107,7 +107,7 @@ export { withFileLock, atomicWrite, readLock, breakLock, describeLock, LOCK_STAL
 export { writeFileAtomic, realTarget, backupFile, backupStamp, type AtomicWriteOptions } from './store/atomic.js';
 export { doctor, repairMind, repairLocks, tailHookLog, DEFAULT_MIND_SIZE_WARN, type DoctorReport, type RepairReport } from './store/doctor.js';
 export { harvestEvents, harvestTranscriptFile, transcriptCwd, transcriptSessionId, type Harvest, type HarvestCounts } from './harvest/harvest.js';
-export { promptStanding, replyStanding, acknowledgesRule, hookPolicyOf, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './harvest/standing.js';
+export { promptStanding, replyStanding, acknowledgesRule, acknowledgesOnly, mayAcknowledge, hookPolicyOf, PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './harvest/standing.js';
 export { correctionOf, replaces as correctionReplaces, type Correction } from './harvest/correction.js';
 export { hostWritten } from './harvest/host-text.js';
 export { harvestEventsWithLlm, parseLlmFacts, LLM_FACT_KINDS, LLM_HARVEST_SYSTEM, type LlmHarvest, type LlmHarvestOptions } from './harvest/harvest-llm.js';

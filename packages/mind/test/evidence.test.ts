@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Mind, excerpt, inPassing, turnFrame } from '@hive-mind/mind';
+import { Mind, acknowledgesOnly, evidenceTopic, excerpt, inPassing, turnFrame } from '@hive-mind/mind';
 import { tmp } from './helpers.js';
 
 /**
@@ -147,6 +147,57 @@ describe('per-prompt evidence from the history', () => {
     expect(m.promptEvidence('where is acme-billing deployed on fly?').length).toBeGreaterThan(0);
     expect(m.promptEvidence('where is acme-billing deployed on fly?', { session: { host: 'claude-code', sessionId: 's1' } })).toEqual([]);
     expect(m.promptEvidence('where is acme-billing deployed on fly?', { exclude: [reply] }).map((e) => e.frame.id)).not.toContain(reply);
+  });
+});
+
+describe('a question in French or German is about its topic words, not its verbs of use nor "now"', () => {
+  it('"quel bundler on utilise maintenant ?" and "Welchen Bundler verwenden wir jetzt?" find the turn that names the bundler, as "what test runner do we use now?" does', () => {
+    filler(12);
+    const [fr] = session('s1', [
+      ['user', 'on est passé de webpack à vite comme bundler.'],
+      ['assistant', 'Parfait.'],
+    ]);
+    const [de] = session('s2', [
+      ['user', 'Die Abrechnungsdatenbank läuft auf Port 5433, der Bundler ist jetzt Vite.'],
+      ['assistant', 'Gut.'],
+    ]);
+    expect(m.promptEvidence('quel bundler on utilise maintenant ?').map((e) => e.frame.id)).toContain(fr);
+    expect(m.promptEvidence('Welchen Bundler verwenden wir jetzt?').map((e) => e.frame.id)).toContain(de);
+    expect(m.promptEvidence('auf welchem Port läuft die Abrechnungsdatenbank?').map((e) => e.frame.id)).toEqual([de]);
+    // the topic words left: what the question is about
+    expect(evidenceTopic('quel bundler on utilise maintenant ?')).toEqual(['bundler']);
+    expect(evidenceTopic('sur quel port tourne la base de facturation ?')).toEqual(['port', 'base', 'facturation']);
+    expect(evidenceTopic('welchen Testrunner benutzen wir jetzt?')).toEqual(['testrunner']);
+    // a prompt of task words only gets nothing in these languages either
+    expect(m.promptEvidence('tu peux relancer encore ?')).toEqual([]);
+    expect(m.promptEvidence('kannst du das bitte nochmal machen?')).toEqual([]);
+  });
+});
+
+describe('an acknowledgement is no memory of its own', () => {
+  it("the agent's \"Noted, I will write commit messages that way.\" stands for nothing: the user's rule before it is the evidence", () => {
+    filler(12);
+    const [rule, ack] = session('s1', [
+      ['user', 'Write commit messages in the imperative mood, under 50 characters.'],
+      ['assistant', 'Noted, I will write commit messages that way.'],
+    ]);
+    const ev = m.promptEvidence('how should I write commit messages?');
+    expect(ev.map((e) => e.frame.id)).toEqual([rule]);
+    expect(ev[0]!.line).toContain('user: Write commit messages in the imperative mood');
+    expect(ev.flatMap((e) => e.ids)).not.toContain(ack);
+    // the rule was given to this session already: the acknowledgement does not stand in for it
+    expect(m.promptEvidence('how should I write commit messages?', { exclude: [rule] })).toEqual([]);
+  });
+
+  it('in French and German too; a reply that adds a name of its own is a finding, not an acknowledgement', () => {
+    expect(acknowledgesOnly("D'accord, c'est noté : la base de facturation est sur le port 5433.", 'la base de facturation tourne sur le port 5433 avec PostgreSQL 15.')).toBe(true);
+    expect(acknowledgesOnly('Verstanden, ich schreibe Commit-Nachrichten ab jetzt so.', 'Schreib Commit-Nachrichten ab jetzt immer im Imperativ.')).toBe(true);
+    expect(acknowledgesOnly('Noted, I will write commit messages that way.', 'Write commit messages in the imperative mood, under 50 characters.')).toBe(true);
+    // a name, number or path the prompt does not hold: what the agent found
+    expect(acknowledgesOnly('OK, the billing db is actually on port 5434.', 'The billing db runs on port 5433.')).toBe(false);
+    // no agreement opening it, or a prompt that states nothing lasting
+    expect(acknowledgesOnly('I will write commit messages that way.', 'Write commit messages in the imperative mood, under 50 characters.')).toBe(false);
+    expect(acknowledgesOnly('Noted.', 'run the tests again')).toBe(false);
   });
 });
 

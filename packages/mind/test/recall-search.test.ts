@@ -116,6 +116,28 @@ describe('search beyond plain BM25', () => {
     m.close();
   });
 
+  it('the neighbour context never promotes a noise frame: a remark found only through it is left out, any other turn so found ranks after every frame matched by its own text', () => {
+    const m = Mind.open(path);
+    const turn = (session: string, n: number, kind: 'prompt' | 'reply', content: string) => m.save({ kind, content, sessionId: session, turnId: `t${n}`, host: 'claude-code' }).id;
+    // the turn before the fact holds it in its context (the one after), the two after it too (the two before)
+    const before = turn('s1', 0, 'reply', 'Renamed the billing module to invoices and updated its imports everywhere.');
+    const fact = turn('s1', 1, 'prompt', 'The staging API is served at https://staging.example.com:8443');
+    turn('s1', 2, 'reply', 'OK.');
+    turn('s1', 3, 'reply', 'All clean, all committed.');
+    // a long turn elsewhere holding the word once: matched by its own text, BM25 scores it low
+    const own = turn('s2', 1, 'reply', `I looked at the gateway logs for a while: ${'the proxy forwards requests and retries on failure, '.repeat(12)}and port 8443 answered each time.`);
+    for (let i = 0; i < 20; i++) turn(`f${i}`, 1, 'prompt', `Tidy the changelog wording of release ${i} and the navbar colours.`);
+    const hits = m.search('8443', { limit: 10 });
+    expect(hits[0]!.id).toBe(fact);
+    expect(hits.map((h) => h.content)).not.toContain('OK.');
+    expect(hits.map((h) => h.content)).not.toContain('All clean, all committed.');
+    const ids = hits.map((h) => h.id);
+    expect(ids).toContain(own);
+    expect(ids).toContain(before);
+    expect(ids.indexOf(before)).toBeGreaterThan(ids.indexOf(own));
+    m.close();
+  });
+
   it('the reply to a question ranks above a turn after a statement on the same subject (ANSWER_WEIGHT)', () => {
     const m = Mind.open(path);
     const ask = m.save({ kind: 'prompt', content: 'Ana: what inspired your lighthouse painting?', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
@@ -153,9 +175,9 @@ describe('search beyond plain BM25', () => {
 
   it('a forgotten turn leaves the context of its neighbours (its words no longer find them)', () => {
     const m = Mind.open(path);
-    const a = m.save({ kind: 'reply', content: 'Anna: hello there', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
+    const a = m.save({ kind: 'reply', content: 'Anna: the lockers are in the basement next to the gym', sessionId: 'c1', turnId: 'd1', host: 'chat' }).id;
     const secret = m.save({ kind: 'reply', content: 'Anna: my locker code is zebra', sessionId: 'c1', turnId: 'd2', host: 'chat' }).id;
-    const b = m.save({ kind: 'reply', content: 'Ben: noted', sessionId: 'c1', turnId: 'd3', host: 'chat' }).id;
+    const b = m.save({ kind: 'reply', content: 'Ben: noted, I will tell the team about the lockers', sessionId: 'c1', turnId: 'd3', host: 'chat' }).id;
     expect(m.search('zebra').map((h) => h.id).sort()).toEqual([a, secret, b].sort());
     m.forget(secret);
     expect(() => m.search('zebra')).not.toThrow();

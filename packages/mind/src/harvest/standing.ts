@@ -24,4 +24,5 @@
 export { PROMPT_FRAMES_MAX, REPLY_FRAMES_MAX, STANDING_CHARS, STANDING_INPUT_CHARS, type StandingFrame, type StandingKind } from './standing-clause.js';
 export { promptStanding } from './standing-prompt.js';
 export { acknowledgesRule, replyStanding } from './standing-reply.js';
+export { acknowledgesOnly, mayAcknowledge } from './acknowledgement.js';
 export { hookPolicyOf } from './harvest-rules.js';

@@ -9,9 +9,9 @@ import { DERIVED_WORD_SHARE, FREQUENT_DOCS, matchedShare, searchFrames } from '.
 import { isTurn, turnsBeside } from '../store/sql.js';
 import { presetDone } from '../store/redaction-stamp.js';
 import { contentHash, preview, wordSet } from '../text.js';
-import { inPassing, remarksOnly } from './in-passing.js';
+import { SENTENCE_CUT, inPassing, remarksOnly, turnSentences } from './in-passing.js';
 import { ROLE as WORD_ROLE } from '../harvest/standing-lexicon.js';
-import { replyStanding } from '../harvest/standing.js';
+import { acknowledgesOnly, replyStanding } from '../harvest/standing.js';
 import { scanThreats } from '../safety/threats.js';
 import { nearestFrames } from './vectors.js';
 
@@ -99,13 +99,18 @@ export interface EvidenceOptions {
 }
 
 /**
- * Words that say when rather than what (month and day names, "yesterday", "last week", a year): the
+ * Words that say when rather than what (month and day names, "yesterday", "last week", a year; English,
+ * French, German): the
  * time of a turn answers them (search's stated term), its words rarely do, so the floor leaves them out.
  */
 export const TIME_WORDS: ReadonlySet<string> = new Set(
   `january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
    monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow tonight morning evening night week weeks weekend month months
-   year years day days ago last recently recent lately earlier since`.split(/\s+/),
+   year years day days ago last recently recent lately earlier since moment
+   janvier février mars avril mai juin juillet août septembre octobre novembre décembre lundi mardi mercredi jeudi vendredi samedi dimanche
+   aujourd'hui hier demain semaine semaines mois année années an ans jour jours dernier dernière récemment
+   januar februar märz juni juli oktober dezember montag dienstag mittwoch donnerstag freitag samstag sonntag heute gestern morgen
+   woche wochen monat monate jahr jahre tag tage letzte letzten letzter kürzlich neulich`.split(/\s+/),
 );
 
 /** The prompt's topic words for the evidence floor: prompt-floor.ts `topicWords` without {@link TIME_WORDS} and years. */
@@ -172,11 +177,18 @@ export function promptEvidence(ctx: StoreContext, prompt: string, opts: Evidence
   hits = hits.filter(allowed);
   if (!hits.length) return [];
   return ctx.guard(() => {
-    const around = aroundOf(ctx, hits.filter((h) => isHistoryKind(h.kind) && h.sessionId && h.part === 0).map((h) => h.id));
-    const neighbourIds = [...new Set([...around.values()].flatMap((a) => [a.prev, a.next]).filter((id): id is number => id !== undefined))];
+    const around = new Map<number, Around>();
     const rows = new Map<number, Frame>();
-    if (neighbourIds.length)
-      for (const r of ctx.stmt('SELECT * FROM frames WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(neighbourIds)) as Row[]) rows.set(r.id, toFrame(r));
+    // the turns around the history hits among `list`, and those turns' rows
+    const lookAround = (list: readonly SearchHit[]) => {
+      for (const [id, a] of aroundOf(ctx, list.filter((h) => isHistoryKind(h.kind) && h.sessionId && h.part === 0 && !around.has(h.id)).map((h) => h.id))) around.set(id, a);
+      const missing = [...new Set([...around.values()].flatMap((a) => [a.prev, a.next]).filter((id): id is number => id !== undefined && !rows.has(id)))];
+      if (missing.length)
+        for (const r of ctx.stmt('SELECT * FROM frames WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(missing)) as Row[]) rows.set(r.id, toFrame(r));
+    };
+    lookAround(hits);
+    hits = instead(hits, topic, around, rows, allowed);
+    lookAround(hits);
     // which neighbour makes a turn readable: the question a turn answers, the answer a question got
     const shownBeside = (h: Frame): Frame | undefined => {
       const a = around.get(h.id);
@@ -278,6 +290,29 @@ function aroundOf(ctx: StoreContext, ids: number[]): Map<number, Around> {
     .stmt(`SELECT f.id AS id, (${turnsBeside('f', 'before', 1)}) AS prev, (${turnsBeside('f', 'after', 1)}) AS next FROM frames f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${isTurn('f')}`)
     .all(JSON.stringify(ids)) as Array<{ id: number; prev: number | null; next: number | null }>;
   for (const r of found) out.set(r.id, { ...(r.prev != null ? { prev: r.prev } : {}), ...(r.next != null ? { next: r.next } : {}) });
+  return out;
+}
+
+/**
+ * `hits` with each agent reply that only agrees to the prompt before it (harvest `acknowledgesOnly`:
+ * "Noted, I will write commit messages that way.") replaced by that prompt, at the reply's place and
+ * score: the user's statement is the memory, the reply borrowed its words. Dropped when the prompt is
+ * a hit already or is not to be shown (`allowed`: what the session was given, its own turns).
+ */
+function instead(hits: readonly SearchHit[], topic: readonly string[], around: ReadonlyMap<number, Around>, rows: ReadonlyMap<number, Frame>, allowed: (f: Frame) => boolean): SearchHit[] {
+  const have = new Set(hits.map((h) => h.id));
+  const out: SearchHit[] = [];
+  for (const h of hits) {
+    const p = h.kind === 'reply' ? around.get(h.id)?.prev : undefined;
+    const prompt = p !== undefined ? rows.get(p) : undefined;
+    if (!prompt || prompt.kind !== 'prompt' || !acknowledgesOnly(h.content, prompt.content)) {
+      out.push(h);
+      continue;
+    }
+    if (have.has(prompt.id) || !allowed(prompt)) continue;
+    have.add(prompt.id);
+    out.push({ ...prompt, bm25: h.bm25, matched: matchedShare(prompt.content, topic), score: h.score });
+  }
   return out;
 }
 
@@ -398,22 +433,6 @@ function statusOnly(text: string): boolean {
  * if you need clarification.", "Let me know if …", "Feel free to …"). English only, like {@link NARRATION}.
  */
 const ASIDE = /^(?:(?:and|also|oh|btw|so)[,]?\s+)?(?:(?:you can|you may|feel free to|don't hesitate to|do not hesitate to)\s+(?:ask|reach out|ping|tell)\b|let me know\b)[^.!?]*[.!?]?$|^[^.!?]*\bif you (?:need|have|want) (?:any |more |further )?(?:clarification|questions?)\b[^.!?]*[.!?]?$/i;
-
-/** Where a turn's text is cut into sentences: after `.!?:` before whitespace, after the CJK full stops. */
-const SENTENCE_CUT = /(?<=[.!?:])\s+|(?<=[。！？])/;
-
-/** The sentences of a turn's text outside fenced code blocks, each line split at {@link SENTENCE_CUT}, whitespace collapsed: what {@link withoutAsides} drops or keeps. */
-function turnSentences(text: string): string[] {
-  let fenced = false;
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const fence = /^\s*(?:```|~~~)/.test(line);
-    if (fence) fenced = !fenced;
-    if (fenced || fence) continue;
-    out.push(...line.replace(/\s+/g, ' ').trim().split(SENTENCE_CUT).filter(Boolean));
-  }
-  return out;
-}
 
 /**
  * `text` without the sentences that announce the agent's next step ({@link NARRATION}: "Now let me

@@ -118,3 +118,19 @@ function startsWithStatus(s: string): boolean {
 export function remarksOnly(sentences: readonly string[], agent: boolean): boolean {
   return sentences.length > 0 && sentences.every((x, i) => inPassing(x, { first: i === 0, opening: i === 0, agent }));
 }
+
+/** Where a turn's text is cut into sentences: after `.!?:` before whitespace, after the CJK full stops. */
+export const SENTENCE_CUT = /(?<=[.!?:])\s+|(?<=[。！？])/;
+
+/** The sentences of a turn's text outside fenced code blocks, each line split at {@link SENTENCE_CUT}, whitespace collapsed: what a turn's remarks are judged on (evidence.ts `withoutAsides` drops or keeps them). */
+export function turnSentences(text: string): string[] {
+  let fenced = false;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const fence = /^\s*(?:```|~~~)/.test(line);
+    if (fence) fenced = !fenced;
+    if (fenced || fence) continue;
+    out.push(...line.replace(/\s+/g, ' ').trim().split(SENTENCE_CUT).filter(Boolean));
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import { DAY_MS, IMPORTANCE_WEIGHT, SCOPES, toFrame, type RankingWeights, type R
 import { isHistoryKind } from '../history/history.js';
 import { isTurn, turnsBeside } from '../store/sql.js';
 import { wordSet } from '../text.js';
+import { remarksOnly, turnSentences } from './in-passing.js';
 
 /**
  * Search and ranking: the query analyzed (analyze.ts), one FTS5 BM25 query for the candidates,
@@ -316,6 +317,7 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
   if (borrowed?.size) {
     const scoreOf = new Map(scored.map((h) => [h.id, h.score]));
     const kept: SearchHit[] = [];
+    const behind: SearchHit[] = [];
     for (const h of scored) {
       if (!borrowed.has(h.id)) {
         kept.push(h);
@@ -324,13 +326,35 @@ export function rankHits(w: RankingWeights, rows: Array<Row & { bm25: number }>,
       const nb = rc.neighbours?.get(h.id);
       const lenders = [nb?.prev2, nb?.prev, nb?.next].filter((id): id is number => id !== undefined && scoreOf.has(id) && !borrowed.has(id));
       if (!lenders.length) continue;
+      // the answer to a question among the candidates states what was asked without its words: it
+      // follows its question; any other turn found through its neighbours ranks after every frame
+      // matched by its own text, and a remark so found ("OK.", "All clean, all committed.") is none
+      const prev = nb?.prev !== undefined ? byId.get(nb.prev) : undefined;
+      const answers = !!prev && lenders.includes(prev.id) && prev.content.includes('?');
+      if (!answers) {
+        if (bare(h.content) || remarksOnly(turnSentences(h.content), h.kind === 'reply')) continue;
+        behind.push(h);
+        continue;
+      }
       const below = Math.min(...lenders.map((id) => scoreOf.get(id)!));
       kept.push(h.score < below ? h : { ...h, score: below - BORROWED_GAP });
     }
-    return kept.sort(byScore);
+    kept.sort(byScore);
+    let floor = kept.length ? kept[kept.length - 1]!.score : Infinity;
+    for (const h of behind.sort(byScore)) {
+      const score = Math.min(h.score, floor - BORROWED_GAP);
+      kept.push(score === h.score ? h : { ...h, score });
+      floor = score;
+    }
+    return kept;
   }
   return scored.sort(byScore);
 }
+
+/** Words a turn of no number holds at most to say nothing on its own ("OK.", "Sure, go ahead."). */
+const BARE_MAX_WORDS = 3;
+const bare = (text: string) => !/\p{N}/u.test(text) && (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []).length <= BARE_MAX_WORDS;
+
 
 /** Share of a standing frame's words a turn of its session must hold for the frame to be that turn's words again. */
 export const DERIVED_WORD_SHARE = 0.8;

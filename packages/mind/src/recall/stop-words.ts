@@ -12,7 +12,8 @@ const STOP_LISTS: Record<string, string> = {
     whose why will with won't would you your yours yourself yourselves ever also yet may might must s t d ll m re ve`,
   de: `der die das den dem des ein eine einer eines einem einen und oder aber ist sind war waren wird werden wurde hat haben hatte ich du er sie
     es wir ihr mich mir dich dir sich uns euch mein dein sein ihr unser nicht kein keine zu zum zur von vom mit bei aus auf für über unter
-    an am im in ins als wie wann wo was wer warum welche welcher welches dass ob wenn auch noch nur schon so da`,
+    an am im in ins als wie wann wo was wer warum welche welcher welches welchen welchem dieser diese dieses diesen diesem dass ob wenn auch
+    noch nur schon so da`,
   fr: `le la les un une des du de d l et ou mais est sont était étaient être a ai as ont avait je tu il elle nous vous ils elles me te se moi toi
     lui leur ce cet cette ces mon ma mes ton ta tes son sa ses notre votre ne pas plus que qui quoi quand où comment pourquoi quel quelle
     quels quelles dans en au aux pour par sur avec sans sous chez y`,
