@@ -15,6 +15,7 @@ import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
 import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
 import { applyTailRuleChanges } from './tail-rules.js';
+import { describeOpenCalls, openInterruptedCalls } from './interrupted.js';
 import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, RULES_OUT, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues, overlap } from './subject.js';
@@ -164,7 +165,7 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   files(f, add);
   const latestReq = [...requests].reverse().find((r) => !judged.has(r) && (!goalMsgs.has(r) || r === requests[requests.length - 1]));
   // a latest request the rules already say whole is not said again (one that only holds a rule is still the request)
-  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))));
+  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))), tail);
   branch(f, add);
   unfinishedSubAgents(f, add);
   // an unfinished sub-agent is work in progress like an open todo: right after the latest request
@@ -467,7 +468,7 @@ type ParsedCheckpointLike = Map<string, Item[]>;
 
 // --- In progress, next step -----------------------------------------------------------
 
-function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, latestReq: Msg | undefined, isConstraint: (t: string) => boolean): void {
+function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, latestReq: Msg | undefined, isConstraint: (t: string) => boolean, tail: readonly SurfaceNode[]): void {
   const users = f.userTexts;
   const lastA = f.assistantTexts[f.assistantTexts.length - 1];
   const lastU = users[users.length - 1];
@@ -478,11 +479,9 @@ function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, l
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
   const open = lastTodo ? lastTodo.info.todos!.filter((t) => !/^(?:completed|done|cancel)/i.test(t.status)) : [];
   for (const t of open) add('In progress', `${shortenWhole(t.text, ITEM_CHARS)} (todo ${t.status})`, `todo:${t.text}`);
-  const unanswered = f.calls.filter((c) => !c.result || c.repaired);
-  if (unanswered.length) {
-    const names = [...new Set(unanswered.map((c) => c.call.name))];
-    add('In progress', `${unanswered.length} tool call${unanswered.length > 1 ? 's were' : ' was'} interrupted without a result (${names.join(', ')}); re-run if still needed.`);
-  }
+  // a call left without a result is open only at the span's end, its target untouched since (interrupted.ts)
+  const cutOff = openInterruptedCalls(f.calls, tail);
+  if (cutOff.length) add('In progress', describeOpenCalls(cutOff));
   if (lastA && (!lastU || lastA.seq > lastU.seq)) {
     const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && !NEXT.test(s) && readLength(s) >= 12);
     const lead = leadSentences(said.filter((s) => !/[:：]$/.test(s)).join(' '), 300);
