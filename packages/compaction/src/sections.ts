@@ -20,10 +20,11 @@ import { correctionItem, isRuleSentence, lastingInstructions, latestRules, repla
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues, overlap } from './subject.js';
 import { nextStepAgainstTail, resolveContradictions } from './state.js';
-import { modifiesFiles, stripHeredocs } from './toolinfo.js';
+import { modifiesFiles } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
-import { commandKey, commands, displayCommand, failingTests, wholeLine } from './commands.js';
+import { commands, displayCommand, wholeLine } from './commands.js';
 import { findingOf, findings, unfinishedSubAgents } from './findings.js';
+import { errorsAndFixes } from './error-fixes.js';
 
 export { lastingInstructions } from './rules.js';
 
@@ -308,66 +309,6 @@ function decisions(f: SpanFacts, add: Add, rejectedTurns: Array<[number, number]
       add('Decisions', s + reason);
     }
   }
-}
-
-// --- Errors and fixes ---------------------------------------------------------------
-
-/** True when a failed call `c` was fixed in the span: the same command (or a broader or narrower run of it), or the same tool on the same path, later succeeded. */
-export function fixedLater(c: CallFact, later: readonly CallFact[]): boolean {
-  const cmd = c.info.command;
-  return later.some((d) => !d.failed && !!d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
-}
-
-/** A file tool that failed and then succeeded on the same path: a retry, not an error worth keeping (`later`: the calls after it). */
-function retried(c: CallFact, later: readonly CallFact[]): boolean {
-  return !c.info.command && c.info.paths.length > 0 && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]);
-}
-
-function errorsAndFixes(f: SpanFacts, add: Add): void {
-  const calls = f.calls;
-  for (let i = 0; i < calls.length; i++) {
-    const c = calls[i]!;
-    if (!c.failed || !c.result || c.repaired) continue;
-    if (c.subAgents) continue; // Findings says how the sub-agent ended
-    const later = calls.slice(i + 1);
-    if (retried(c, later)) continue;
-    const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
-    const err = wholeLine(c.errorLine ?? 'failed');
-    add('Errors and fixes', `${what} failed: ${err}${c.info.command ? failingTests(c.resultText ?? '') : ''} ${fixOf(c, later)}`, `${what}|${err}`);
-  }
-}
-
-/**
- * True when `later` re-runs the failed command `failed`: the same command, or one whose words
- * (output plumbing left out) start with the other's, so a failing `pytest -q tests/test_x.py`
- * counts as re-run by a passing `pytest -q`, and a failing `npm test` by `npm test -- test/x.test.ts`.
- */
-function reruns(failed: string, later: string): boolean {
-  if (failed === later) return true;
-  const words = (c: string) => commandKey(c.trim()).split(/\s+/).filter(Boolean);
-  const prefix = (a: string[], b: string[]) => {
-    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-    return short.length > 0 && short.every((w, i) => long[i] === w);
-  };
-  if (prefix(words(displayCommand(failed)), words(displayCommand(later)))) return true;
-  // a chain ("pip install redis && python -m pytest -q"): its last step run again is the rerun
-  const steps = stripHeredocs(failed).split(/\s*(?:&&|;)\s*/).filter((x) => x.trim());
-  const last = steps[steps.length - 1];
-  return steps.length > 1 && !!last && stripHeredocs(later).split(/\s*(?:&&|;)\s*/).some((x) => prefix(words(last), words(x)));
-}
-
-/** What fixed a failed call: the changes made before the same command (or the same tool on the same path) next succeeded. */
-function fixOf(c: CallFact, later: CallFact[]): string {
-  const cmd = c.info.command;
-  const sameAgain = later.findIndex((d) => !d.failed && d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
-  const window = sameAgain >= 0 ? later.slice(0, sameAgain) : later.slice(0, 6);
-  const changed = [...new Set(window.filter((d) => !d.failed && modifiesFiles(d.info) && !d.info.command).flatMap((d) => d.info.paths))];
-  const files = changed.slice(0, 3).map((p) => '`' + p + '`').join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
-  const rerun = sameAgain >= 0 ? later[sameAgain]!.info.command : undefined;
-  const passed = rerun && rerun !== cmd ? `\`${commandKey(displayCommand(rerun))}\` then passed` : 'it then passed';
-  if (sameAgain >= 0) return changed.length ? `-> fixed by changing ${files}; ${passed}.` : rerun && rerun !== cmd ? `-> ${passed}.` : '-> it passed when run again.';
-  if (changed.length) return `-> followed by changes to ${files} (not re-run in this span).`;
-  return '-> unresolved in this span.';
 }
 
 // --- Files --------------------------------------------------------------------------
