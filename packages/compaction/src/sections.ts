@@ -484,7 +484,10 @@ function nextStep(f: SpanFacts, latestReq: Msg | undefined, open: Array<{ text: 
   if (lastHost && lastHost.seq > agentSeq) {
     const said = lastHost.text.split('\n').map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim()).filter((l) => l.length >= 8 && !/^(?:\w+(?::\S+)? hook (?:feedback|error)|Running\b)/i.test(l));
     const line = said.find((l) => /\b(?:cannot|can't|must|please|fix|failed|error|required|not allowed|blocked)\b/i.test(l)) ?? said[0];
-    return `The host's ${lastHost.source} answered the end of the turn${line ? ` ("${shortenWhole(line, 160)}")` : ''}: act on it${req ? `, then continue the latest request: ${req}` : ''}.`;
+    // the agent reported the request finished before the host answered: the host's point is what is left
+    const finished = !!lastA && (!latestReq || lastA.seq > latestReq.seq) && splitSentences(lastA.text).map(stripMarker).some(reportsDone);
+    const then = !req ? '' : finished ? ' (the latest request itself was reported done; do not redo it)' : `, then continue the latest request: ${req}`;
+    return `The host's ${lastHost.source} answered the end of the turn${line ? ` ("${shortenWhole(line, 160)}")` : ''}: act on it${then}.`;
   }
   // the span ends inside a tool loop: the last thing the agent did was a call, or a stated intent with no answer yet
   const said = lastA && (!lastU || lastA.seq > lastU.seq) ? lastA.text : undefined;
