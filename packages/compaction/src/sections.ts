@@ -25,6 +25,7 @@ import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
 import { commands, displayCommand, wholeLine } from './commands.js';
 import { findingOf, findings, unfinishedSubAgents } from './findings.js';
 import { errorsAndFixes } from './error-fixes.js';
+import { asDecision } from './first-person.js';
 
 export { lastingInstructions } from './rules.js';
 
@@ -306,7 +307,7 @@ function decisions(f: SpanFacts, add: Add, rejectedTurns: Array<[number, number]
       // the reason, when the next sentence gives it
       const next = ss[i + 1];
       const reason = next && /^(?:because|since|this (?:way|keeps|avoids|means|makes)|that way|so that|otherwise|car|parce que|porque|ya que|weil|da |denn)\b/iu.test(next) && next.length <= 200 ? ` ${next}` : '';
-      add('Decisions', s + reason);
+      add('Decisions', asDecision(s) + reason);
     }
   }
 }
