@@ -1,6 +1,7 @@
 import { blockText, type SurfaceNode } from '@hive-mind/session';
 import { analyzeSpan } from './analyze.js';
-import { fixedLater, isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
+import { fixedLater } from './error-fixes.js';
+import { isFilePath, isSubstantiveRequest, lastingInstructions } from './sections.js';
 import { latestRules, withoutSpeaker } from './rules.js';
 import { distillRequest } from './sentences.js';
 import { modifiesFiles } from './toolinfo.js';

@@ -24,7 +24,7 @@ export interface CompactionConfig {
   threshold?: number;
   /** Recent tail kept verbatim (tokens). Default `min(20000, floor(budget × 0.3))`. Must be `< budget`. */
   retainTokens?: number;
-  /** Upper bound of a checkpoint (tokens, framing included). Default `min(4096, floor(budget × 0.15))`, plus what the verbatim tail leaves unused of `retainTokens` (its cut lands at a balanced point short of it), at most 4096 in all. `summaryMaxTokens + retainTokens` must be `< budget`. */
+  /** Upper bound of a checkpoint (tokens, framing included). Default `min(4096, floor(budget × 0.15))`, plus what the verbatim tail leaves unused of `retainTokens` (its cut lands at a balanced point short of it), and at least the headroom the tail leaves below `targetRatio` of the surface (the extractive checkpoint takes only what the span's facts need of it), at most 4096 in all. `summaryMaxTokens + retainTokens` must be `< budget`. */
   summaryMaxTokens?: number;
   /** Extra attempts after a failed one (summarizer error, verification failure). Default 2. Integer >= 0. */
   compactionRetries?: number;

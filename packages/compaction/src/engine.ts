@@ -252,15 +252,20 @@ export class BasicCompactionEngine implements CompactionEngine {
   }
 
   /**
-   * The checkpoint's upper bound (tokens) beside a verbatim tail of `tailTokens`: a given
-   * `summaryMaxTokens`; else the default share and what the tail leaves unused of `retainTokens`
-   * (a tail cut at a balanced point short of it), at most {@link DEFAULT_SUMMARY_CAP}. The surface
-   * after landing stays within `retainTokens + summaryMaxTokens` either way, so the headroom holds.
+   * The checkpoint's upper bound (tokens) beside a verbatim tail of `tailTokens` and leading
+   * system messages of `headTokens`: a given `summaryMaxTokens`; else the larger of the default
+   * share plus what the tail leaves unused of `retainTokens` (a tail cut at a balanced point short
+   * of it) and the headroom the tail leaves below the target (`surfaceTarget() - head - tail`),
+   * at most {@link DEFAULT_SUMMARY_CAP}. The extractive checkpoint takes only what the span's
+   * facts need of it (a span in a script that costs more tokens a character needs more than 15%
+   * of a small budget), so the room follows what the span holds; the surface after landing stays
+   * at or under the headroom target either way.
    */
-  private checkpointRoom(tailTokens: number): number {
+  private checkpointRoom(tailTokens: number, headTokens = 0): number {
     const { summaryMaxTokens, summaryMaxGiven, retainTokens } = this.config;
     if (summaryMaxGiven) return summaryMaxTokens;
-    return Math.max(summaryMaxTokens, Math.min(DEFAULT_SUMMARY_CAP, summaryMaxTokens + Math.max(0, retainTokens - tailTokens)));
+    const share = Math.max(summaryMaxTokens, Math.min(DEFAULT_SUMMARY_CAP, summaryMaxTokens + Math.max(0, retainTokens - tailTokens)));
+    return Math.max(share, Math.min(DEFAULT_SUMMARY_CAP, this.surfaceTarget() - headTokens - tailTokens));
   }
 
   /** The headroom target (raw meter tokens): a prune or mask pass lands alone only at or below it (`targetRatio × surfaceBudget()`). */
@@ -524,7 +529,7 @@ export class BasicCompactionEngine implements CompactionEngine {
     const tail = plan.nodes.slice(plan.cut);
     const prunedBy = new Map((how.pruned ?? []).map((r) => [r.orig.seq, r.content]));
     const spanForSummary = span.map((n) => (prunedBy.has(n.seq) ? { ...n, content: prunedBy.get(n.seq)! } : n));
-    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.checkpointRoom(plan.tailTokens), this.surfaceBudget() - plan.headTokens - plan.tailTokens);
+    const ckMax = how.region ? this.config.summaryMaxTokens : Math.min(this.checkpointRoom(plan.tailTokens, plan.headTokens), this.surfaceBudget() - plan.headTokens - plan.tailTokens);
     const primary = how.summarizer ?? this.summarizer;
     const base: CompactionResult = {
       ...this.noop(plan.before, 'under-budget'),

@@ -99,10 +99,17 @@ function findingOfCall(c: CallFact, lim = 6): Finding | undefined {
     // several files or programs printed into one output: what it shows cannot be said of one of them
     const of = reads.length ? ` (${reads.length === 1 ? `\`${reads[0]}\` and the output of ${printers - 1} more command${printers > 2 ? 's' : ''}` : listed(reads.map((r) => `\`${r}\``), 4)})` : '';
     // a rules file among them: its rules are said as the output's, not as one file's
+    // ... and a config file's settings likewise, as the settings the output printed
     const rulesFile = reads.find((r) => RULES_FILE.test(r));
-    if (rulesFile && lines.length > 1) {
-      const rules = fileGist(rulesFile, lines, lim);
-      if (/^says: /.test(rules)) return { text: `\`${shown}\` -> ${lines.length} lines${of}; the rules it printed ${rules.replace(/^says: /, 'say: ').replace(/; sections .*$/, '')}.`, weight: 3 };
+    const configFile = reads.find((r) => CONFIG_FILE.test(r));
+    if ((rulesFile || configFile) && lines.length > 1) {
+      const rules = rulesFile ? fileGist(rulesFile, lines, lim) : '';
+      const settings = configFile ? fileGist(configFile, lines, lim) : '';
+      const parts = [
+        ...(/^sets /.test(settings) ? [`the settings it printed: ${settings.replace(/^sets /, '')}`] : []),
+        ...(/^says: /.test(rules) ? [`the rules it printed ${rules.replace(/^says: /, 'say: ').replace(/; sections .*$/, '')}`] : []),
+      ];
+      if (parts.length) return { text: `\`${shown}\` -> ${lines.length} lines${of}; ${parts.join('; ')}.`, weight: 3 };
     }
     return { text: `\`${shown}\` -> ${lines.length === 1 ? `"${brief(lines[0]!, 140)}"` : `${lines.length} lines${of}, first "${brief(lines[0]!, 100)}"`}.`, weight: 1 };
   }
@@ -117,6 +124,8 @@ function searchWeight(gist: string): number {
   return /^(?:found no match|listed nothing|[123] hits?:)/.test(gist) ? 2 : 1;
 }
 
+/** A configuration file by its extension (what `fileGist` reads settings from). */
+const CONFIG_FILE = /\.(?:toml|ini|cfg|conf|ya?ml|jsonc?|env|properties)$/i;
 
 /**
  * The weight of a Findings item said in a text without one (an item a prior checkpoint carried):

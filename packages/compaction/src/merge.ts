@@ -14,7 +14,7 @@ import { findingKey } from './findings.js';
 import { withoutHostOpening } from './host-summary.js';
 import { lastingInstructions } from './rules.js';
 import type { Item, Section } from './sections.js';
-import { repeats } from './sentences.js';
+import { repeats, splitSentences } from './sentences.js';
 import { sameSubject } from './subject.js';
 import { PRESERVED_HEADING } from './summarizer.js';
 
@@ -328,6 +328,28 @@ export function mergeTwo(older: ParsedCheckpoint, newer: ParsedCheckpoint): Pars
   return out;
 }
 
+/**
+ * A prior checkpoint's Done items without the sentences about a file the span changed again
+ * (`files`: the span's own Files items, keyed by path): what that file holds now is the span's to
+ * say, the prior's report of it is history ("src/alerts.ts sent e-mail" before the span rewrote it).
+ * An item left with no sentence goes.
+ */
+function withoutChangedAgain(done: readonly Item[], files: readonly Item[]): Item[] {
+  const changed = files.filter((it) => it.key && it.key !== 'branch' && !/\(read\)$/.test(it.text)).map((it) => it.key!);
+  if (!changed.length) return [...done];
+  const names = (s: string) => changed.some((p) => new RegExp(`(?:^|[\\s\`'"(/])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-])`).test(s));
+  const out: Item[] = [];
+  for (const it of done) {
+    if (it.text.includes('\n') || !names(it.text)) {
+      out.push(it);
+      continue;
+    }
+    const kept = splitSentences(it.text).filter((x) => !names(x));
+    if (kept.length) out.push({ ...it, text: kept.join(' ') });
+  }
+  return out;
+}
+
 /** Merge prior checkpoints (oldest first) and the span's own sections into one section map. */
 export function mergePrior(priors: readonly ParsedCheckpoint[], current: readonly Section[]): Map<string, Section> {
   const cur: ParsedCheckpoint = new Map(current.map((s) => [s.heading, s.items]));
@@ -340,6 +362,8 @@ export function mergePrior(priors: readonly ParsedCheckpoint[], current: readonl
     if (corrected.length) acc.set('Constraints and preferences', [...(acc.get('Constraints and preferences') ?? []), ...corrected.map((it) => ({ text: it.text, prior: true }))]);
     acc.delete('In progress');
   }
+  const done = acc.get('Done');
+  if (done) acc.set('Done', withoutChangedAgain(done, cur.get('Files') ?? []));
   const merged = priors.length ? mergeTwo(acc, cur) : cur;
   const out = new Map<string, Section>();
   for (const [h, items] of merged) out.set(h, { heading: h, items, keep: 0 });

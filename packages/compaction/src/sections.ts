@@ -15,6 +15,7 @@ import { CODE_LIKE, done, NARRATION, reportsDone } from './done.js';
 import { GOAL_CHARS, goalOf } from './goal.js';
 import { mergePrior, parseCheckpoint, EARLIER_CONTEXT } from './merge.js';
 import { applyTailRuleChanges } from './tail-rules.js';
+import { describeOpenCalls, openInterruptedCalls } from './interrupted.js';
 import { correctionItem, isRuleSentence, lastingInstructions, latestRules, replaces, RULES_OUT, stateForm, userVerdicts, withoutSpeaker, type Msg, type UserVerdicts } from './rules.js';
 import { distillRequest, itemKey, leadSentences, repeats, shortenWhole, splitSentences, stripMarker, withoutPaste } from './sentences.js';
 import { changedValues, overlap } from './subject.js';
@@ -22,8 +23,10 @@ import { nextStepAgainstTail, resolveContradictions } from './state.js';
 import { projectRules, yieldToProjectRules } from './project-rules.js';
 import { modifiesFiles, stripHeredocs } from './toolinfo.js';
 import { resolvePaths, SCRATCH_PATH as SCRATCH } from './paths.js';
-import { commandKey, commands, displayCommand, failingTests, wholeLine } from './commands.js';
+import { commands, displayCommand, wholeLine } from './commands.js';
 import { findingOf, findings, unfinishedSubAgents } from './findings.js';
+import { errorsAndFixes } from './error-fixes.js';
+import { asDecision } from './first-person.js';
 
 export { lastingInstructions } from './rules.js';
 
@@ -165,7 +168,7 @@ export function buildSections(span: readonly SurfaceNode[], opts: { tail?: reado
   files(f, add);
   const latestReq = [...requests].reverse().find((r) => !judged.has(r) && (!goalMsgs.has(r) || r === requests[requests.length - 1]));
   // a latest request the rules already say whole is not said again (one that only holds a rule is still the request)
-  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))));
+  inProgressAndNext(f, add, goalMsgs, latestReq, (t) => (sec.get('Constraints and preferences')?.items ?? []).some((x) => itemKey(x.text).includes(itemKey(stateForm(t)))), tail);
   branch(f, add);
   unfinishedSubAgents(f, add);
   // an unfinished sub-agent is work in progress like an open todo: right after the latest request
@@ -309,69 +312,9 @@ function decisions(f: SpanFacts, add: Add, rejectedTurns: Array<[number, number]
       // the reason, when the next sentence gives it
       const next = ss[i + 1];
       const reason = next && /^(?:because|since|this (?:way|keeps|avoids|means|makes)|that way|so that|otherwise|car|parce que|porque|ya que|weil|da |denn)\b/iu.test(next) && next.length <= 200 ? ` ${next}` : '';
-      add('Decisions', s + reason);
+      add('Decisions', asDecision(s) + reason);
     }
   }
-}
-
-// --- Errors and fixes ---------------------------------------------------------------
-
-/** True when a failed call `c` was fixed in the span: the same command (or a broader or narrower run of it), or the same tool on the same path, later succeeded. */
-export function fixedLater(c: CallFact, later: readonly CallFact[]): boolean {
-  const cmd = c.info.command;
-  return later.some((d) => !d.failed && !!d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
-}
-
-/** A file tool that failed and then succeeded on the same path: a retry, not an error worth keeping (`later`: the calls after it). */
-function retried(c: CallFact, later: readonly CallFact[]): boolean {
-  return !c.info.command && c.info.paths.length > 0 && later.some((d) => !d.failed && d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]);
-}
-
-function errorsAndFixes(f: SpanFacts, add: Add): void {
-  const calls = f.calls;
-  for (let i = 0; i < calls.length; i++) {
-    const c = calls[i]!;
-    if (!c.failed || !c.result || c.repaired) continue;
-    if (c.subAgents) continue; // Findings says how the sub-agent ended
-    const later = calls.slice(i + 1);
-    if (retried(c, later)) continue;
-    const what = c.info.command ? `\`${displayCommand(c.info.command)}\`` : `${c.call.name}${c.info.paths[0] ? ` \`${c.info.paths[0]}\`` : ''}`;
-    const err = wholeLine(c.errorLine ?? 'failed');
-    add('Errors and fixes', `${what} failed: ${err}${c.info.command ? failingTests(c.resultText ?? '') : ''} ${fixOf(c, later)}`, `${what}|${err}`);
-  }
-}
-
-/**
- * True when `later` re-runs the failed command `failed`: the same command, or one whose words
- * (output plumbing left out) start with the other's, so a failing `pytest -q tests/test_x.py`
- * counts as re-run by a passing `pytest -q`, and a failing `npm test` by `npm test -- test/x.test.ts`.
- */
-function reruns(failed: string, later: string): boolean {
-  if (failed === later) return true;
-  const words = (c: string) => commandKey(c.trim()).split(/\s+/).filter(Boolean);
-  const prefix = (a: string[], b: string[]) => {
-    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-    return short.length > 0 && short.every((w, i) => long[i] === w);
-  };
-  if (prefix(words(displayCommand(failed)), words(displayCommand(later)))) return true;
-  // a chain ("pip install redis && python -m pytest -q"): its last step run again is the rerun
-  const steps = stripHeredocs(failed).split(/\s*(?:&&|;)\s*/).filter((x) => x.trim());
-  const last = steps[steps.length - 1];
-  return steps.length > 1 && !!last && stripHeredocs(later).split(/\s*(?:&&|;)\s*/).some((x) => prefix(words(last), words(x)));
-}
-
-/** What fixed a failed call: the changes made before the same command (or the same tool on the same path) next succeeded. */
-function fixOf(c: CallFact, later: CallFact[]): string {
-  const cmd = c.info.command;
-  const sameAgain = later.findIndex((d) => !d.failed && d.result && (cmd ? !!d.info.command && reruns(cmd, d.info.command) : d.call.name === c.call.name && d.info.paths[0] === c.info.paths[0]));
-  const window = sameAgain >= 0 ? later.slice(0, sameAgain) : later.slice(0, 6);
-  const changed = [...new Set(window.filter((d) => !d.failed && modifiesFiles(d.info) && !d.info.command).flatMap((d) => d.info.paths))];
-  const files = changed.slice(0, 3).map((p) => '`' + p + '`').join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
-  const rerun = sameAgain >= 0 ? later[sameAgain]!.info.command : undefined;
-  const passed = rerun && rerun !== cmd ? `\`${commandKey(displayCommand(rerun))}\` then passed` : 'it then passed';
-  if (sameAgain >= 0) return changed.length ? `-> fixed by changing ${files}; ${passed}.` : rerun && rerun !== cmd ? `-> ${passed}.` : '-> it passed when run again.';
-  if (changed.length) return `-> followed by changes to ${files} (not re-run in this span).`;
-  return '-> unresolved in this span.';
 }
 
 // --- Files --------------------------------------------------------------------------
@@ -472,7 +415,7 @@ type ParsedCheckpointLike = Map<string, Item[]>;
 
 // --- In progress, next step -----------------------------------------------------------
 
-function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, latestReq: Msg | undefined, isConstraint: (t: string) => boolean): void {
+function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, latestReq: Msg | undefined, isConstraint: (t: string) => boolean, tail: readonly SurfaceNode[]): void {
   const users = f.userTexts;
   const lastA = f.assistantTexts[f.assistantTexts.length - 1];
   const lastU = users[users.length - 1];
@@ -483,11 +426,9 @@ function inProgressAndNext(f: SpanFacts, add: Add, goalMsgs: ReadonlySet<Msg>, l
   const lastTodo = [...f.calls].reverse().find((c) => c.info.kind === 'todo' && c.info.todos?.length);
   const open = lastTodo ? lastTodo.info.todos!.filter((t) => !/^(?:completed|done|cancel)/i.test(t.status)) : [];
   for (const t of open) add('In progress', `${shortenWhole(t.text, ITEM_CHARS)} (todo ${t.status})`, `todo:${t.text}`);
-  const unanswered = f.calls.filter((c) => !c.result || c.repaired);
-  if (unanswered.length) {
-    const names = [...new Set(unanswered.map((c) => c.call.name))];
-    add('In progress', `${unanswered.length} tool call${unanswered.length > 1 ? 's were' : ' was'} interrupted without a result (${names.join(', ')}); re-run if still needed.`);
-  }
+  // a call left without a result is open only at the span's end, its target untouched since (interrupted.ts)
+  const cutOff = openInterruptedCalls(f.calls, tail);
+  if (cutOff.length) add('In progress', describeOpenCalls(cutOff));
   if (lastA && (!lastU || lastA.seq > lastU.seq)) {
     const said = splitSentences(lastA.text).map(stripMarker).filter((s) => !CODE_LIKE.test(s) && !NEXT.test(s) && readLength(s) >= 12);
     const lead = leadSentences(said.filter((s) => !/[:：]$/.test(s)).join(' '), 300);
@@ -549,7 +490,10 @@ function nextStep(f: SpanFacts, latestReq: Msg | undefined, open: Array<{ text: 
   if (lastHost && lastHost.seq > agentSeq) {
     const said = lastHost.text.split('\n').map((l) => l.replace(/^\[[^\]]*\]:\s*/, '').replace(/^#+\s*/, '').trim()).filter((l) => l.length >= 8 && !/^(?:\w+(?::\S+)? hook (?:feedback|error)|Running\b)/i.test(l));
     const line = said.find((l) => /\b(?:cannot|can't|must|please|fix|failed|error|required|not allowed|blocked)\b/i.test(l)) ?? said[0];
-    return `The host's ${lastHost.source} answered the end of the turn${line ? ` ("${shortenWhole(line, 160)}")` : ''}: act on it${req ? `, then continue the latest request: ${req}` : ''}.`;
+    // the agent reported the request finished before the host answered: the host's point is what is left
+    const finished = !!lastA && (!latestReq || lastA.seq > latestReq.seq) && splitSentences(lastA.text).map(stripMarker).some(reportsDone);
+    const then = !req ? '' : finished ? ' (the latest request itself was reported done; do not redo it)' : `, then continue the latest request: ${req}`;
+    return `The host's ${lastHost.source} answered the end of the turn${line ? ` ("${shortenWhole(line, 160)}")` : ''}: act on it${then}.`;
   }
   // the span ends inside a tool loop: the last thing the agent did was a call, or a stated intent with no answer yet
   const said = lastA && (!lastU || lastA.seq > lastU.seq) ? lastA.text : undefined;

@@ -39,7 +39,7 @@ describe('decisions', () => {
     for (let i = 0; i < 3; i++) b.assistant('We will use a single status component instead of three separate ones.');
     const t = await summarize(b);
     const decisions = section(t, 'Decisions');
-    expect(decisions).toEqual(['- We will use a single status component instead of three separate ones.']);
+    expect(decisions).toEqual(['- Use a single status component instead of three separate ones.']);
     const rejected = section(t, 'Rejected or reverted');
     expect(rejected).toHaveLength(1);
     expect(rejected[0]).toContain('`src/status.ts`');

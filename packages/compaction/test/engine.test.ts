@@ -187,8 +187,8 @@ describe('BasicCompactionEngine: summarize', () => {
     expect(t).toContain("- Don't use unwrap() in library code; return a Result<Token, LexError> instead.");
     expect(t).toContain('- Paths are relative to `/repo`.');
     expect(t).toContain('`rust/src/lexer_1.rs` (modified)');
-    expect(t).toContain('`cargo test` failed: error[E0425]: cannot find value `lexer_state` in this scope');
-    expect(t).toContain('I decided to use a match on TokenKind instead of a lookup table.');
+    expect(t).toContain('`cargo test` failed 2 times (E0425); the last: error[E0425]: cannot find value `lexer_state` in this scope');
+    expect(t).toContain('Use a match on TokenKind instead of a lookup table.');
     // "Good. Continue with module 7." is a nudge, not the request
     expect(t).not.toContain('Latest request: Good.');
     expect(r.anchors.total).toBeGreaterThan(5);

@@ -48,7 +48,8 @@ describe('extractive checkpoint on real transcripts', () => {
     }
     const rejected = get('Rejected or reverted').filter((r) => r.includes('user-message-selector.ts'));
     expect(rejected).toHaveLength(1);
-    expect(get('In progress').filter((p) => /interrupted without a result/.test(p)).length).toBeLessThanOrEqual(1);
+    // its cut-off edits (pi's `stopReason: "error"`) were edited past: no open work, never "re-run"
+    expect(get('In progress').filter((p) => /without a result|re-run/.test(p))).toHaveLength(0);
     expect(text).not.toMatch(/toolu_|call_[A-Za-z0-9]{6}/);
   });
 
@@ -58,7 +59,8 @@ describe('extractive checkpoint on real transcripts', () => {
     expect(get('Next step').join('\n')).not.toMatch(/"ok"/);
     for (const e of get('Errors and fixes')) expect(e).toMatch(/ -> (?:fixed by|it passed|`[^`]+` then passed|followed by|unresolved)/);
     // `npm run check 2>&1 | head` exits 0 through the pipe, but its output reported the error, and the next check passed
-    expect(get('Errors and fixes').join('\n')).toMatch(/`npm run check 2>&1 \| head -80` failed: \.\.\/coding-agent\/src\/core\/tools\/bash\.ts\(8,49\): error TS2307/);
+    // ... said once for all its runs, with the error kind and the final status
+    expect(get('Errors and fixes').join('\n')).toMatch(/`npm run check` failed 3 times \(TS2307\); the last: .* -> (?:fixed by changing .*; )?`npm run check` then passed\./);
     for (const d of get('Decisions')) {
       expect(d).not.toMatch(/\blet me\b/i);
       expect(d).not.toMatch(/this\.\w+\(|:$/);

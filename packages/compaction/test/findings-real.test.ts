@@ -68,7 +68,8 @@ describe('the checkpoint states what the tool loop found (real sessions)', () =>
     const { section } = await checkpointAt(join(dataDir, 'pi/before-compaction.jsonl'), 50000);
     // the span ended reading README.md to link DEVELOPMENT.md; the verbatim tail did it and the user asked more there
     expect(section('Next step')).toEqual(['- Go on from the user\'s newest request, in the messages after this summary: "what did i just execute?".']);
-    expect(section('Errors and fixes').join('\n')).toMatch(/`npm run check 2>&1 \| grep -E "\(error\|warning\)" \| head -10` failed: \.\.\/coding-agent\/src\/cli\.ts\(8,22\): error TS2307: Cannot find module '\.\/main-new\.js'.* -> `npm run check` then passed\./);
+    // its runs said once: how many, the error kind, the last error, the final status
+    expect(section('Errors and fixes').join('\n')).toMatch(/`npm run check` failed 2 times \(TS2307\); the last: \.\.\/coding-agent\/src\/cli\.ts\(8,22\): error TS2307: Cannot find module '\.\/main-new\.js'.* -> `npm run check` then passed\./);
     expect(section('Findings').join('\n')).toMatch(/`git status`: on branch refactor; deleted: packages\/coding-agent\/docs\/refactor\.md/);
   });
 });
@@ -84,7 +85,8 @@ describe('next step: host-injected text is never the user, a task under way is n
     b.user(stop);
     const t = await summarize(b);
     const next = /## Next step\n- (.*)/.exec(t)![1]!;
-    expect(next).toBe('The host\'s Stop hook answered the end of the turn ("Cannot exit with unstaged changes."): act on it, then continue the latest request: Add a --json flag to the export command and document it in the README.');
+    // the agent reported the request done before the hook answered: the hook's point is what is left
+    expect(next).toBe('The host\'s Stop hook answered the end of the turn ("Cannot exit with unstaged changes."): act on it (the latest request itself was reported done; do not redo it).');
     expect(t).not.toMatch(/user (?:then )?said "Stop hook/);
     expect(t).not.toContain('Latest request: Stop hook');
   });

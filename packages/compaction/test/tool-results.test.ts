@@ -141,9 +141,9 @@ describe('what a command printed, apart from what surrounds it', () => {
     b.tool('shell', { command: ['bash', '-lc', 'cat ~/.codex/config.toml; echo ---; cat AGENTS.md'], workdir: '/Users/tom/code/kungfu' }, codexOut(0, out));
     const found = section(unfitted(b), 'Findings').join('\n');
     expect(found).not.toMatch(/config\.toml`[^\n]*sets[^\n]*o4-mini/);
-    expect(found).not.toMatch(/config\.toml`[^\n]*sandbox/);
-    // the rules are said as what the command printed, not as one file's
-    expect(found).toContain('- `cat ~/.codex/config.toml; echo ---; cat AGENTS.md` -> 7 lines (`~/.codex/config.toml`, `AGENTS.md`); the rules it printed say: "Never run the e2e suite locally.".');
+    expect(found).not.toMatch(/config\.toml` sets/);
+    // the settings and the rules are said as what the command printed, not as one file's
+    expect(found).toContain('- `cat ~/.codex/config.toml; echo ---; cat AGENTS.md` -> 7 lines (`~/.codex/config.toml`, `AGENTS.md`); the settings it printed: model = "gpt-5-codex", approval_policy = "on-request", model = o4-mini, sandbox = workspace-write; the rules it printed say: "Never run the e2e suite locally.".');
   });
 
   it('`head` of several files says each file by its own lines', async () => {
