@@ -311,6 +311,7 @@ async function partB() {
   const injectedRemarks = [];
   // prompt recall given to the prompts no set is about: nothing, or very little, is right
   const unrelatedTok = [];
+  const unrelatedGiven = [];
   for (const set of sets) {
     const p = set.probe;
     const user = freshUser(set.key);
@@ -366,6 +367,7 @@ async function partB() {
       const got = await ask(user, u, { key: `${set.key}:u${i}`, time: askedAt, processes });
       check(`recall of unrelated "${cut(u, 40)}"`, got.prompt);
       unrelatedTok.push(tokens(got.prompt));
+      if (got.prompt) unrelatedGiven.push(`${set.key}: "${cut(u, 60)}" (${tokens(got.prompt)} tokens)`);
     }
     const hits = [...where.entries()].filter(([, w]) => w.length);
     for (const [id, w] of hits) injectedRemarks.push(`${set.key} ${id} (${p.remarks.find((r) => r.id === id).by}: "${cut(p.remarks.find((r) => r.id === id).said, 60)}"): ${w.slice(0, 3).join('; ')}${w.length > 3 ? `; +${w.length - 3} more` : ''}`);
@@ -383,6 +385,7 @@ async function partB() {
   console.log(`| overall | | | | | | ${ok}/${n} | ${f2(ok / n)} | ${inj}/${rem} | ${pct(rows.flatMap((r) => r.tok), 50)} / ${pct(rows.flatMap((r) => r.tok), 90)} |`);
   const given = unrelatedTok.filter((t) => t > 0);
   console.log(`\nunrelated prompts (${unrelated.length} per set, after each set): ${given.length}/${unrelatedTok.length} given prompt recall${given.length ? `, ${pct(given, 50)} / ${Math.max(...given)} tokens p50 / max of those` : ''}`);
+  for (const u of unrelatedGiven) console.log(`  - ${u}`);
   for (const r of rows) for (const fl of r.flags) console.log(`probe flag: ${r.key} ${fl}`);
   if (missed.length) console.log(`\nnot delivered (${missed.length}):\n${missed.map((m) => `  - ${m}`).join('\n')}`);
   if (injectedRemarks.length) console.log(`\nremarks injected (${injectedRemarks.length}):\n${injectedRemarks.map((m) => `  - ${m}`).join('\n')}`);
