@@ -393,35 +393,12 @@ function recallPass(p: Pass): RecallBlocks & { redo: boolean } {
 }
 
 /**
- * Each further item of one session (of one mind) counts {@link SESSION_DECAY} of the score of the one
- * before it, when the evidence is ordered for the budget: a question's evidence is often in several
- * sessions (LoCoMo's multi-hop questions), and the turns of one session that match it say much the
- * same. 0.7 and 0.6 gave the same (bench/memory-e2e (a), conversation 26, 80 questions: injected
- * evidence 0.559 -> 0.568).
- */
-export const SESSION_DECAY = 0.7;
-
-/** Order `items` (sorted by score, best first) in place by their score decayed per earlier item of the same session ({@link SESSION_DECAY}). */
-function acrossSessions<T extends { score: number; frame: { sessionId: string }; src: RecallSource }>(items: T[]): void {
-  const nth = new Map<string, number>();
-  const decayed = new Map<T, number>();
-  for (const it of items) {
-    const key = `${it.src.key}:${it.frame.sessionId}`;
-    const n = nth.get(key) ?? 0;
-    nth.set(key, n + 1);
-    decayed.set(it, it.score * SESSION_DECAY ** n);
-  }
-  items.sort((a, b) => decayed.get(b)! - decayed.get(a)!);
-}
-
-/**
  * The per-prompt recall: the evidence of each source (`evidence`, the mind's `promptEvidence`, told
  * which ids this session was given), strongest first across the minds, within the budget the
  * strongest item earns under `maxTokens` (the mind's `evidenceBudget`: a weak match gets a line or
  * two, a strong one up to the cap), as one labelled block per mind. An item saying the same as a
  * notes entry shown at session start (`seen`), or as an item already taken (a near-duplicate, or a
- * standing frame whose text a turn taken shows), is left out. Items of a session that gave one already
- * yield to other sessions' ({@link SESSION_DECAY}). A mind that cannot be read is left out
+ * standing frame whose text a turn taken shows), is left out. A mind that cannot be read is left out
  * and listed in `skipped` (the hook log says it; the session start said it in the text).
  */
 export function evidenceBlocks(
@@ -449,7 +426,7 @@ export function evidenceBlocks(
     }
   }
   // the ranking's order across the minds (the same blended score); the budget from the strongest match
-  acrossSessions(all);
+  all.sort((a, b) => b.score - a.score);
   const strength = Math.max(0, ...all.map((i) => i.strength));
   const budget = evidenceBudget(strength, maxTokens);
   const notes = (opts.seen ?? []).map((t) => sameAs(t));

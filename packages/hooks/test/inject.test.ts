@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenMeter } from '@hive-mind/compaction';
-import { Mind, Notes, estimateTokens, personalMindPath, turnFrame, workspaceMindPath } from '@hive-mind/mind';
+import { Mind, Notes, personalMindPath, turnFrame, workspaceMindPath } from '@hive-mind/mind';
 import { runHook } from '../src/index.js';
 import { payload, sandbox } from './helpers.js';
 
@@ -169,29 +169,5 @@ describe('the notes thread is the host\'s own', () => {
     expect(other.text).not.toContain('payments refactor');
     const forced = await context({ ...s.env, HIVE_MIND_THREAD: 'manual-key' }, 'SessionStart', start);
     expect(forced.text).toContain('Manual thread note');
-  });
-});
-
-describe('per-prompt evidence across sessions', () => {
-  it('a session that gave one item yields to another session\'s next one: a question answered in two sessions gets both within a budget of two items', async () => {
-    const s = sandbox();
-    const path = workspaceMindPath(s.project, s.env);
-    const m = Mind.open(path);
-    const frames = ['s1', 's1', 's1', 's2'].map((sessionId, i) => m.save({ content: `turn ${i} of ${sessionId}`, scope: 'workspace', host: 'claude-code', sessionId }));
-    m.close();
-    const { evidenceBlocks } = await import('../src/inject.js');
-    const line = (i: number) => `- [#${frames[i]!.id} prompt · claude-code · 2026-05-04] user: ${'the watercolour landscapes by the lake '.repeat(6)}${i}`;
-    const items = [10, 9, 8, 7].map((score, i) => {
-      const frame = Mind.open(path, { readonly: true });
-      try {
-        return { frame: frame.get(frames[i]!.id)!, ids: [frames[i]!.id], strength: 1, score, line: line(i), texts: [`turn ${i}`] };
-      } finally {
-        frame.close();
-      }
-    });
-    const src = { key: 'workspace' as const, label: 'workspace', path };
-    const one = estimateTokens(line(0)) + 1;
-    const got = evidenceBlocks([src], 2 * one + estimateTokens('## hive-mind memory (workspace)') + 2, { workspace: [], personal: [] }, () => items, (p) => Mind.open(p, { readonly: true }));
-    expect(got.ids.map(([, id]) => id)).toEqual([frames[0]!.id, frames[3]!.id]);
   });
 });
