@@ -15,8 +15,10 @@
 //       in what the two hooks injected (score.mjs `turnIn`: the whole text as words, or sentences of 3+
 //       words holding at least half of its words), overall, per category, per conversation; tokens
 //       injected per question (o200k, gpt-tokenizer), p50 and p90. Targets: >= 0.70, p50 <= 2,000.
-//       Beside it, in the same run: the hand-stored figure of bench/locomo.mjs (recall@10 of
-//       Mind.search over one frame per turn saved with its session id, turn id and date).
+//       Beside it, in the same run: recall@10 of Mind.search over the turns the hooks stored (the
+//       workspace mind the replay left, its turns mapped back to dia_ids by text; target >= 0.78) and
+//       the hand-stored figure of bench/locomo.mjs (one prompt or reply frame per turn saved with its
+//       session id, turn id and date).
 //   (b) coding sessions: the shared transcripts of bench/probes/memory-e2e/transcripts (prompts as
 //       UserPromptSubmit, each stop's final assistant message as Stop, a copy of the transcript as
 //       transcript_path growing as the session did, SessionEnd at the end) and the hand-written sets
@@ -59,7 +61,7 @@ const dataDir = join(root, '..', 'shared', 'data', 'transcripts');
 const DAY = 86_400_000;
 const at = (d) => (clockMode === 'wall' || processes ? new Date() : d);
 
-const { Mind } = await import(join(root, 'packages/mind/dist/index.js'));
+const { Mind, workspaceMindPath } = await import(join(root, 'packages/mind/dist/index.js'));
 const { TokenMeter } = await import(join(root, 'packages/compaction/dist/tokens.js'));
 const meter = new TokenMeter();
 const tokens = (s) => (s ? meter.countText(s) : 0);
@@ -105,6 +107,23 @@ const starts = [];
 // ---------------------------------------------------------------- (a) LoCoMo
 
 
+/**
+ * The dia_id of each turn frame the hooks stored in `mind` (Map frame id -> dia_id): a prompt or
+ * reply whose text is a LoCoMo turn's `said` text, the turns of the same text taken in their order.
+ */
+function storedTurnIds(mind, hand) {
+  const key = (t) => t.replace(/\s+/g, ' ').trim();
+  const byText = new Map();
+  for (const t of hand) byText.set(key(t.said), [...(byText.get(key(t.said)) ?? []), t.id]);
+  const out = new Map();
+  const frames = mind.list({ limit: 100_000, history: true }).filter((fr) => fr.kind === 'prompt' || fr.kind === 'reply');
+  for (const fr of frames.sort((a, b) => a.id - b.id)) {
+    const dias = byText.get(key(fr.content));
+    if (dias?.length) out.set(fr.id, dias.shift());
+  }
+  return out;
+}
+
 const CATS = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 
 async function partA() {
@@ -113,7 +132,7 @@ async function partA() {
     .sort();
   const rows = [];
   const perCat = {};
-  for (const c of Object.keys(CATS)) perCat[c] = { n: 0, ev: 0, whole: 0, hand: 0 };
+  for (const c of Object.keys(CATS)) perCat[c] = { n: 0, ev: 0, whole: 0, hand: 0, hooks: 0 };
   const allTok = [];
   let unknownIds = 0;
   console.log(`\n## (a) LoCoMo through the hooks: ${files.join(', ')} (${locomoDir})\n`);
@@ -137,7 +156,7 @@ async function partA() {
         const time = new Date(d0.getTime() + i * 30_000);
         const said = `${t.text}${t.blip_caption ? ` [image: ${t.blip_caption}]` : ''}`;
         textOf.set(t.dia_id, t.text);
-        hand.push({ id: t.dia_id, session: s, text: `${t.speaker}: ${t.text}${t.blip_caption ? ` ${t.blip_caption}` : ''}`, createdAt: time.toISOString() });
+        hand.push({ id: t.dia_id, session: s, speaker: t.speaker, said, text: `${t.speaker}: ${t.text}${t.blip_caption ? ` ${t.blip_caption}` : ''}`, createdAt: time.toISOString() });
         const prev = turns[turns.length - 1];
         if (t.speaker === c.speaker_a) turns.push({ prompt: said, time });
         else if (prev && prev.prompt !== undefined && prev.reply === undefined) prev.reply = said;
@@ -158,10 +177,13 @@ async function partA() {
     const handMind = Mind.open(join(user.dir, 'hand-stored.mind'), { meter, now: () => new Date('2024-01-01T00:00:00Z') });
     const idOf = new Map();
     handMind
-      .saveMany(hand.map((t) => ({ content: t.text, kind: 'fact', source: 'import', host: 'locomo', sessionId: `${f}:${t.session}`, turnId: t.id, createdAt: t.createdAt })))
+      .saveMany(hand.map((t) => ({ content: t.text, kind: t.speaker === c.speaker_a ? 'prompt' : 'reply', source: 'import', host: 'locomo', sessionId: `${f}:${t.session}`, turnId: t.id, createdAt: t.createdAt })))
       .forEach((r, i) => idOf.set(r.id, hand[i].id));
+    // the same search over the turns THE HOOKS stored (the workspace mind the replay left), mapped back to dia_ids by text
+    const hooksMind = Mind.open(workspaceMindPath(user.project, user.env), { meter, readonly: true, now: () => new Date('2024-01-01T00:00:00Z') });
+    const hookIdOf = storedTurnIds(hooksMind, hand);
     const askedAt = at(new Date(last.getTime() + DAY));
-    const row = { f, speakers: `${c.speaker_a}/${c.speaker_b}`, sessions: sessions.length, turns: nTurns, events: hookStats.events - ev0, replayMs, counts, n: 0, ev: 0, whole: 0, hand: 0, tok: [], startTok: [], promptTok: [], noPrompt: 0 };
+    const row = { f, speakers: `${c.speaker_a}/${c.speaker_b}`, sessions: sessions.length, turns: nTurns, events: hookStats.events - ev0, replayMs, counts, n: 0, ev: 0, whole: 0, hand: 0, hooks: 0, tok: [], startTok: [], promptTok: [], noPrompt: 0 };
     let qi = 0;
     let firstStart;
     for (const qa of conv.qa ?? []) {
@@ -192,11 +214,19 @@ async function partA() {
         if (e.code !== 'EMPTY_QUERY') throw e;
       }
       const handShare = ev.filter((e) => hits.includes(e)).length / ev.length;
+      let hookHits = [];
+      try {
+        hookHits = hooksMind.search(qa.question, { limit: 10 }).map((h) => hookIdOf.get(h.id));
+      } catch (e) {
+        if (e.code !== 'EMPTY_QUERY') throw e;
+      }
+      const hookShare = ev.filter((e) => hookHits.includes(e)).length / ev.length;
       const tk = tokens(got.start) + tokens(got.prompt);
       row.n++;
       row.ev += inN / ev.length;
       row.whole += wholeN / ev.length;
       row.hand += handShare;
+      row.hooks += hookShare;
       row.tok.push(tk);
       row.startTok.push(tokens(got.start));
       row.promptTok.push(tokens(got.prompt));
@@ -207,29 +237,31 @@ async function partA() {
       pc.ev += inN / ev.length;
       pc.whole += wholeN / ev.length;
       pc.hand += handShare;
+      pc.hooks += hookShare;
     }
     handMind.close();
+    hooksMind.close();
     starts.push({ part: 'a', set: `locomo ${f}`, start: firstStart ?? '', gold: JSON.parse(readFileSync(join(probeDir, 'locomo-gold', f), 'utf8')).gold });
     rows.push(row);
     user.dispose();
   }
-  const tot = rows.reduce((a, r) => ({ n: a.n + r.n, ev: a.ev + r.ev, whole: a.whole + r.whole, hand: a.hand + r.hand }), { n: 0, ev: 0, whole: 0, hand: 0 });
-  console.log('| conversation | speakers (A prompts / B replies) | sessions | turns | hook events | replay s | left in the minds | questions | evidence delivered | whole turn | hand-stored search @10 | tokens p50 / p90 (start + prompt) | questions with no prompt recall |');
+  const tot = rows.reduce((a, r) => ({ n: a.n + r.n, ev: a.ev + r.ev, whole: a.whole + r.whole, hand: a.hand + r.hand, hooks: a.hooks + r.hooks }), { n: 0, ev: 0, whole: 0, hand: 0, hooks: 0 });
+  console.log('| conversation | speakers (A prompts / B replies) | sessions | turns | hook events | replay s | left in the minds | questions | evidence delivered | whole turn | search @10 hooks-stored / hand-stored | tokens p50 / p90 (start + prompt) | questions with no prompt recall |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.f} | ${r.speakers} | ${r.sessions} | ${r.turns} | ${r.events} | ${(r.replayMs / 1000).toFixed(1)} | ${countsLine(r.counts)} | ${r.n} | ${f3(r.ev / r.n)} | ${f3(r.whole / r.n)} | ${f3(r.hand / r.n)} | ${pct(r.tok, 50)} / ${pct(r.tok, 90)} (${pct(r.startTok, 50)} + ${pct(r.promptTok, 50)}) | ${r.noPrompt} |`);
+    console.log(`| ${r.f} | ${r.speakers} | ${r.sessions} | ${r.turns} | ${r.events} | ${(r.replayMs / 1000).toFixed(1)} | ${countsLine(r.counts)} | ${r.n} | ${f3(r.ev / r.n)} | ${f3(r.whole / r.n)} | ${f3(r.hooks / r.n)} / ${f3(r.hand / r.n)} | ${pct(r.tok, 50)} / ${pct(r.tok, 90)} (${pct(r.startTok, 50)} + ${pct(r.promptTok, 50)}) | ${r.noPrompt} |`);
   }
-  console.log(`| overall | | | | | | | ${tot.n} | ${f3(tot.ev / tot.n)} | ${f3(tot.whole / tot.n)} | ${f3(tot.hand / tot.n)} | ${pct(allTok, 50)} / ${pct(allTok, 90)} | |`);
-  console.log('\n| category | questions | evidence delivered | whole turn | hand-stored search @10 |');
+  console.log(`| overall | | | | | | | ${tot.n} | ${f3(tot.ev / tot.n)} | ${f3(tot.whole / tot.n)} | ${f3(tot.hooks / tot.n)} / ${f3(tot.hand / tot.n)} | ${pct(allTok, 50)} / ${pct(allTok, 90)} | |`);
+  console.log('\n| category | questions | evidence delivered | whole turn | search @10 hooks-stored / hand-stored |');
   console.log('|---|---|---|---|---|');
   for (const [k, name] of Object.entries(CATS)) {
     const p = perCat[k];
-    if (p.n) console.log(`| ${k} ${name} | ${p.n} | ${f3(p.ev / p.n)} | ${f3(p.whole / p.n)} | ${f3(p.hand / p.n)} |`);
+    if (p.n) console.log(`| ${k} ${name} | ${p.n} | ${f3(p.ev / p.n)} | ${f3(p.whole / p.n)} | ${f3(p.hooks / p.n)} / ${f3(p.hand / p.n)} |`);
   }
   if (unknownIds) console.log(`\n${unknownIds} evidence ids name no turn of their conversation (counted as not delivered, as bench/locomo.mjs does)`);
   const ev = tot.ev / tot.n;
   const p50 = pct(allTok, 50);
-  console.log(`\ntargets: evidence delivered >= 0.70 ${ev >= 0.7 ? 'met' : 'NOT met'} (${f3(ev)}); injected tokens p50 <= 2,000 ${p50 <= 2000 ? 'met' : 'NOT met'} (${p50}); hand-stored search @10 in the same run ${f3(tot.hand / tot.n)}`);
+  console.log(`\ntargets: evidence delivered >= 0.70 ${ev >= 0.7 ? 'met' : 'NOT met'} (${f3(ev)}); injected tokens p50 <= 2,000 ${p50 <= 2000 ? 'met' : 'NOT met'} (${p50}); search @10 over the turns the hooks stored >= 0.78 ${tot.hooks / tot.n >= 0.78 ? 'met' : 'NOT met'} (${f3(tot.hooks / tot.n)}; hand-stored in the same run ${f3(tot.hand / tot.n)})`);
 }
 
 // ---------------------------------------------------------------- (b) coding sessions
@@ -277,6 +309,9 @@ async function partB() {
   const rows = [];
   const missed = [];
   const injectedRemarks = [];
+  // prompt recall given to the prompts no set is about: nothing, or very little, is right
+  const unrelatedTok = [];
+  const unrelatedGiven = [];
   for (const set of sets) {
     const p = set.probe;
     const user = freshUser(set.key);
@@ -331,6 +366,8 @@ async function partB() {
       snap.restore();
       const got = await ask(user, u, { key: `${set.key}:u${i}`, time: askedAt, processes });
       check(`recall of unrelated "${cut(u, 40)}"`, got.prompt);
+      unrelatedTok.push(tokens(got.prompt));
+      if (got.prompt) unrelatedGiven.push(`${set.key}: "${cut(u, 60)}" (${tokens(got.prompt)} tokens)`);
     }
     const hits = [...where.entries()].filter(([, w]) => w.length);
     for (const [id, w] of hits) injectedRemarks.push(`${set.key} ${id} (${p.remarks.find((r) => r.id === id).by}: "${cut(p.remarks.find((r) => r.id === id).said, 60)}"): ${w.slice(0, 3).join('; ')}${w.length > 3 ? `; +${w.length - 3} more` : ''}`);
@@ -346,6 +383,9 @@ async function partB() {
   const inj = rows.reduce((a, r) => a + r.injected, 0);
   const rem = rows.reduce((a, r) => a + r.remarks, 0);
   console.log(`| overall | | | | | | ${ok}/${n} | ${f2(ok / n)} | ${inj}/${rem} | ${pct(rows.flatMap((r) => r.tok), 50)} / ${pct(rows.flatMap((r) => r.tok), 90)} |`);
+  const given = unrelatedTok.filter((t) => t > 0);
+  console.log(`\nunrelated prompts (${unrelated.length} per set, after each set): ${given.length}/${unrelatedTok.length} given prompt recall${given.length ? `, ${pct(given, 50)} / ${Math.max(...given)} tokens p50 / max of those` : ''}`);
+  for (const u of unrelatedGiven) console.log(`  - ${u}`);
   for (const r of rows) for (const fl of r.flags) console.log(`probe flag: ${r.key} ${fl}`);
   if (missed.length) console.log(`\nnot delivered (${missed.length}):\n${missed.map((m) => `  - ${m}`).join('\n')}`);
   if (injectedRemarks.length) console.log(`\nremarks injected (${injectedRemarks.length}):\n${injectedRemarks.map((m) => `  - ${m}`).join('\n')}`);

@@ -138,6 +138,27 @@ describe('per-prompt evidence from the history', () => {
     expect(all).not.toContain('Now find where markdown links are rendered');
   });
 
+  it('a prompt word no frame holds (a typo, a word the memory never used) does not keep the evidence from clearing the floor; a prompt the memory knows too few words of still gets nothing', () => {
+    filler(12);
+    const [, reply] = session('s1', [
+      ['user', 'How is the watercolour going?'],
+      ['assistant', 'I have been painting watercolour landscapes for seven years now, mostly lakes.'],
+    ]);
+    // "practising" is in no frame: as the rarest word it weighed more than the two the reply holds
+    expect(m.promptEvidence('how long has she been practising watercolour landscapes?').map((e) => e.frame.id)).toContain(reply);
+    // one word of four known: below the share of topic words the floor asks
+    expect(m.promptEvidence('add a watercolour toggle to the gradient picker')).toEqual([]);
+  });
+
+  it('single digits are no topic words: the 3 and 4 of a regex tie no turn to the prompt', () => {
+    filler(12);
+    session('s1', [
+      ['user', 'Bump the retries to 3 and the timeout to 4 seconds.'],
+      ['assistant', 'Set 3 retries and a 4 second timeout in the client.'],
+    ]);
+    expect(m.promptEvidence('what does this regex do: ^\\d{3}-\\d{4}$')).toEqual([]);
+  });
+
   it("never this session's own turns, nor the ids it was given", () => {
     filler(12);
     const [, reply] = session('s1', [

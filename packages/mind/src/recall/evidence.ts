@@ -113,9 +113,12 @@ export const TIME_WORDS: ReadonlySet<string> = new Set(
    woche wochen monat monate jahr jahre tag tage letzte letzten letzter kürzlich neulich`.split(/\s+/),
 );
 
-/** The prompt's topic words for the evidence floor: prompt-floor.ts `topicWords` without {@link TIME_WORDS} and years. */
+/**
+ * The prompt's topic words for the evidence floor: prompt-floor.ts `topicWords` without {@link TIME_WORDS},
+ * years and single digits (the `3` of `\d{3}` ties no turn to a prompt: most of a coding session's turns hold one).
+ */
 export function evidenceTopic(prompt: string): string[] {
-  return topicWords(prompt).filter((w) => !TIME_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w));
+  return topicWords(prompt).filter((w) => !TIME_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w) && !/^\d$/.test(w));
 }
 
 /**
@@ -330,11 +333,21 @@ function holding(ctx: StoreContext, topic: readonly string[], ids: readonly numb
   return out;
 }
 
-/** Each topic word's weight: ln(1 + N / df), its inverse document frequency in this mind (df counted up to FREQUENT_DOCS, N the highest id). */
+/**
+ * Each topic word's weight: ln(1 + N / df), its inverse document frequency in this mind (df counted
+ * up to FREQUENT_DOCS, N the highest id). A word no frame holds (a typo, a word the memory never used)
+ * weighs the mean of the others: as the rarest of all (df 1) it took most of the weight while no frame
+ * can hold it, so "How long has Melanie been practicing art?" cleared the floor nowhere; left at 0, a
+ * prompt the memory knows two common words of cleared it (unrelated prompts of bench/memory-e2e (b)
+ * given recall 2/80 -> 5/80). It still counts in the share of topic words ({@link EVIDENCE_MIN_SHARE}).
+ */
 function idfWeights(ctx: StoreContext, topic: readonly string[]): Map<string, number> {
   const n = Math.max(1, Number((ctx.stmt('SELECT max(id) AS n FROM frames').get() as { n: number | null }).n ?? 1));
   const count = ctx.stmt(`SELECT count(*) AS n FROM (SELECT rowid FROM frames_fts WHERE frames_fts MATCH ? LIMIT ${FREQUENT_DOCS})`);
-  return new Map(topic.map((w) => [w, Math.log(1 + n / Math.max(1, (count.get(`{content tags} : "${w.replace(/"/g, '')}"`) as { n: number }).n))]));
+  const df = topic.map((w) => (count.get(`{content tags} : "${w.replace(/"/g, '')}"`) as { n: number }).n);
+  const known = df.filter((d) => d > 0).map((d) => Math.log(1 + n / d));
+  const unknown = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
+  return new Map(topic.map((w, i) => [w, df[i]! > 0 ? Math.log(1 + n / df[i]!) : unknown]));
 }
 
 /** What of a turn can be shown for a prompt ({@link readTurn}). */
