@@ -133,8 +133,14 @@ export function writeHookCache(path: string, key: string, data: Buffer): boolean
       writeFileSync(tmp, bytes, { mode: 0o600 });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      // the home exists once a hook has run (its logs, its minds); only cache/ itself is made here
-      mkdirSync(dirname(path), { mode: 0o700 });
+      // cache/ and, on a first run, the home above it: two plain mkdirs (Node 20's recursive mkdir can hang, mind/dirs.ts)
+      try {
+        mkdirSync(dirname(path), { mode: 0o700 });
+      } catch (m) {
+        if ((m as NodeJS.ErrnoException).code !== 'ENOENT') throw m;
+        mkdirSync(dirname(dirname(path)), { mode: 0o700 });
+        mkdirSync(dirname(path), { mode: 0o700 });
+      }
       writeFileSync(tmp, bytes, { mode: 0o600 });
     }
     renameSync(tmp, path);
