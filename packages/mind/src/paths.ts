@@ -1,16 +1,8 @@
-import { userHome } from '@hive-mind/transcripts/host-dirs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { mindHome } from './home.js';
 
-/**
- * The hive-mind home directory: `HIVE_MIND_HOME` when set (resolved to an absolute path),
- * else `~/.hive-mind`.
- */
-export function mindHome(env: NodeJS.ProcessEnv = process.env): string {
-  const h = env.HIVE_MIND_HOME;
-  if (h && h.trim()) return resolve(h);
-  return join(userHome(env), '.hive-mind');
-}
+export { mindHome };
 
 /** `<home>/personal.mind`. */
 export function personalMindPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,8 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HOSTS, type ConfigDirRule, type HostName } from './host-table.js';
+import { userHome } from './user-home.js';
+
+export { userHome };
 
 /** The hosts whose own folder (config, sessions, plugins) hive-mind reads or writes: every row of the host table. */
 export type HostDirHost = HostName;
@@ -18,11 +20,6 @@ export interface HostDir {
   defaultDir: string;
   /** One line for the user: the folder and why, e.g. `/tmp/c (from CLAUDE_CONFIG_DIR)` or `/home/u/.claude (default; CLAUDE_CONFIG_DIR is not set)`. */
   why: string;
-}
-
-/** The user's home: `$HOME` when set and not empty, else the OS's idea of it. */
-export function userHome(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.HOME && env.HOME.trim() ? env.HOME : homedir());
 }
 
 /**

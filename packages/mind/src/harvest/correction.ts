@@ -37,9 +37,14 @@ const TOKEN = String.raw`[\p{L}\p{N}_][\p{L}\p{N}_.:/@+#-]*`;
 /** An article or a "port"/"version" word before the value: skipped when the old value is read. */
 const LEAD = String.raw`(?:(?:the|a|an|our|le|la|les|l'|du|des|de|der|die|das|dem|den|einem|einer|port|version|v)\s+)*`;
 
-/** Forms naming the old value, in the languages the hooks see most (English, French, German); the first group is the old value. */
-/** Forms naming the old value, each with whether it says a change over time (see {@link Correction.changed}). */
-const OLD_VALUE: Array<[RegExp, boolean]> = [
+/**
+ * Forms naming the old value, in the languages the hooks see most (English, French, German), each
+ * with whether it says a change over time (see {@link Correction.changed}); the first group is the
+ * old value. Built on the first correction looked for: parsing their Unicode classes is a cost a hook
+ * that saves nothing (SessionStart) should not pay.
+ */
+let oldValueForms: Array<[RegExp, boolean]> | undefined;
+const oldValue = (): Array<[RegExp, boolean]> => (oldValueForms ??= [
   // English
   [new RegExp(String.raw`\bnot\s+(?:on\s+|at\s+|in\s+|from\s+|with\s+)?${LEAD}(${TOKEN})\s+any\s?more\b`, 'iu'), true],
   [new RegExp(String.raw`(?:[,;(—–-]\s*|\band\s+)not\s+(?:on\s+|at\s+|in\s+|with\s+|from\s+)?${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$|any))`, 'iu'), false],
@@ -61,7 +66,7 @@ const OLD_VALUE: Array<[RegExp, boolean]> = [
   [new RegExp(String.raw`[,;]\s*nicht\s+(?:mehr\s+)?(?:auf|mit|in|an|bei|unter)?\s*${LEAD}(${TOKEN})(?=\s*(?:[.,;:!)]|$))`, 'iu'), false],
   [new RegExp(String.raw`\bvon\s+${LEAD}(${TOKEN})\s+(?:auf|zu|nach)\s+\S+(?:\s+\S+){0,3}?\s+(?:umgestellt|umgestiegen|gewechselt|migriert|umgezogen|aktualisiert|geändert)`, 'iu'), true],
   [new RegExp(String.raw`\b${LEAD}(${TOKEN})\s+(?:durch|gegen)\s+\S+(?:\s+\S+){0,2}?\s+(?:ersetzt|ausgetauscht|getauscht)`, 'iu'), true],
-];
+]);
 
 /** Words that say a value is new without naming the old one. */
 const MARKER = /(?<![\p{L}])(?:now|no longer|instead|any ?more|from now on|these days|désormais|maintenant|dorénavant|à présent|ne\s+\S+\s+plus|jetzt|nun|ab sofort|nicht mehr|mittlerweile|inzwischen|neuerdings|stattdessen)(?![\p{L}])/iu;
@@ -136,7 +141,7 @@ export function correctionOf(text: string): Correction | undefined {
   const marker = MARKER.test(t);
   const time = TIME_MARKER.test(t);
   let changed = false;
-  for (const [re, temporal] of OLD_VALUE) {
+  for (const [re, temporal] of oldValue()) {
     const m = re.exec(t);
     const raw = m?.[1]?.replace(/[.:,;-]+$/, '');
     const v = raw?.toLowerCase();

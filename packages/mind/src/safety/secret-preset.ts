@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { isPlaceholderToken, placeholder } from './secret-rules.js';
+import { PRESET_NAME, presetModuleRules, presetPackageVersion } from './secret-preset-load.js';
 
 /**
  * The maintained rule set of secret redaction (layer 2 of `redactSecrets`, see redact.ts): every
@@ -7,8 +7,7 @@ import { isPlaceholderToken, placeholder } from './secret-rules.js';
  * in-process through its rule API (`create(context).file(source)`, synchronous for text sources).
  *
  * The preset (a 218 kB module) is loaded on the first text it scans, not when this module is
- * imported: a hook that only reads (SessionStart, PreCompact) never loads it. Where Node cannot
- * `require()` an ES module (before 20.19), it is imported when this module loads, as before.
+ * imported: a hook that only reads (SessionStart, PreCompact) never loads it (secret-preset-load.ts).
  */
 
 /** The part of secretlint's rule API this module uses (see `@secretlint/types`). */
@@ -24,7 +23,6 @@ interface LintRule {
   ): { file?: (source: { content: string; filePath: string; ext: string; contentType: 'text' }) => unknown };
 }
 
-const PRESET_NAME = '@secretlint/secretlint-rule-preset-recommend';
 // secretlint-disable comments are not honoured: a stored text must not switch redaction off.
 const PRESET_SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments']);
 // options beyond the preset's defaults: AWS access key ids are off by default in secretlint (noise in
@@ -38,21 +36,18 @@ const PRESET_OPTIONS: Record<string, Record<string, unknown>> = {
  */
 const PRESET_CONFIG_REVISION = 1;
 
-const require = createRequire(import.meta.url);
-// Node before 20.19 has no require(esm): the preset is imported up front there
-const EAGER = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import(PRESET_NAME)) as { rules: unknown }).rules;
 let presetRules: LintRule[] | undefined;
 
 /** The preset's scanner rules (loaded on the first call). */
 function rules(): LintRule[] {
-  presetRules ??= ((EAGER ?? (require(PRESET_NAME) as { rules: unknown }).rules) as LintRule[]).filter((r) => !PRESET_SKIPPED.has(r.meta.id));
+  presetRules ??= (presetModuleRules() as LintRule[]).filter((r) => !PRESET_SKIPPED.has(r.meta.id));
   return presetRules;
 }
 
 let version: string | undefined;
 /** The installed preset's version, read from its package.json (the preset itself is not loaded). */
 function presetVersion(): string {
-  version ??= (require(`${PRESET_NAME}/package.json`) as { version: string }).version;
+  version ??= presetPackageVersion();
   return version;
 }
 
