@@ -27,7 +27,7 @@ const STOPPED_LINE = /^\[?(?:(?:the )?command (?:was )?)?(?:aborted|interrupted|
  * note that it was aborted and states no exit status. What it printed before (a `sleep` with
  * nothing, a debugger's bootloader complaint) is no error of the work.
  */
-export function stoppedRun(c: CallFact): boolean {
+function stoppedRun(c: CallFact): boolean {
   if (!c.info.command || c.exitCode !== undefined) return false;
   const lines = (c.resultText ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
   return lines.length > 0 && STOPPED_LINE.test(lines[lines.length - 1]!);

@@ -22,7 +22,7 @@ const CONTENT_RULES = 4;
 const CONTENT_SHARE = 0.3;
 
 /** The key of a project rule's Constraints item. */
-export const PROJECT_RULE_KEY = 'project-rule:';
+const PROJECT_RULE_KEY = 'project-rule:';
 
 /** The file a call printed whole or in part: the path it read (one file only), else undefined. */
 function readSubject(c: CallFact): string | undefined {

@@ -176,7 +176,7 @@ const POINTS_BACK = /\b(?:should|must|has to|needs? to)\s+(?:be|stay|look like)\
 const KEEPS_AS_IS = /^(?:no|nope|non|nein|いいえ|아니(?:요)?)\b[\s,.!、]*.*?(?:\bas (?:it )?(?:is|was)\b|\blike before\b|\bunchanged\b|(?<![\p{L}])(?:tel quel|telle quelle|comme avant|como está|como estaba|como antes|wie vorher|wie es war|so bleiben|bleibt so)(?![\p{L}])|そのまま|그대로)/iu;
 
 /** True when a rule sentence is understandable alone: it names its subject (see NO_SUBJECT). */
-export function standsAlone(s: string): boolean {
+function standsAlone(s: string): boolean {
   const t = normalizeQuotes(s).replace(LEAD_FILLER, '').trim();
   return !NO_SUBJECT.test(t) && !POINTS_BACK.test(t) && !KEEPS_AS_IS.test(normalizeQuotes(s).trim());
 }

@@ -5,10 +5,10 @@ import { PKG_DIR } from './helpers.js';
 
 // Hooks import '@hive-mind/mind' in every hook process: its static import graph must not reach the
 // tokenizer, the transcript readers, the compaction package (LLM SDKs) or other heavy modules.
-// `@hive-mind/transcripts/host-dirs` is the hosts' folder resolver alone (node:os and node:path), not the readers.
+// `@hive-mind/transcripts/host-dirs` is the hosts' folder resolver alone (node:os and node:path), not the readers; `/user-home` the home folder alone (node:os).
 // `@hive-mind/session` is the event log's types and pure helpers (a message's text blocks); its main entry
 // imports no package at all (checked below), only its `./sqlite` subpath needs better-sqlite3.
-const LIGHT = new Set(['@hive-mind/transcripts/host-dirs', '@hive-mind/session']);
+const LIGHT = new Set(['@hive-mind/transcripts/host-dirs', '@hive-mind/transcripts/user-home', '@hive-mind/session']);
 const HEAVY = ['gpt-tokenizer', '@hive-mind/compaction', '@hive-mind/transcripts', 'openai', '@anthropic-ai/sdk', 'cli-progress', 'commander'];
 
 function staticImports(file: string): string[] {
@@ -44,7 +44,7 @@ describe('import cost of @hive-mind/mind', () => {
     for (const h of HEAVY) expect([...external].filter((e) => !LIGHT.has(e) && (e === h || e.startsWith(h + '/'))), h).toEqual([]);
     // the secret rule set is loaded on the first text redacted (safety/secret-preset.ts), never by an import:
     // a hook that only reads does not load it (packages/hooks/test/hook-imports.test.ts pins each event's modules)
-    expect([...external].filter((e) => !e.startsWith('node:')).sort()).toEqual(['@hive-mind/session', '@hive-mind/transcripts/host-dirs', 'better-sqlite3']);
+    expect([...external].filter((e) => !e.startsWith('node:')).sort()).toEqual(['@hive-mind/session', '@hive-mind/transcripts/host-dirs', '@hive-mind/transcripts/user-home', 'better-sqlite3']);
   });
 
   it("@hive-mind/session's main entry, on the hook path through the harvest, imports no package", () => {
