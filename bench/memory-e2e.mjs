@@ -44,6 +44,17 @@ import { freshUser, hookStats, setClock, snapshots } from './memory-e2e/driver.m
 import { ask, claudeCodePlan, piPlan, replay, turnsPlan } from './memory-e2e/replay.mjs';
 import { delivered, foundAny, goldOf, injectionItems, norm, pct, turnIn, words } from './memory-e2e/score.mjs';
 
+/** The share of `evidence` (dia ids) among the top 10 of `mind.search(question)`, frame ids mapped by `idOf`; 0 for a query of stop words only. */
+function searchShare(mind, idOf, question, evidence) {
+  let hits = [];
+  try {
+    hits = mind.search(question, { limit: 10 }).map((h) => idOf.get(h.id));
+  } catch (e) {
+    if (e.code !== 'EMPTY_QUERY') throw e;
+  }
+  return evidence.filter((e) => hits.includes(e)).length / evidence.length;
+}
+
 const flag = (name) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
@@ -207,20 +218,8 @@ async function partA() {
         if (r.in) inN++;
         if (r.whole) wholeN++;
       }
-      let hits = [];
-      try {
-        hits = handMind.search(qa.question, { limit: 10 }).map((h) => idOf.get(h.id));
-      } catch (e) {
-        if (e.code !== 'EMPTY_QUERY') throw e;
-      }
-      const handShare = ev.filter((e) => hits.includes(e)).length / ev.length;
-      let hookHits = [];
-      try {
-        hookHits = hooksMind.search(qa.question, { limit: 10 }).map((h) => hookIdOf.get(h.id));
-      } catch (e) {
-        if (e.code !== 'EMPTY_QUERY') throw e;
-      }
-      const hookShare = ev.filter((e) => hookHits.includes(e)).length / ev.length;
+      const handShare = searchShare(handMind, idOf, qa.question, ev);
+      const hookShare = searchShare(hooksMind, hookIdOf, qa.question, ev);
       const tk = tokens(got.start) + tokens(got.prompt);
       row.n++;
       row.ev += inN / ev.length;
